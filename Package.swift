@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependencies point one way (DESIGN §1):
+// searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite.
+let package = Package(
+  name: "Searchlight",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "SearchIndex", targets: ["SearchIndex"]),
+    .executable(name: "searchlight", targets: ["searchlight"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+    .systemLibrary(
+      name: "CPCRE2", path: "Sources/CPCRE2",
+      providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
+    .target(name: "SearchIndex", dependencies: ["CSQLite"]),
+    .executableTarget(
+      name: "searchlight", dependencies: ["SearchIndex"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,145 @@
+internal import CSQLite
+
+/// One SQLite connection: the only owner of an `sqlite3*` handle.
+///
+/// A `Connection` is used by one thread at a time; `SearchIndex` hands connections out from a
+/// `Mutex`, so the handle is opened with `SQLITE_OPEN_NOMUTEX` (multi-thread mode: safe as long
+/// as no two threads use the same connection at once). Prepared statements are cached by SQL
+/// text and reused, so hot paths such as ingest prepare each statement once.
+package final class Connection {
+  let handle: OpaquePointer
+  /// The path the connection was opened with.
+  package let path: String
+  private var statementCache: [String: Statement] = [:]
+
+  /// Opens (and, when `create` is true, creates) the database at `path`.
+  package init(path: String, readOnly: Bool = false, create: Bool = true) throws(DatabaseError) {
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+    if readOnly {
+      flags |= SQLITE_OPEN_READONLY
+    } else {
+      flags |= SQLITE_OPEN_READWRITE
+      if create { flags |= SQLITE_OPEN_CREATE }
+    }
+    var db: OpaquePointer?
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    guard rc == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      if let db { sqlite3_close_v2(db) }
+      throw DatabaseError(code: .init(rawValue: rc), message: message)
+    }
+    self.handle = db
+    self.path = path
+    sqlite3_extended_result_codes(db, 1)
+    // Writers wait for each other instead of failing at once; readers never wait in WAL mode.
+    sqlite3_busy_timeout(db, 10_000)
+  }
+
+  deinit {
+    statementCache.removeAll()
+    sqlite3_close_v2(handle)
+  }
+
+  /// The error SQLite reports for the last failed call on this connection.
+  func lastError(_ rc: Int32, sql: String?) -> DatabaseError {
+    DatabaseError(
+      code: .init(rawValue: sqlite3_extended_errcode(handle) == 0 ? rc : sqlite3_extended_errcode(handle)),
+      message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+
+  /// Runs one or more statements that bind nothing and return nothing.
+  package func execute(_ sql: String) throws(DatabaseError) {
+    var errorMessage: UnsafeMutablePointer<CChar>?
+    let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+    if rc != SQLITE_OK {
+      let message = errorMessage.map { String(cString: $0) } ?? "unknown error"
+      sqlite3_free(errorMessage)
+      throw DatabaseError(code: .init(rawValue: sqlite3_extended_errcode(handle)), message: message, sql: sql)
+    }
+  }
+
+  /// A prepared statement for `sql`, reused across calls; it is reset and its bindings cleared.
+  package func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+    if let statement = statementCache[sql] {
+      statement.reset()
+      return statement
+    }
+    let statement = try Statement(connection: self, sql: sql)
+    statementCache[sql] = statement
+    return statement
+  }
+
+  /// A statement prepared for one use (dynamic SQL that is unlikely to repeat).
+  package func makeStatement(_ sql: String) throws(DatabaseError) -> Statement {
+    try Statement(connection: self, sql: sql)
+  }
+
+  /// Runs `sql` with `arguments` bound, ignoring any rows.
+  package func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) {
+    let statement = try cachedStatement(sql)
+    try statement.bind(arguments)
+    while try statement.step() {}
+  }
+
+  /// The rows of `sql`, each decoded by `row`.
+  package func rows<T>(
+    _ sql: String, _ arguments: [SQLValue] = [], _ row: (Statement) throws -> T
+  ) throws -> [T] {
+    let statement = try cachedStatement(sql)
+    try statement.bind(arguments)
+    var result: [T] = []
+    while try statement.step() { result.append(try row(statement)) }
+    return result
+  }
+
+  /// The first column of the first row of `sql`, or nil when there is no row.
+  package func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> SQLValue? {
+    let statement = try cachedStatement(sql)
+    try statement.bind(arguments)
+    guard try statement.step() else { return nil }
+    let value = statement.value(at: 0)
+    statement.reset()
+    return value
+  }
+
+  /// The rowid of the last successful insert.
+  package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Rows changed by the last statement.
+  package var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// True while a transaction is open.
+  package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+  package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    try execute("BEGIN \(kind.rawValue)")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Interrupts the statement running on this connection (from another thread).
+  package func interrupt() { sqlite3_interrupt(handle) }
+
+  /// Sets a limit on the file size in pages (used by fault tests to simulate a full disk).
+  package func setMaxPageCount(_ pages: Int) throws(DatabaseError) {
+    try execute("PRAGMA max_page_count = \(pages)")
+  }
+}
+
+/// How a transaction takes its locks; see https://www.sqlite.org/lang_transaction.html
+package enum TransactionKind: String, Sendable {
+  /// Takes the write lock only at the first write (readers).
+  case deferred = "DEFERRED"
+  /// Takes the write lock at once, so the transaction never fails half-way with SQLITE_BUSY.
+  case immediate = "IMMEDIATE"
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}

@@ -1,0 +1,268 @@
+import Foundation
+
+/// Writes items inside one open transaction of `SearchIndex.write`.
+///
+/// Every statement is prepared once per connection (the connection caches them by SQL), so
+/// ingesting a million items prepares a handful of statements, not millions.
+package struct IndexWriter {
+  let db: Connection
+  let indexID: Int64
+  /// The catalogue as of the start of the transaction plus what this transaction declared.
+  package private(set) var catalog: AttributeCatalog
+  private var attributeIDs: [String: Int64] = [:]
+  private var changed = false
+
+  init(connection: Connection, indexID: Int64) throws {
+    self.db = connection
+    self.indexID = indexID
+    self.catalog = try SearchIndex.loadCatalog(connection)
+    for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
+      attributeIDs[name] = id
+    }
+  }
+
+  /// Records that a custom attribute has `type` (declared by the app or inferred from data).
+  package mutating func declare(_ name: String, as type: AttributeType) throws {
+    do { try catalog.declare(name, as: type) } catch { throw SearchIndexError.invalidItem(id: nil, message: error.description) }
+  }
+
+  /// Adopts the types a decoder inferred while reading input.
+  package mutating func adopt(_ decoded: AttributeCatalog) throws {
+    for (name, type) in decoded.customTypes where catalog.type(of: name) == nil { try declare(name, as: type) }
+  }
+
+  private mutating func attributeID(_ name: String, type: AttributeType) throws -> Int64 {
+    if let id = attributeIDs[name] { return id }
+    try db.run("INSERT INTO attributes(name, type, custom) VALUES (?, ?, ?)",
+               [.text(name), .text(type.description), .integer(catalog.isStandard(name) ? 0 : 1)])
+    let id = db.lastInsertRowID
+    attributeIDs[name] = id
+    return id
+  }
+
+  private func existingRow(_ id: String) throws -> (rowid: Int64, attributes: String)? {
+    let statement = try db.cachedStatement("SELECT rowid, attributes FROM items WHERE indexId = ? AND id = ?")
+    try statement.bind(int: indexID, at: 1)
+    try statement.bind(text: id, at: 2)
+    guard try statement.step() else { return nil }
+    let result = (statement.int64(0), statement.string(1) ?? "{}")
+    statement.reset()
+    return result
+  }
+
+  /// Checks every value against the catalogue before anything is written.
+  private mutating func validate(_ item: SearchableItem) throws {
+    if let domain = item.domainIdentifier {
+      do { try ItemDecoder.validateDomain(domain) } catch {
+        throw SearchIndexError.invalidItem(id: item.uniqueIdentifier, message: error.message)
+      }
+    }
+    guard !item.uniqueIdentifier.isEmpty else { throw SearchIndexError.invalidItem(id: nil, message: "empty identifier") }
+    for (name, value) in item.attributeSet {
+      if StandardAttributes.itemFields.contains(name) {
+        throw SearchIndexError.invalidItem(id: item.uniqueIdentifier, message: "'\(name)' is an item field, not an attribute")
+      }
+      let type: AttributeType
+      if let known = catalog.type(of: name) {
+        type = known
+      } else {
+        type = Self.type(of: value)
+        try declare(name, as: type)
+      }
+      guard Self.conforms(value, to: type) else {
+        throw SearchIndexError.invalidItem(id: item.uniqueIdentifier, message: "attribute '\(name)' is \(type), got \(Self.type(of: value))")
+      }
+    }
+  }
+
+  static func type(of value: AttributeValue) -> AttributeType {
+    switch value {
+    case .string: .string
+    case .number: .number
+    case .date: .date
+    case .bool: .bool
+    case .url: .url
+    case .list(let values): AttributeType(values.first.map { type(of: $0).scalar } ?? .string, isList: true)
+    }
+  }
+
+  static func conforms(_ value: AttributeValue, to type: AttributeType) -> Bool {
+    func scalarConforms(_ v: AttributeValue) -> Bool {
+      switch (v, type.scalar) {
+      case (.string, .string), (.number, .number), (.date, .date), (.bool, .bool), (.url, .url): true
+      default: false
+      }
+    }
+    if case .list(let values) = value { return type.isList && values.allSatisfy(scalarConforms) }
+    return !type.isList && scalarConforms(value)
+  }
+
+  /// Adds `item`, replacing a stored item with the same identifier.
+  package mutating func upsert(_ item: SearchableItem) throws {
+    try validate(item)
+    let json = JSONValue.object(item.attributeSet.jsonObject).compactText
+    let rowid: Int64
+    if let existing = try existingRow(item.uniqueIdentifier) {
+      rowid = existing.rowid
+      try removeDerivedRows(rowid)
+      try db.run(
+        "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?",
+        [item.domainIdentifier.map(SQLValue.text) ?? .null, item.contentType.map(SQLValue.text) ?? .null,
+         item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
+         item.protectionClass.map(SQLValue.text) ?? .null, .text(json),
+         .real(Date().timeIntervalSince1970), .integer(rowid)])
+    } else {
+      let statement = try db.cachedStatement(
+        "INSERT INTO items(indexId, id, domain, contentType, expiration, protection, attributes, indexedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      try statement.bind(int: indexID, at: 1)
+      try statement.bind(text: item.uniqueIdentifier, at: 2)
+      try statement.bind(text: item.domainIdentifier, at: 3)
+      try statement.bind(text: item.contentType, at: 4)
+      try statement.bind(double: item.expirationDate?.timeIntervalSince1970, at: 5)
+      try statement.bind(text: item.protectionClass, at: 6)
+      try statement.bind(text: json, at: 7)
+      try statement.bind(double: Date().timeIntervalSince1970, at: 8)
+      try statement.step()
+      rowid = db.lastInsertRowID
+    }
+    try insertDerivedRows(rowid, item.attributeSet)
+    changed = true
+  }
+
+  /// Merges `update` into the stored item: given attributes replace stored ones, names in
+  /// `removing` are deleted, item fields change only when given.
+  package mutating func merge(_ update: SearchableItem, removing: Set<String> = []) throws {
+    guard let existing = try existingRow(update.uniqueIdentifier) else {
+      try upsert(update)
+      return
+    }
+    var stored = try storedItem(rowid: existing.rowid)
+    for (name, value) in update.attributeSet { stored.attributeSet[name] = value }
+    for name in removing { stored.attributeSet[name] = nil }
+    if let domain = update.domainIdentifier { stored.domainIdentifier = domain }
+    if let contentType = update.contentType { stored.contentType = contentType }
+    if let expiration = update.expirationDate { stored.expirationDate = expiration }
+    if let protection = update.protectionClass { stored.protectionClass = protection }
+    try upsert(stored)
+  }
+
+  private func storedItem(rowid: Int64) throws -> SearchableItem {
+    let rows = try db.rows(
+      "SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE rowid = ?", [.integer(rowid)]
+    ) { try StoredItem.decode(row: $0, offset: 0, catalog: catalog) }
+    guard let item = rows.first else { throw SearchIndexError.invalidItem(id: nil, message: "item vanished during merge") }
+    return item
+  }
+
+  private mutating func insertDerivedRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
+    var columns = [String](repeating: "", count: Schema.ftsColumns.count)
+    let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, str, fold) VALUES (?, ?, ?, ?, ?, ?)")
+    for (name, value) in attributes {
+      guard let type = catalog.type(of: name) else { continue }
+      let attr = try attributeID(name, type: type)
+      let ftsColumn = Schema.ftsColumn(for: name, type: type)
+      for (ord, element) in value.elements.enumerated() {
+        try valueInsert.bind(int: rowid, at: 1)
+        try valueInsert.bind(int: attr, at: 2)
+        try valueInsert.bind(int: Int64(ord), at: 3)
+        if let text = element.stringValue {
+          try valueInsert.bind(double: nil, at: 4)
+          try valueInsert.bind(text: text, at: 5)
+          try valueInsert.bind(text: TextFolding.fold(text), at: 6)
+          if let ftsColumn {
+            if !columns[ftsColumn].isEmpty { columns[ftsColumn] += "\n" }
+            columns[ftsColumn] += text
+          }
+        } else {
+          try valueInsert.bind(double: element.numericValue, at: 4)
+          try valueInsert.bind(text: nil, at: 5)
+          try valueInsert.bind(text: nil, at: 6)
+        }
+        try valueInsert.step()
+      }
+    }
+    if columns.contains(where: { !$0.isEmpty }) {
+      let ftsInsert = try db.cachedStatement("INSERT INTO fts(rowid, title, keywords, description, body, other) VALUES (?, ?, ?, ?, ?, ?)")
+      try ftsInsert.bind(int: rowid, at: 1)
+      for (offset, text) in columns.enumerated() { try ftsInsert.bind(text: text, at: Int32(offset + 2)) }
+      try ftsInsert.step()
+    }
+  }
+
+  private func removeDerivedRows(_ rowid: Int64) throws {
+    try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
+    try db.run("DELETE FROM fts WHERE rowid = ?", [.integer(rowid)])
+  }
+
+  /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns.
+  private mutating func deleteRows(where selection: String, _ arguments: [SQLValue]) throws -> Int {
+    try db.run("CREATE TEMP TABLE IF NOT EXISTS doomed(rowid INTEGER PRIMARY KEY)")
+    try db.run("DELETE FROM doomed")
+    try db.run("INSERT INTO doomed(rowid) \(selection)", arguments)
+    let count = Int(try db.scalar("SELECT count(*) FROM doomed")?.int64Value ?? 0)
+    guard count > 0 else { return 0 }
+    try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM doomed)")
+    try db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM doomed)")
+    try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")
+    try db.run("DELETE FROM doomed")
+    changed = true
+    return count
+  }
+
+  /// Deletes items by identifier; returns how many existed.
+  package mutating func delete(identifiers: [String]) throws -> Int {
+    guard !identifiers.isEmpty else { return 0 }
+    let array = JSONValue.array(identifiers.map(JSONValue.string)).compactText
+    return try deleteRows(
+      where: "SELECT rowid FROM items WHERE indexId = ? AND id IN (SELECT value FROM json_each(?))",
+      [.integer(indexID), .text(array)])
+  }
+
+  /// Deletes items in the domains and their sub-domains; returns how many.
+  package mutating func delete(domains: [String]) throws -> Int {
+    var total = 0
+    for domain in domains {
+      // "mail" covers "mail" and every "mail.*": a range scan on the domain index, no LIKE
+      // escaping needed ('/' sorts right after '.').
+      total += try deleteRows(
+        where: "SELECT rowid FROM items WHERE indexId = ? AND (domain = ? OR (domain >= ? AND domain < ?))",
+        [.integer(indexID), .text(domain), .text(domain + "."), .text(domain + "/")])
+    }
+    return total
+  }
+
+  /// Deletes every item of the named index.
+  package mutating func deleteAll() throws -> Int {
+    try deleteRows(where: "SELECT rowid FROM items WHERE indexId = ?", [.integer(indexID)])
+  }
+
+  /// Removes items whose expiration date is at or before `now`.
+  package mutating func purgeExpired(now: Date) throws -> Int {
+    try deleteRows(
+      where: "SELECT rowid FROM items WHERE indexId = ? AND expiration IS NOT NULL AND expiration <= ?",
+      [.integer(indexID), .real(now.timeIntervalSince1970)])
+  }
+
+  /// The client state stored with the index.
+  package func clientState() throws -> [UInt8]? {
+    guard case .blob(let bytes) = try db.scalar("SELECT clientState FROM indexes WHERE id = ?", [.integer(indexID)]) ?? .null
+    else { return nil }
+    return bytes
+  }
+
+  /// Stores the client state; it commits with the transaction's items.
+  package mutating func setClientState(_ state: [UInt8]) throws {
+    try db.run("UPDATE indexes SET clientState = ? WHERE id = ?", [.blob(state), .integer(indexID)])
+    changed = true
+  }
+
+  /// Records the catalogue and bumps the generation; called before the transaction commits.
+  mutating func finish() throws {
+    for (name, type) in catalog.customTypes where attributeIDs[name] == nil {
+      _ = try attributeID(name, type: type)
+    }
+    if changed {
+      try db.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+    }
+  }
+}

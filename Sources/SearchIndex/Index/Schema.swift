@@ -1,0 +1,72 @@
+/// The tables of a Searchlight index file and their versioning.
+///
+/// - `meta`: key/value facts about the file (format marker, schema version, generation).
+/// - `indexes`: named indexes sharing the file, each with its client state.
+/// - `items`: one row per item: identity, domain, content type, expiry, protection class and
+///   the canonical attribute JSON (the stored record).
+/// - `attributes`: the catalogue of attribute names and types used in the file.
+/// - `vals`: one row per attribute value (lists expanded), typed: `num` for numbers, dates
+///   (seconds since 1970) and Booleans; `str` and its folded form `fold` for text. Indexed by
+///   (attr, num) and (attr, fold) for comparisons, sorting and grouping inside SQLite.
+/// - `fts`: the FTS5 full-text index over text attributes, rowid = items.rowid.
+package enum Schema {
+  /// Marks a file as a Searchlight index.
+  package static let formatMarker = "searchlight-index"
+  /// Bumped on any incompatible change to the tables below.
+  package static let version = 1
+
+  /// The FTS5 columns, in order; text attributes map onto them with `ftsColumn(for:)`.
+  package static let ftsColumns = ["title", "keywords", "description", "body", "other"]
+
+  /// The FTS5 column an attribute's text is indexed in, nil when it is not full-text indexed.
+  package static func ftsColumn(for attribute: String, type: AttributeType) -> Int? {
+    switch attribute {
+    case "title", "displayName": return 0
+    case "keywords": return 1
+    case "contentDescription": return 2
+    case "textContent": return 3
+    default: return type.scalar == .string ? 4 : nil
+    }
+  }
+
+  package static let createStatements = """
+    PRAGMA journal_mode = WAL;
+    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS indexes(
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE,
+      clientState BLOB);
+    CREATE TABLE IF NOT EXISTS items(
+      rowid INTEGER PRIMARY KEY,
+      indexId INTEGER NOT NULL,
+      id TEXT NOT NULL,
+      domain TEXT,
+      contentType TEXT,
+      expiration REAL,
+      protection TEXT,
+      attributes TEXT NOT NULL,
+      engagement INTEGER NOT NULL DEFAULT 0,
+      indexedAt REAL NOT NULL,
+      UNIQUE(indexId, id));
+    CREATE INDEX IF NOT EXISTS items_domain ON items(indexId, domain);
+    CREATE INDEX IF NOT EXISTS items_expiration ON items(expiration) WHERE expiration IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS attributes(
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE,
+      type TEXT NOT NULL,
+      custom INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS vals(
+      item INTEGER NOT NULL,
+      attr INTEGER NOT NULL,
+      ord INTEGER NOT NULL,
+      num REAL,
+      str TEXT,
+      fold TEXT);
+    CREATE INDEX IF NOT EXISTS vals_item ON vals(item, attr);
+    CREATE INDEX IF NOT EXISTS vals_num ON vals(attr, num) WHERE num IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS vals_fold ON vals(attr, fold) WHERE fold IS NOT NULL;
+    CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+      title, keywords, description, body, other,
+      tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+    """
+}

@@ -1,0 +1,243 @@
+import Foundation
+
+/// A private, local index of searchable items in one SQLite file (CSSearchableIndex).
+///
+/// Several named indexes can share a file. Writes are transactions: every call (and every
+/// batch) commits all of its changes or none. Readers use their own connections, so in WAL
+/// mode queries never wait for a writer and always see a committed state.
+///
+/// ```swift
+/// let index = try SearchIndex(path: "items.db")
+/// try index.indexSearchableItems([SearchableItem(uniqueIdentifier: "n1", domainIdentifier: "notes",
+///   attributeSet: AttributeSet([("title", .string("Groceries"))]))])
+/// ```
+public final class SearchIndex: Sendable {
+  /// The index file.
+  public let path: String
+  /// The named index within the file.
+  public let name: String
+  /// The row of this named index in `indexes`.
+  package let indexID: Int64
+  let pool: ConnectionPool
+
+  /// Opens the named index `name` in the file at `path`.
+  ///
+  /// - Parameter create: create the file and the named index when missing; when false, a
+  ///   missing file is `SearchIndexError.missingIndex`.
+  public init(path: String, name: String = "default", create: Bool = true) throws(SearchIndexError) {
+    let exists = FileManager.default.fileExists(atPath: path)
+    if !exists && !create { throw .missingIndex(path: path) }
+    let readOnly = exists && !FileManager.default.isWritableFile(atPath: path)
+    self.path = path
+    self.name = name
+    do {
+      let writer = try Connection(path: path, readOnly: readOnly, create: create)
+      try Self.prepareSchema(writer, path: path, readOnly: readOnly)
+      self.indexID = try Self.namedIndexID(writer, name: name, create: create && !readOnly, path: path)
+      self.pool = ConnectionPool(writer: writer) { () throws(DatabaseError) -> Connection in
+        let reader = try Connection(path: path, readOnly: true, create: false)
+        return reader
+      }
+    } catch let error as DatabaseError {
+      if error.code == .notADatabase || error.code == .corrupt {
+        throw .notAnIndex(path: path, reason: "the file is not an SQLite database or is corrupt (\(error.message))")
+      }
+      throw .database(error)
+    } catch let error as SearchIndexError {
+      throw error
+    } catch {
+      throw .database(DatabaseError(code: .error, message: "\(error)"))
+    }
+  }
+
+  private static func prepareSchema(_ db: Connection, path: String, readOnly: Bool) throws {
+    let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) ?? "" }
+    if tables.isEmpty {
+      guard !readOnly else { throw SearchIndexError.notAnIndex(path: path, reason: "the file is empty and read-only") }
+      try db.transaction {
+        try db.execute(Schema.createStatements)
+        try db.run("INSERT INTO meta(key, value) VALUES ('format', ?), ('schemaVersion', ?), ('generation', 0)",
+                   [.text(Schema.formatMarker), .integer(Int64(Schema.version))])
+      }
+      return
+    }
+    guard tables.contains("meta"),
+      try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.stringValue == Schema.formatMarker
+    else {
+      throw SearchIndexError.notAnIndex(path: path, reason: "it is an SQLite database without Searchlight's tables")
+    }
+    let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
+    guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
+    if !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
+  }
+
+  private static func namedIndexID(_ db: Connection, name: String, create: Bool, path: String) throws -> Int64 {
+    if let id = try db.scalar("SELECT id FROM indexes WHERE name = ?", [.text(name)])?.int64Value { return id }
+    guard create else {
+      // A read-only or query-only open of a file without this named index: it is simply empty.
+      return -1
+    }
+    try db.run("INSERT INTO indexes(name) VALUES (?)", [.text(name)])
+    return db.lastInsertRowID
+  }
+
+  /// Names of the indexes stored in this file.
+  public func indexNames() throws(SearchIndexError) -> [String] {
+    try read { db in try db.rows("SELECT name FROM indexes ORDER BY name") { $0.string(0) ?? "" } }
+  }
+
+  // MARK: Reading
+
+  /// Runs `body` in a read transaction on a reader connection: every statement in it sees the
+  /// same committed state, never a write in progress.
+  package func read<T>(_ body: (Connection) throws -> T) throws(SearchIndexError) -> T {
+    do {
+      return try readPassingErrors(body)
+    } catch {
+      throw Self.wrap(error)
+    }
+  }
+
+  /// Like `read`, but errors other than SQLite's reach the caller unchanged (query
+  /// diagnostics, cancellation).
+  package func readPassingErrors<T>(_ body: (Connection) throws -> T) throws -> T {
+    do {
+      return try pool.withReader { db in
+        try db.execute("BEGIN DEFERRED")
+        defer { try? db.execute("COMMIT") }
+        return try body(db)
+      }
+    } catch let error as DatabaseError {
+      throw SearchIndexError.database(error)
+    }
+  }
+
+  static func wrap(_ error: any Error) -> SearchIndexError {
+    switch error {
+    case let error as SearchIndexError: error
+    case let error as DatabaseError: .database(error)
+    case let error as ItemDecodingError: .invalidItem(id: nil, message: error.message)
+    default: .database(DatabaseError(code: .error, message: "\(error)"))
+    }
+  }
+
+  /// The attribute catalogue of the file: standard attributes plus the custom ones in use.
+  public func catalog() throws(SearchIndexError) -> AttributeCatalog {
+    try read { db in try Self.loadCatalog(db) }
+  }
+
+  static func loadCatalog(_ db: Connection) throws -> AttributeCatalog {
+    var custom: [String: AttributeType] = [:]
+    for (name, type) in try db.rows("SELECT name, type FROM attributes WHERE custom = 1", [], { ($0.string(0) ?? "", $0.string(1) ?? "") }) {
+      if let parsed = AttributeType(parsing: type) { custom[name] = parsed }
+    }
+    return AttributeCatalog(customTypes: custom)
+  }
+
+  /// The generation: a counter bumped by every committed write, recorded in query tokens so a
+  /// reply names the state of the index it came from.
+  public func generation() throws(SearchIndexError) -> Int64 {
+    try read { db in try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0 }
+  }
+
+  /// The client state stored by the last `endBatch(clientState:)`, nil when none.
+  public func fetchLastClientState() throws(SearchIndexError) -> Data? {
+    try read { db in
+      guard case .blob(let bytes) = try db.scalar("SELECT clientState FROM indexes WHERE id = ?", [.integer(indexID)]) ?? .null
+      else { return nil }
+      return Data(bytes)
+    }
+  }
+
+  /// The stored item with `identifier`, whatever its visibility (for the owning app).
+  public func item(withIdentifier identifier: String) throws(SearchIndexError) -> SearchableItem? {
+    try read { db in
+      let catalog = try Self.loadCatalog(db)
+      return try db.rows(
+        "SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ? AND id = ?",
+        [.integer(indexID), .text(identifier)]
+      ) { try StoredItem.decode(row: $0, offset: 0, catalog: catalog) }.first
+    }
+  }
+
+  /// Every stored item in identifier order, whatever its visibility (export, tests, sync).
+  public func allItems() throws(SearchIndexError) -> [SearchableItem] {
+    try read { db in
+      let catalog = try Self.loadCatalog(db)
+      return try db.rows(
+        "SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ? ORDER BY id",
+        [.integer(indexID)]
+      ) { try StoredItem.decode(row: $0, offset: 0, catalog: catalog) }
+    }
+  }
+
+  // MARK: Writing
+
+  /// Runs `body` as one write transaction: everything it writes commits together, or nothing
+  /// does when it throws. SQLite errors arrive as `SearchIndexError.database`; errors `body`
+  /// throws itself (bad input with its file and line) arrive unchanged.
+  package func write<T>(_ body: (inout IndexWriter) throws -> T) throws -> T {
+    guard indexID >= 0 else {
+      throw SearchIndexError.database(DatabaseError(code: .readOnly, message: "the index '\(name)' does not exist and the file is read-only"))
+    }
+    do {
+      return try pool.withWriter { db in
+        try db.transaction(.immediate) {
+          var writer = try IndexWriter(connection: db, indexID: indexID)
+          let result = try body(&writer)
+          try writer.finish()
+          return result
+        }
+      }
+    } catch let error as DatabaseError {
+      throw SearchIndexError.database(error)
+    }
+  }
+
+  /// `write` for the public API, where every failure is a `SearchIndexError`.
+  func writeTyped<T>(_ body: (inout IndexWriter) throws -> T) throws(SearchIndexError) -> T {
+    do { return try write(body) } catch { throw Self.wrap(error) }
+  }
+
+  /// Adds items, replacing any stored item with the same identifier.
+  public func indexSearchableItems(_ items: [SearchableItem]) throws(SearchIndexError) {
+    try writeTyped { writer in
+      for item in items { try writer.upsert(item) }
+    }
+  }
+
+  /// Merges items into stored ones: only the given attributes change (`isUpdate` in Core
+  /// Spotlight); names in `removing` are deleted. An item not yet stored is added.
+  public func updateSearchableItems(_ items: [SearchableItem], removing: [String: Set<String>] = [:]) throws(SearchIndexError) {
+    try writeTyped { writer in
+      for item in items { try writer.merge(item, removing: removing[item.uniqueIdentifier] ?? []) }
+    }
+  }
+
+  /// Deletes the items with these identifiers; returns how many existed.
+  @discardableResult
+  public func deleteSearchableItems(withIdentifiers identifiers: [String]) throws(SearchIndexError) -> Int {
+    try writeTyped { writer in try writer.delete(identifiers: identifiers) }
+  }
+
+  /// Deletes every item in these domains and their sub-domains (`mail` covers `mail.inbox`).
+  @discardableResult
+  public func deleteSearchableItems(withDomainIdentifiers domains: [String]) throws(SearchIndexError) -> Int {
+    try writeTyped { writer in try writer.delete(domains: domains) }
+  }
+
+  /// Deletes every item of this named index.
+  @discardableResult
+  public func deleteAllSearchableItems() throws(SearchIndexError) -> Int {
+    try writeTyped { writer in try writer.deleteAll() }
+  }
+
+  /// Physically removes items that expired before `now` (they are already invisible).
+  @discardableResult
+  public func purgeExpiredItems(now: Date = Date()) throws(SearchIndexError) -> Int {
+    try writeTyped { writer in try writer.purgeExpired(now: now) }
+  }
+
+  /// Starts a batch: changes collected in it are written in one transaction by `endBatch`.
+  public func beginBatch() -> IndexBatch { IndexBatch(index: self) }
+}

@@ -1,0 +1,137 @@
+/// Reads the metadata block at the top of a Markdown note:
+///
+/// ```
+/// ---
+/// title: Sourdough starter
+/// keywords: [baking, recipe, "flour, water"]
+/// rating: 4
+/// ---
+/// ```
+///
+/// Each line is `key: value`; a value is a bare or double-quoted string, a number, true/false,
+/// an ISO-8601 date, or a flow list `[a, b]`. Values stay text here; `NoteReader` converts them
+/// by the attribute's type, so `title: 2026` stays the string "2026".
+package struct FrontMatter {
+  /// One `key: value` line.
+  package struct Entry {
+    package var key: String
+    package var value: Value
+    /// 1-based line in the file.
+    package var line: Int
+  }
+
+  /// A raw value: text (and whether it was quoted) or a list of them.
+  package enum Value {
+    case scalar(String, quoted: Bool)
+    case list([(String, quoted: Bool)])
+  }
+
+  package var entries: [Entry]
+  /// The text after the block.
+  package var body: Substring
+  /// Lines the block occupied, so body line numbers can be reported.
+  package var lineCount: Int
+
+  /// Splits `text` into front matter and body; a text without a leading `---` line has no
+  /// front matter.
+  package static func parse(_ text: String) throws(IngestError.Message) -> FrontMatter {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
+    guard let first = lines.first, first.trimmingTrailingWhitespace == "---" else {
+      return FrontMatter(entries: [], body: Substring(text), lineCount: 0)
+    }
+    var entries: [Entry] = []
+    var index = 1
+    while index < lines.count {
+      let line = lines[index].trimmingTrailingWhitespace
+      if line == "---" || line == "..." {
+        let consumed = lines[0...index].reduce(0) { $0 + $1.utf8.count + 1 }
+        let body = text.utf8.count > consumed ? Substring(text.utf8.dropFirst(consumed)) : ""
+        return FrontMatter(entries: entries, body: body, lineCount: index + 1)
+      }
+      let lineNumber = index + 1
+      index += 1
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      guard let colon = line.firstIndex(of: ":") else {
+        throw .init(line: lineNumber, "expected 'key: value' in front matter")
+      }
+      let key = line[..<colon].trimming(" \t")
+      guard !key.isEmpty else { throw .init(line: lineNumber, "empty key in front matter") }
+      let rawValue = line[line.index(after: colon)...].trimming(" \t")
+      entries.append(Entry(key: key, value: try parseValue(rawValue, line: lineNumber), line: lineNumber))
+    }
+    throw .init(line: 1, "front matter starting here is not closed by a '---' line")
+  }
+
+  private static func parseValue(_ raw: String, line: Int) throws(IngestError.Message) -> Value {
+    if raw.hasPrefix("[") {
+      guard raw.hasSuffix("]") else { throw .init(line: line, "list is not closed by ']'") }
+      let inner = raw.dropFirst().dropLast()
+      var items: [(String, quoted: Bool)] = []
+      var current = ""
+      var inQuotes = false
+      var wasQuoted = false
+      var escaped = false
+      for character in inner {
+        if escaped { current.append(character); escaped = false; continue }
+        if inQuotes {
+          if character == "\\" { escaped = true } else if character == "\"" { inQuotes = false } else { current.append(character) }
+          continue
+        }
+        switch character {
+        case "\"": inQuotes = true; wasQuoted = true
+        case ",":
+          let text = wasQuoted ? current : current.trimming(" \t")
+          if !text.isEmpty || wasQuoted { items.append((text, wasQuoted)) }
+          current = ""
+          wasQuoted = false
+        default:
+          if !(wasQuoted && (character == " " || character == "\t")) { current.append(character) }
+        }
+      }
+      if inQuotes { throw .init(line: line, "unterminated quoted string in list") }
+      let text = wasQuoted ? current : current.trimming(" \t")
+      if !text.isEmpty || wasQuoted { items.append((text, wasQuoted)) }
+      return .list(items)
+    }
+    if raw.hasPrefix("\"") {
+      guard raw.count >= 2, raw.hasSuffix("\"") else { throw .init(line: line, "unterminated quoted string") }
+      var text = ""
+      var escaped = false
+      for character in raw.dropFirst().dropLast() {
+        if escaped { text.append(character == "n" ? "\n" : character); escaped = false }
+        else if character == "\\" { escaped = true }
+        else { text.append(character) }
+      }
+      return .scalar(text, quoted: true)
+    }
+    return .scalar(raw, quoted: false)
+  }
+}
+
+extension IngestError {
+  /// A message with a line relative to the text being parsed; the reader adds the file.
+  package struct Message: Error {
+    package var line: Int
+    package var text: String
+    package init(line: Int, _ text: String) {
+      self.line = line
+      self.text = text
+    }
+  }
+}
+
+extension StringProtocol {
+  var trimmingTrailingWhitespace: Substring {
+    var s = Substring(self)
+    while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
+    return s
+  }
+
+  func trimming(_ set: String) -> String {
+    var s = Substring(self)
+    while let first = s.first, set.contains(first) { s = s.dropFirst() }
+    while let last = s.last, set.contains(last) { s = s.dropLast() }
+    return String(s)
+  }
+}

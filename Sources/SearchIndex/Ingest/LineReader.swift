@@ -1,0 +1,39 @@
+import Foundation
+
+/// Reads a file (or standard input) line by line in large chunks, so million-line JSON Lines
+/// files stream through ingest without being loaded whole.
+package struct LineReader {
+  private let handle: FileHandle
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var atEnd = false
+  private let chunkSize = 1 << 20
+
+  package init(handle: FileHandle) { self.handle = handle }
+
+  /// The next line without its terminator (`\n` or `\r\n`), nil at the end.
+  package mutating func nextLine() throws -> [UInt8]? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+        var end = newline
+        if end > start && buffer[end - 1] == 0x0D { end -= 1 }
+        let line = Array(buffer[start..<end])
+        start = newline + 1
+        return line
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        let line = Array(buffer[start...])
+        start = buffer.count
+        return line
+      }
+      // Compact, then read more.
+      if start > 0 {
+        buffer.removeFirst(start)
+        start = 0
+      }
+      let data = try handle.read(upToCount: chunkSize) ?? Data()
+      if data.isEmpty { atEnd = true } else { buffer.append(contentsOf: data) }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/// The attributes of an item, in the order they were given (CSSearchableItemAttributeSet).
+public struct AttributeSet: Sendable, Hashable, Sequence {
+  /// Name and value pairs in order; names are unique.
+  public private(set) var entries: [(name: String, value: AttributeValue)] = []
+
+  public init() {}
+
+  public init(_ entries: [(String, AttributeValue)]) {
+    for (name, value) in entries { self[name] = value }
+  }
+
+  /// The value of `name`; assigning nil removes it.
+  public subscript(name: String) -> AttributeValue? {
+    get { entries.first(where: { $0.name == name })?.value }
+    set {
+      if let index = entries.firstIndex(where: { $0.name == name }) {
+        if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+      } else if let newValue {
+        entries.append((name, newValue))
+      }
+    }
+  }
+
+  /// The attribute names in order.
+  public var names: [String] { entries.map(\.name) }
+
+  /// Number of attributes.
+  public var count: Int { entries.count }
+
+  /// True when no attribute is set.
+  public var isEmpty: Bool { entries.isEmpty }
+
+  public func makeIterator() -> IndexingIterator<[(name: String, value: AttributeValue)]> {
+    entries.makeIterator()
+  }
+
+  /// Title, the usual display name of an item.
+  public var title: String? { self["title"]?.stringValue }
+
+  /// The attributes as a JSON object in canonical form.
+  public var jsonObject: JSONObject {
+    JSONObject(entries.map { ($0.name, $0.value.jsonValue) })
+  }
+
+  public static func == (lhs: AttributeSet, rhs: AttributeSet) -> Bool {
+    lhs.entries.count == rhs.entries.count
+      && zip(lhs.entries, rhs.entries).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for entry in entries {
+      hasher.combine(entry.name)
+      hasher.combine(entry.value)
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// One typed attribute value, or a list of them.
+public enum AttributeValue: Sendable, Hashable {
+  case string(String)
+  case number(Double)
+  case date(Date)
+  case bool(Bool)
+  case url(String)
+  case list([AttributeValue])
+
+  /// The elements: the list's, or this value alone.
+  public var elements: [AttributeValue] {
+    if case .list(let values) = self { return values }
+    return [self]
+  }
+
+  /// The text of a string or URL value.
+  public var stringValue: String? {
+    switch self {
+    case .string(let s), .url(let s): s
+    default: nil
+    }
+  }
+
+  /// The number of a numeric value, a date as seconds since 1970, a Boolean as 0 or 1.
+  public var numericValue: Double? {
+    switch self {
+    case .number(let n): n
+    case .date(let d): d.timeIntervalSince1970
+    case .bool(let b): b ? 1 : 0
+    default: nil
+    }
+  }
+
+  /// The canonical JSON form: dates as ISO-8601 text in UTC.
+  public var jsonValue: JSONValue {
+    switch self {
+    case .string(let s), .url(let s): .string(s)
+    case .number(let n): .number(n)
+    case .date(let d): .string(ISO8601.format(d))
+    case .bool(let b): .bool(b)
+    case .list(let values): .array(values.map(\.jsonValue))
+    }
+  }
+
+  /// Text for tables and summaries.
+  public var displayText: String {
+    switch self {
+    case .string(let s), .url(let s): s
+    case .number(let n): JSONValue.format(number: n)
+    case .date(let d): ISO8601.format(d)
+    case .bool(let b): b ? "true" : "false"
+    case .list(let values): values.map(\.displayText).joined(separator: ", ")
+    }
+  }
+}

@@ -1,0 +1,244 @@
+/// A strict JSON parser (RFC 8259) that reports the line and column of every error and can
+/// tell where each element of a top-level array starts, so item files report bad items by line.
+public struct JSONParser {
+  /// A syntax error with its 1-based position.
+  public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var line: Int
+    public var column: Int
+    public var description: String { "\(message) at line \(line), column \(column)" }
+  }
+
+  private let bytes: [UInt8]
+  private var index = 0
+  private var line = 1
+  private var lineStart = 0
+  /// Nesting limit, so hostile input cannot exhaust the stack.
+  private let maximumDepth = 512
+
+  public init(_ text: String) { bytes = Array(text.utf8) }
+  public init(bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Parses one complete JSON document.
+  public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+    var parser = JSONParser(text)
+    return try parser.parseDocument()
+  }
+
+  /// Parses the whole input as one value followed only by whitespace.
+  public mutating func parseDocument() throws(SyntaxError) -> JSONValue {
+    skipWhitespace()
+    let value = try parseValue(depth: 0)
+    skipWhitespace()
+    if index < bytes.count { throw error("unexpected text after the JSON value") }
+    return value
+  }
+
+  /// Parses a top-level array and returns each element with the line it starts on.
+  public mutating func parseArrayElementsWithLines() throws(SyntaxError) -> [(value: JSONValue, line: Int)] {
+    skipWhitespace()
+    guard peek == UInt8(ascii: "[") else { throw error("expected '['") }
+    advance()
+    var result: [(JSONValue, Int)] = []
+    skipWhitespace()
+    if peek == UInt8(ascii: "]") {
+      advance()
+    } else {
+      while true {
+        skipWhitespace()
+        let startLine = line
+        result.append((try parseValue(depth: 1), startLine))
+        skipWhitespace()
+        if peek == UInt8(ascii: ",") { advance(); continue }
+        if peek == UInt8(ascii: "]") { advance(); break }
+        throw error("expected ',' or ']' in array")
+      }
+    }
+    skipWhitespace()
+    if index < bytes.count { throw error("unexpected text after the JSON value") }
+    return result
+  }
+
+  private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  private mutating func advance() {
+    if bytes[index] == UInt8(ascii: "\n") {
+      line += 1
+      lineStart = index + 1
+    }
+    index += 1
+  }
+
+  private func error(_ message: String) -> SyntaxError {
+    // Columns count characters, not bytes, so carets line up under non-ASCII text.
+    let column = String(decoding: bytes[lineStart..<min(index, bytes.count)], as: UTF8.self).count + 1
+    return SyntaxError(message: message, line: line, column: column)
+  }
+
+  private mutating func skipWhitespace() {
+    while let b = peek, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { advance() }
+  }
+
+  private mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
+    guard depth < maximumDepth else { throw error("JSON nested too deeply") }
+    guard let b = peek else { throw error("unexpected end of input, expected a value") }
+    switch b {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth)
+    case UInt8(ascii: "["): return try parseArray(depth: depth)
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+    case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+    case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default:
+      throw error("unexpected character '\(String(decoding: [b], as: UTF8.self))', expected a value")
+    }
+  }
+
+  private mutating func expectLiteral(_ literal: String) throws(SyntaxError) {
+    let start = index
+    for expected in literal.utf8 {
+      guard peek == expected else {
+        index = start
+        throw error("invalid literal, expected '\(literal)'")
+      }
+      advance()
+    }
+  }
+
+  private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+    advance()
+    var object = JSONObject()
+    var seen = Set<String>()
+    skipWhitespace()
+    if peek == UInt8(ascii: "}") { advance(); return .object(object) }
+    while true {
+      skipWhitespace()
+      guard peek == UInt8(ascii: "\"") else { throw error("expected a quoted member name") }
+      let key = try parseString()
+      if !seen.insert(key).inserted { throw error("duplicate member \"\(key)\"") }
+      skipWhitespace()
+      guard peek == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
+      advance()
+      skipWhitespace()
+      object[key] = try parseValue(depth: depth + 1)
+      skipWhitespace()
+      if peek == UInt8(ascii: ",") { advance(); continue }
+      if peek == UInt8(ascii: "}") { advance(); return .object(object) }
+      throw error("expected ',' or '}' in object")
+    }
+  }
+
+  private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
+    advance()
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if peek == UInt8(ascii: "]") { advance(); return .array(elements) }
+    while true {
+      skipWhitespace()
+      elements.append(try parseValue(depth: depth + 1))
+      skipWhitespace()
+      if peek == UInt8(ascii: ",") { advance(); continue }
+      if peek == UInt8(ascii: "]") { advance(); return .array(elements) }
+      throw error("expected ',' or ']' in array")
+    }
+  }
+
+  private mutating func parseString() throws(SyntaxError) -> String {
+    advance()  // opening quote
+    var buffer: [UInt8] = []
+    while true {
+      guard let b = peek else { throw error("unterminated string") }
+      if b == UInt8(ascii: "\"") { advance(); break }
+      if b < 0x20 { throw error("control character in string") }
+      if b == UInt8(ascii: "\\") {
+        advance()
+        guard let e = peek else { throw error("unterminated string") }
+        advance()
+        switch e {
+        case UInt8(ascii: "\""): buffer.append(e)
+        case UInt8(ascii: "\\"): buffer.append(e)
+        case UInt8(ascii: "/"): buffer.append(e)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+          var code = try parseHex4()
+          if (0xD800...0xDBFF).contains(code) {
+            guard peek == UInt8(ascii: "\\") else { throw error("unpaired surrogate in \\u escape") }
+            advance()
+            guard peek == UInt8(ascii: "u") else { throw error("unpaired surrogate in \\u escape") }
+            advance()
+            let low = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate in \\u escape") }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+          } else if (0xDC00...0xDFFF).contains(code) {
+            throw error("unpaired surrogate in \\u escape")
+          }
+          guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
+          buffer.append(contentsOf: Array(String(Character(scalar)).utf8))
+        default:
+          throw error("invalid escape '\\\(String(decoding: [e], as: UTF8.self))'")
+        }
+      } else {
+        buffer.append(b)
+        index += 1
+      }
+    }
+    guard let s = String(validating: buffer, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+    return s
+  }
+
+  private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard let b = peek else { throw error("unterminated \\u escape") }
+      let digit: UInt32
+      switch b {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
+      default: throw error("invalid hex digit in \\u escape")
+      }
+      value = value * 16 + digit
+      advance()
+    }
+    return value
+  }
+
+  private mutating func parseNumber() throws(SyntaxError) -> Double {
+    let start = index
+    if peek == UInt8(ascii: "-") { advance() }
+    guard let first = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+      throw error("invalid number")
+    }
+    if first == UInt8(ascii: "0") {
+      advance()
+    } else {
+      while let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) { advance() }
+    }
+    if peek == UInt8(ascii: ".") {
+      advance()
+      guard let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) else {
+        throw error("invalid number: expected digits after '.'")
+      }
+      while let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) { advance() }
+    }
+    if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+      advance()
+      if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { advance() }
+      guard let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) else {
+        throw error("invalid number: expected exponent digits")
+      }
+      while let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) { advance() }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    guard let value = Double(text), value.isFinite else {
+      index = start
+      throw error("number out of range")
+    }
+    return value
+  }
+}

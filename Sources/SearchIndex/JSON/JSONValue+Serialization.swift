@@ -1,0 +1,71 @@
+extension JSONValue {
+  /// Compact JSON text (no spaces), keys in insertion order.
+  public var compactText: String {
+    var out = ""
+    write(to: &out, pretty: false, indent: 0)
+    return out
+  }
+
+  /// Indented JSON text for people.
+  public var prettyText: String {
+    var out = ""
+    write(to: &out, pretty: true, indent: 0)
+    return out
+  }
+
+  func write(to out: inout String, pretty: Bool, indent: Int) {
+    switch self {
+    case .null: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .number(let n): out += JSONValue.format(number: n)
+    case .string(let s): JSONValue.writeString(s, to: &out)
+    case .array(let elements):
+      if elements.isEmpty { out += "[]"; return }
+      out += "["
+      for (i, element) in elements.enumerated() {
+        if i > 0 { out += "," }
+        if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+        element.write(to: &out, pretty: pretty, indent: indent + 1)
+      }
+      if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+      out += "]"
+    case .object(let object):
+      if object.count == 0 { out += "{}"; return }
+      out += "{"
+      for (i, member) in object.members.enumerated() {
+        if i > 0 { out += "," }
+        if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+        JSONValue.writeString(member.key, to: &out)
+        out += pretty ? ": " : ":"
+        member.value.write(to: &out, pretty: pretty, indent: indent + 1)
+      }
+      if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+      out += "}"
+    }
+  }
+
+  /// Integers print without a fraction; other numbers use the shortest round-tripping form.
+  static func format(number n: Double) -> String {
+    if !n.isFinite { return "null" }
+    if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+    return "\(n)"
+  }
+
+  static func writeString(_ s: String, to out: inout String) {
+    out += "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case let c where c.value < 0x20:
+        let hex = String(c.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    out += "\""
+  }
+}

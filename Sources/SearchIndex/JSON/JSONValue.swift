@@ -1,0 +1,122 @@
+/// A JSON value that keeps the order of object keys, so documents Searchlight writes (replies,
+/// schemas, items) come out in a stable, readable order.
+public enum JSONValue: Sendable, Hashable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object(JSONObject)
+
+  /// The member `key` of an object, nil otherwise.
+  public subscript(key: String) -> JSONValue? {
+    if case .object(let object) = self { return object[key] }
+    return nil
+  }
+
+  /// The string, when this is a string.
+  public var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+
+  /// The number, when this is a number.
+  public var numberValue: Double? {
+    if case .number(let n) = self { return n }
+    return nil
+  }
+
+  /// The Boolean, when this is a Boolean.
+  public var boolValue: Bool? {
+    if case .bool(let b) = self { return b }
+    return nil
+  }
+
+  /// The elements, when this is an array.
+  public var arrayValue: [JSONValue]? {
+    if case .array(let a) = self { return a }
+    return nil
+  }
+
+  /// The object, when this is an object.
+  public var objectValue: JSONObject? {
+    if case .object(let o) = self { return o }
+    return nil
+  }
+
+  /// True for `null`.
+  public var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+
+  /// A short name of the value's kind, for error messages ("a string", "an array").
+  public var kindDescription: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}
+
+/// A JSON object whose members keep their insertion order.
+public struct JSONObject: Sendable, Hashable, Sequence {
+  /// The members in order.
+  public private(set) var members: [(key: String, value: JSONValue)] = []
+
+  public init() {}
+
+  public init(_ members: [(String, JSONValue)]) {
+    for (key, value) in members { self[key] = value }
+  }
+
+  /// The value of `key`; assigning nil removes the member, assigning a new key appends it.
+  public subscript(key: String) -> JSONValue? {
+    get { members.first(where: { $0.key == key })?.value }
+    set {
+      if let index = members.firstIndex(where: { $0.key == key }) {
+        if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+      } else if let newValue {
+        members.append((key, newValue))
+      }
+    }
+  }
+
+  /// The keys in order.
+  public var keys: [String] { members.map(\.key) }
+
+  /// Number of members.
+  public var count: Int { members.count }
+
+  public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
+    members.makeIterator()
+  }
+
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    lhs.members.count == rhs.members.count
+      && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for member in members {
+      hasher.combine(member.key)
+      hasher.combine(member.value)
+    }
+  }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+  ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  public init(floatLiteral value: Double) { self = .number(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+  public init(nilLiteral: ()) { self = .null }
+}

@@ -1,0 +1,33 @@
+/// Levenshtein distance between two strings, compared case-insensitively, for "did you mean"
+/// suggestions.
+package func editDistance(_ a: String, _ b: String) -> Int {
+  let x = Array(a.lowercased()), y = Array(b.lowercased())
+  if x.isEmpty { return y.count }
+  if y.isEmpty { return x.count }
+  var previous = Array(0...y.count)
+  var current = [Int](repeating: 0, count: y.count + 1)
+  for i in 1...x.count {
+    current[0] = i
+    for j in 1...y.count {
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+    }
+    swap(&previous, &current)
+  }
+  return previous[y.count]
+}
+
+/// The candidate closest to `name`, when it is close enough to be a likely typo.
+package func closestMatch(to name: String, in candidates: some Sequence<String>) -> String? {
+  var best: (String, Int)?
+  for candidate in candidates {
+    let distance = editDistance(name, candidate)
+    if best == nil || distance < best!.1 { best = (candidate, distance) }
+  }
+  guard let (candidate, distance) = best else { return nil }
+  // Allow about one edit per three characters, at least one and at most three.
+  let allowed = max(1, min(3, name.count / 3))
+  if distance <= allowed { return candidate }
+  // A case-insensitive exact or prefix match is also a good suggestion.
+  if candidate.lowercased().hasPrefix(name.lowercased()) && name.count >= 3 { return candidate }
+  return nil
+}

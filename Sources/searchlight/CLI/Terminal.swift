@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Where output goes, and what the terminal can do.
+enum Terminal {
+  /// True when standard error is a terminal (progress lines are shown only then).
+  static var stderrIsTTY: Bool { isatty(2) == 1 }
+  /// True when standard output is a terminal.
+  static var stdoutIsTTY: Bool { isatty(1) == 1 }
+  /// Colours only on a terminal and never with NO_COLOR (https://no-color.org).
+  static var useColor: Bool {
+    stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+  }
+
+  /// Columns of the terminal, 100 when unknown.
+  static var width: Int {
+    var size = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+    return 100
+  }
+
+  /// Writes to standard output.
+  static func out(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+
+  /// Writes to standard error.
+  static func err(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}
+
+/// A progress line on standard error for long operations: shown once the work takes more than
+/// a second, rewritten in place at most ten times a second, and silent when standard error is
+/// not a terminal.
+final class ProgressLine {
+  private let start = Date()
+  private var lastDraw = Date.distantPast
+  private var drawn = false
+  private let enabled = Terminal.stderrIsTTY
+  private let label: String
+
+  init(_ label: String) { self.label = label }
+
+  func update(count: Int) {
+    guard enabled else { return }
+    let now = Date()
+    let elapsed = now.timeIntervalSince(start)
+    guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.1 else { return }
+    lastDraw = now
+    drawn = true
+    Terminal.err("\r\u{1B}[K\(label) \(count) items (\(Int(Double(count) / elapsed)) items/s)")
+  }
+
+  func finish() {
+    if drawn { Terminal.err("\r\u{1B}[K") }
+  }
+}

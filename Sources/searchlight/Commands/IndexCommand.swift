@@ -1,0 +1,93 @@
+import Foundation
+import SearchIndex
+
+/// `searchlight index`: adds items from files, folders or standard input in one transaction.
+enum IndexCommand: Command {
+  static let name = "index"
+  static let abstract = "Add items to an index from JSON, JSON Lines, notes folders or standard input."
+  static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] PATH..."
+  static let discussion = """
+    PATH is a .json file (an array of items), a .jsonl file (one item per line), '-' for
+    standard input, a Markdown or text note, or a folder of any of these. Items replace stored
+    items with the same id; with --update only the given attributes change (null removes one).
+    The whole invocation is one transaction: on any bad item nothing is written.
+
+    EXAMPLES:
+      searchlight index --db items.db trails.jsonl notes.jsonl
+      searchlight index --db items.db --domain notes ~/Notes
+      cat items.jsonl | searchlight index --db items.db -
+    """
+  static let options: [OptionSpec] = [
+    Common.db, Common.indexName,
+    OptionSpec(name: "domain", kind: .value, valueName: "D", help: "Domain for items that name none (notes default to 'notes')."),
+    OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "items, corpus ({\"id\",\"title\",\"text\"} lines) or auto (default)."),
+    OptionSpec(name: "update", kind: .flag, help: "Merge into stored items instead of replacing them."),
+    OptionSpec(name: "declare", kind: .values, valueName: "NAME=TYPE", help: "Declare custom attribute types (string, number, date, bool, url, [string], ...)."),
+  ]
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    guard !arguments.positionals.isEmpty else {
+      throw UsageError(message: "missing PATH: give item files, folders or '-' for standard input", command: name)
+    }
+    let format = try Common.format(arguments, allowed: ["auto", "items", "corpus"], default: "auto", command: name)
+    if let domain = arguments.value("domain") {
+      do { try ItemDecoder.validateDomain(domain) } catch { throw UsageError(message: error.message, command: name) }
+    }
+    var declarations: [(String, AttributeType)] = []
+    for declaration in arguments.all("declare").flatMap({ $0.split(separator: ",") }) {
+      let parts = declaration.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2, let type = AttributeType(parsing: String(parts[1])) else {
+        throw UsageError(message: "'\(declaration)' is not NAME=TYPE (types: string, number, date, bool, url, [string], ...)", command: name)
+      }
+      declarations.append((String(parts[0]), type))
+    }
+    for path in arguments.positionals where path != "-" {
+      if !FileManager.default.fileExists(atPath: path) {
+        throw CommandFailure(.noInput, "\(path): no such file or directory", location: path)
+      }
+    }
+    let index = try Common.openIndex(arguments, command: name, create: true)
+    let progress = ProgressLine("indexing")
+    let start = Date()
+    var count = 0
+    let update = arguments.has("update")
+    do {
+      try index.write { writer in
+        for (attribute, type) in declarations {
+          do { try writer.declare(attribute, as: type) } catch let error as SearchIndexError {
+            throw UsageError(message: error.description, command: name)
+          }
+        }
+        var reader = ItemReader(
+          decoder: ItemDecoder(catalog: writer.catalog, defaultDomain: arguments.value("domain")),
+          format: ItemReader.Format(rawValue: format) ?? .auto)
+        for path in arguments.positionals {
+          try reader.read(path: path) { item, line in
+            do {
+              if update {
+                try writer.merge(item)
+              } else {
+                try writer.upsert(item)
+              }
+            } catch let error as SearchIndexError {
+              if case .invalidItem(_, let message) = error {
+                throw IngestError(file: path == "-" ? "<stdin>" : path, line: line, message: message)
+              }
+              throw error
+            }
+            count += 1
+            progress.update(count: count)
+          }
+        }
+      }
+    } catch {
+      progress.finish()
+      throw error
+    }
+    progress.finish()
+    let seconds = Date().timeIntervalSince(start)
+    let rate = seconds > 0 ? Int(Double(count) / seconds) : count
+    Terminal.out("indexed \(count) item\(count == 1 ? "" : "s") into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
+    return .success
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SearchIndex
+
+
+func mainHelp() -> String {
+  var text = """
+    OVERVIEW: Searchlight: a private local index of your apps' items, a query language with
+    pipeline stages, and grounded answers from a language model or none.
+
+    USAGE: searchlight <subcommand> [options]
+
+    SUBCOMMANDS:
+
+    """
+  for command in CommandList.all {
+    text += "  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.abstract + "\n"
+  }
+  text += "\n  See 'searchlight <subcommand> --help' for detailed help.\n"
+  return text
+}
+
+func runCommandLine(_ argv: [String]) -> ExitCode {
+  guard let first = argv.first else {
+    Terminal.err(mainHelp())
+    return .usage
+  }
+  if first == "--help" || first == "-h" || first == "help" {
+    if argv.count > 1, let command = CommandList.all.first(where: { $0.name == argv[1] }) {
+      Terminal.out(command.helpText)
+    } else {
+      Terminal.out(mainHelp())
+    }
+    return .success
+  }
+  if first == "--version" {
+    Terminal.out("searchlight \(CommandList.version)\n")
+    return .success
+  }
+  guard let command = CommandList.all.first(where: { $0.name == first }) else {
+    var message = "unknown subcommand '\(first)'"
+    if let suggestion = closestMatch(to: first, in: CommandList.all.map { $0.name }) { message += "; did you mean '\(suggestion)'?" }
+    Terminal.err("error: \(message)\n  See 'searchlight --help'.\n")
+    return .usage
+  }
+  let rest = Array(argv.dropFirst())
+  if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+    Terminal.out(command.helpText)
+    return .success
+  }
+  let wantsJSON = rest.contains("--format=json") || zip(rest, rest.dropFirst()).contains { $0 == "--format" && $1 == "json" }
+  do {
+    let arguments = try ArgumentParser.parse(rest, options: command.options, command: command.name)
+    return try command.run(arguments)
+  } catch let error as UsageError {
+    ErrorReporter.report(error)
+    return .usage
+  } catch let failure as CommandFailure {
+    ErrorReporter.report(failure, json: wantsJSON)
+    return failure.code
+  } catch let error as IngestError {
+    ErrorReporter.report(CommandFailure(error), json: wantsJSON)
+    return error.kind == .missingInput ? .noInput : .dataError
+  } catch let error as SearchIndexError {
+    let failure = CommandFailure(error)
+    ErrorReporter.report(failure, json: wantsJSON)
+    return failure.code
+  } catch {
+    ErrorReporter.report(CommandFailure(.ioError, "\(error)"), json: wantsJSON)
+    return .ioError
+  }
+}
+
+exit(runCommandLine(Array(CommandLine.arguments.dropFirst())).rawValue)
