@@ -19,7 +19,10 @@ let package = Package(
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["SearchIndex"]),
+      name: "searchlight", dependencies: ["SearchIndex"],
+      resources: [.copy("Samples")]),
+    .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+    .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
   ],
   swiftLanguageModes: [.v6]
 )
