@@ -8,6 +8,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "SearchIndex", targets: ["SearchIndex"]),
+    .library(name: "QueryEngine", targets: ["QueryEngine"]),
     .executable(name: "searchlight", targets: ["searchlight"]),
   ],
   targets: [
@@ -18,8 +19,9 @@ let package = Package(
       name: "CPCRE2", path: "Sources/CPCRE2",
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
+    .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["SearchIndex"],
+      name: "searchlight", dependencies: ["QueryEngine", "SearchIndex"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),

@@ -45,7 +45,7 @@ extension JSONValue {
   }
 
   /// Integers print without a fraction; other numbers use the shortest round-tripping form.
-  static func format(number n: Double) -> String {
+  public static func format(number n: Double) -> String {
     if !n.isFinite { return "null" }
     if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
     return "\(n)"

@@ -1,0 +1,154 @@
+import SearchIndex
+
+/// Matches values against a `MatchPattern` the same way everywhere: in SQLite (through the
+/// `sl_match` function) and in Swift (stages that filter after scoring).
+///
+/// Plain equality and prefixes compare strings directly; other wildcards run a PCRE2 regex
+/// with match limits. Word-based patterns split the value into words first.
+public final class PatternMatcher: Sendable {
+  public let pattern: MatchPattern
+  private let form: Form
+
+  private enum Form: @unchecked Sendable {
+    /// Whole value equal to a text (after folding).
+    case equal(String)
+    /// Whole value starting with a text (after folding).
+    case prefix(String)
+    /// Whole value matched by a regex.
+    case regex(Regex)
+    /// A run of consecutive words, each matched by one word pattern.
+    case words([WordPattern])
+  }
+
+  private enum WordPattern: @unchecked Sendable {
+    case equal(String)
+    case prefix(String)
+    case regex(Regex)
+  }
+
+  public init(_ pattern: MatchPattern) throws(QueryRuntimeError) {
+    self.pattern = pattern
+    if pattern.isWholeValue {
+      self.form = try Self.wholeValueForm(pattern.pieces, pattern)
+    } else {
+      var words: [WordPattern] = []
+      for piecesOfWord in Self.splitIntoWords(pattern.pieces) {
+        switch try Self.wholeValueForm(piecesOfWord, pattern) {
+        case .equal(let text): words.append(.equal(text))
+        case .prefix(let text): words.append(.prefix(text))
+        case .regex(let regex): words.append(.regex(regex))
+        case .words: break
+        }
+      }
+      self.form = .words(words)
+    }
+  }
+
+  private static func wholeValueForm(_ pieces: [MatchPattern.Piece], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Form {
+    func fold(_ s: String) -> String { prepare(s, pattern) }
+    if pieces.isEmpty { return .equal("") }
+    if pieces.count == 1, case .literal(let text) = pieces[0] { return .equal(fold(text)) }
+    if pieces.count == 2, case .literal(let text) = pieces[0], pieces[1] == .anyRun { return .prefix(fold(text)) }
+    var regex = "^(?:"
+    for piece in pieces {
+      switch piece {
+      case .literal(let text): regex += Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(text) : text)
+      case .anyRun: regex += ".*"
+      case .anyCharacter: regex += "."
+      }
+    }
+    regex += ")$"
+    return .regex(try Regex(regex, caseless: pattern.caseInsensitive))
+  }
+
+  /// A value prepared for comparison: diacritics stripped for `d`, case folded for `c`.
+  static func prepare(_ s: String, _ pattern: MatchPattern) -> String {
+    switch (pattern.caseInsensitive, pattern.diacriticInsensitive) {
+    case (true, true): TextFolding.fold(s)
+    case (true, false): TextFolding.caseFold(s)
+    case (false, true): TextFolding.stripDiacritics(s)
+    case (false, false): s
+    }
+  }
+
+  /// True when `value` matches.
+  public func matches(_ value: String) -> Bool {
+    switch form {
+    case .equal(let text): return Self.prepare(value, pattern) == text
+    case .prefix(let text): return Self.prepare(value, pattern).hasPrefix(text)
+    case .regex(let regex):
+      return regex.matches(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(value) : value).matched
+    case .words(let wordPatterns):
+      guard !wordPatterns.isEmpty else { return false }
+      let words = Self.words(of: value, splitCamelCase: pattern.wordBased)
+      guard words.count >= wordPatterns.count else { return false }
+      let prepared = words.map { Self.prepare($0, pattern) }
+      let raw = pattern.diacriticInsensitive ? words.map(TextFolding.stripDiacritics) : words
+      for start in 0...(words.count - wordPatterns.count) {
+        var all = true
+        for (offset, wordPattern) in wordPatterns.enumerated() {
+          let ok: Bool = switch wordPattern {
+          case .equal(let text): prepared[start + offset] == text
+          case .prefix(let text): prepared[start + offset].hasPrefix(text)
+          case .regex(let regex): regex.matches(raw[start + offset]).matched
+          }
+          if !ok { all = false; break }
+        }
+        if all { return true }
+      }
+      return false
+    }
+  }
+
+  /// True when any element matches.
+  public func matchesAny(_ values: [String]) -> Bool { values.contains(where: matches) }
+
+  /// Splits a pattern into word patterns at characters that are not letters, digits or
+  /// wildcards.
+  static func splitIntoWords(_ pieces: [MatchPattern.Piece]) -> [[MatchPattern.Piece]] {
+    var result: [[MatchPattern.Piece]] = []
+    var current: [MatchPattern.Piece] = []
+    for piece in pieces {
+      switch piece {
+      case .anyRun, .anyCharacter: current.append(piece)
+      case .literal(let text):
+        var buffer = ""
+        for character in text {
+          if character.isLetter || character.isNumber || character == "_" {
+            buffer.append(character)
+          } else {
+            if !buffer.isEmpty { current.append(.literal(buffer)); buffer = "" }
+            if !current.isEmpty { result.append(current); current = [] }
+          }
+        }
+        if !buffer.isEmpty { current.append(.literal(buffer)) }
+      }
+    }
+    if !current.isEmpty { result.append(current) }
+    return result
+  }
+
+  /// The words of a value: runs of letters and digits, also split at lower-to-upper case
+  /// changes when `splitCamelCase` (Apple's `w`: `MyWindowClass` is My, Window, Class, while
+  /// `NSWindow` stays one word).
+  public static func words(of value: String, splitCamelCase: Bool) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var previousWasLower = false
+    for character in value {
+      if character.isLetter || character.isNumber {
+        if splitCamelCase, previousWasLower, character.isUppercase, !current.isEmpty {
+          words.append(current)
+          current = ""
+        }
+        current.append(character)
+        previousWasLower = character.isLowercase
+      } else {
+        if !current.isEmpty { words.append(current); current = "" }
+        previousWasLower = false
+      }
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+  }
+}

@@ -1,0 +1,594 @@
+/// A hand-written recursive-descent parser for queries, following `Grammar/Searchlight.ebnf`
+/// rule by rule (function names match production names).
+///
+/// It never stops at the first mistake: a bad stage is reported and skipped up to the next
+/// `|` or `;`, so one run reports every error. Nesting is limited (like FTS5's 256) so hostile
+/// input cannot exhaust the stack.
+public struct Parser {
+  private var tokens: [Token]
+  private var position = 0
+  private let source: SourceText
+  public private(set) var diagnostics: [Diagnostic]
+  private var depth = 0
+  static let maximumDepth = 200
+  /// Names of statements defined so far, to tell `hikes | count` from a predicate.
+  private var statementNames: Set<String> = []
+
+  /// Unwinds to the nearest recovery point after a diagnostic was recorded.
+  private struct Recovery: Error {}
+
+  public init(_ source: SourceText) {
+    self.source = source
+    let (tokens, diagnostics) = Lexer.tokenize(source)
+    self.tokens = tokens
+    self.diagnostics = diagnostics
+  }
+
+  // MARK: Entry points
+
+  /// Parses a whole query. The result is nil only when nothing usable was parsed; check
+  /// `diagnostics` for errors either way.
+  public static func parseQuery(_ source: SourceText) -> (QuerySyntax?, [Diagnostic]) {
+    var parser = Parser(source)
+    let query = parser.query()
+    return (query, parser.diagnostics)
+  }
+
+  /// Parses a query and throws every diagnostic when there is any error.
+  public static func parse(_ source: SourceText) throws(DiagnosticsError) -> QuerySyntax {
+    let (query, diagnostics) = parseQuery(source)
+    if diagnostics.contains(where: { $0.severity == .error }) || query == nil {
+      throw DiagnosticsError(source: source, diagnostics: diagnostics.isEmpty
+        ? [Diagnostic("parse.empty", "empty query", at: SourceSpan(0, 0), help: "write a predicate such as title == \"june*\"cd, or search \"words\"")]
+        : diagnostics)
+    }
+    return query!
+  }
+
+  /// Parses a lone expression (a `.stage` default value, a scoring expression).
+  public static func parseExpression(_ source: SourceText) throws(DiagnosticsError) -> Expression {
+    var parser = Parser(source)
+    var result: Expression?
+    do {
+      result = try parser.expression()
+      if !parser.atEnd { parser.error("parse.trailing-input", "unexpected \(parser.describe(parser.current)) after the expression", at: parser.current.span) }
+    } catch {}
+    if parser.diagnostics.contains(where: { $0.severity == .error }) || result == nil {
+      throw DiagnosticsError(source: source, diagnostics: parser.diagnostics)
+    }
+    return result!
+  }
+
+  // MARK: Token helpers
+
+  private var current: Token { tokens[position] }
+  private func token(at offset: Int) -> Token { tokens[min(position + offset, tokens.count - 1)] }
+  private var atEnd: Bool { if case .endOfInput = current.kind { return true }; return false }
+
+  @discardableResult
+  private mutating func advance() -> Token {
+    let token = tokens[position]
+    if position < tokens.count - 1 { position += 1 }
+    return token
+  }
+
+  private mutating func error(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) {
+    // One diagnostic per position: later errors at the same spot are usually consequences.
+    if diagnostics.contains(where: { $0.span.start == span.start && $0.severity == .error }) { return }
+    diagnostics.append(Diagnostic(id, message, at: span, help: help))
+  }
+
+  private mutating func fail(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) -> Recovery {
+    error(id, message, at: span, help: help)
+    return Recovery()
+  }
+
+  private func isIdentifier(_ token: Token, _ name: String) -> Bool {
+    if case .identifier(name) = token.kind { return true }
+    return false
+  }
+
+  private func describe(_ token: Token) -> String {
+    switch token.kind {
+    case .endOfInput: return "end of query"
+    case .string: return "string \(source.slice(token.span))"
+    case .number, .duration: return "number '\(source.slice(token.span))'"
+    default: return "'\(source.slice(token.span))'"
+    }
+  }
+
+  private var isPipe: Bool { if case .pipe = current.kind { return true }; return false }
+  private var isSemicolon: Bool { if case .semicolon = current.kind { return true }; return false }
+  private var isRightParen: Bool { if case .rightParen = current.kind { return true }; return false }
+  private var isLeftParen: Bool { if case .leftParen = current.kind { return true }; return false }
+  private var isComma: Bool { if case .comma = current.kind { return true }; return false }
+
+  /// Skips to the next `|`, `;` or the end, at the current parenthesis depth.
+  private mutating func recover(stopAtRightParen: Bool = false) {
+    var nesting = 0
+    while !atEnd {
+      switch current.kind {
+      case .leftParen: nesting += 1
+      case .rightParen:
+        if nesting == 0 && stopAtRightParen { return }
+        nesting = max(0, nesting - 1)
+      case .pipe, .semicolon: if nesting == 0 { return }
+      default: break
+      }
+      advance()
+    }
+  }
+
+  // MARK: query = statement { ";" statement } [ ";" ]
+
+  mutating func query() -> QuerySyntax? {
+    var statements: [StatementSyntax] = []
+    let start = current.span.start
+    while !atEnd {
+      if isSemicolon { advance(); continue }
+      if let statement = self.statement() {
+        statements.append(statement)
+        if let name = statement.name { statementNames.insert(name) }
+      }
+      if isSemicolon { advance(); continue }
+      if !atEnd {
+        error("parse.expected-separator", "expected '|' or ';', found \(describe(current))", at: current.span,
+              help: "separate stages with '|' and statements with ';'")
+        recover()
+        if isPipe { advance(); recover() }
+      }
+    }
+    guard !statements.isEmpty else {
+      if diagnostics.isEmpty {
+        error("parse.empty", "empty query", at: SourceSpan(start, start),
+              help: "write a predicate such as title == \"june*\"cd, or search \"words\" | top 5")
+      }
+      return nil
+    }
+    return QuerySyntax(statements: statements, span: SourceSpan(start, current.span.start))
+  }
+
+  // MARK: statement = "let" name "=" pipeline | name "=" pipeline | pipeline
+
+  mutating func statement() -> StatementSyntax? {
+    let start = current.span.start
+    var name: String?
+    var nameSpan: SourceSpan?
+    var isLet = false
+    if isIdentifier(current, "let"), case .identifier(let bound) = token(at: 1).kind {
+      isLet = true
+      name = bound
+      nameSpan = token(at: 1).span
+      advance(); advance()
+      if case .operator(let op) = current.kind, op == .singleEqual || op == .equal {
+        advance()
+      } else {
+        error("parse.expected-equals", "expected '=' after 'let \(bound)'", at: current.span)
+      }
+    } else if case .identifier(let candidate) = current.kind, case .operator(.singleEqual) = token(at: 1).kind,
+      startsPipeline(at: 2)
+    {
+      name = candidate
+      nameSpan = current.span
+      advance(); advance()
+    }
+    guard let pipeline = self.pipeline(requireSource: true) else { return nil }
+    return StatementSyntax(name: name, nameSpan: nameSpan, isLet: isLet, pipeline: pipeline, span: SourceSpan(start, pipeline.span.end))
+  }
+
+  /// True when the token at `offset` starts a pipeline source rather than a value
+  /// (`a = search ...` is a statement; `title = "x"` is a predicate).
+  private func startsPipeline(at offset: Int) -> Bool {
+    let token = token(at: offset)
+    if isIdentifier(token, "search") { return true }
+    if isIdentifier(token, "merge"), case .leftParen = self.token(at: offset + 1).kind { return true }
+    if case .identifier(let name) = token.kind, statementNames.contains(name) { return true }
+    return false
+  }
+
+  // MARK: pipeline = source { "|" stage }
+
+  mutating func pipeline(requireSource: Bool) -> PipelineSyntax? {
+    let start = current.span.start
+    var source: SourceSyntax?
+    if requireSource {
+      do {
+        source = try self.pipelineSource()
+      } catch {
+        recover()
+      }
+    }
+    var stages: [StageSyntax] = []
+    var expectStage = !requireSource
+    while true {
+      if isPipe {
+        advance()
+        expectStage = true
+      }
+      guard expectStage else { break }
+      expectStage = false
+      if atEnd || isSemicolon || isRightParen {
+        error("parse.expected-stage", "expected a stage after '|'", at: current.span,
+              help: "add a stage such as 'top 5', 'count' or 'group by keywords', or remove the '|'")
+        break
+      }
+      do {
+        stages.append(try stage())
+      } catch {
+        recover(stopAtRightParen: !requireSource)
+      }
+      if !isPipe { break }
+    }
+    let end = stages.last?.span.end ?? max(start, tokens[max(0, position - 1)].span.end)
+    if source == nil && requireSource && stages.isEmpty { return nil }
+    return PipelineSyntax(source: source, stages: stages, span: SourceSpan(start, end))
+  }
+
+  // MARK: source = "search" predicate | "merge" "(" name { "," name } ")" | name | predicate
+
+  mutating func pipelineSource() throws -> SourceSyntax {
+    if isIdentifier(current, "search") {
+      let keyword = advance()
+      if atEnd || isPipe || isSemicolon {
+        throw fail("parse.expected-predicate", "expected a predicate after 'search'", at: current.span,
+                   help: "write search * for every item, or search \"words\", or search title == \"x\"cd")
+      }
+      return .search(try expression(), keywordSpan: keyword.span)
+    }
+    if isIdentifier(current, "merge"), case .leftParen = token(at: 1).kind {
+      let keyword = advance()
+      advance()
+      var names: [String] = []
+      var spans: [SourceSpan] = []
+      while true {
+        guard case .identifier(let name) = current.kind else {
+          throw fail("parse.expected-name", "expected a statement name in merge(...)", at: current.span,
+                     help: "merge the results of named statements: a = search ...; b = search ...; merge(a, b)")
+        }
+        names.append(name)
+        spans.append(advance().span)
+        if isComma { advance(); continue }
+        guard isRightParen else { throw fail("parse.expected-paren", "expected ',' or ')' in merge(...)", at: current.span) }
+        advance()
+        break
+      }
+      return .merge(names, spans, keywordSpan: keyword.span)
+    }
+    if case .identifier(let name) = current.kind, statementNames.contains(name) {
+      let next = token(at: 1).kind
+      let ends: Bool = switch next {
+      case .pipe, .semicolon, .endOfInput, .rightParen: true
+      default: false
+      }
+      if ends { return .reference(name, advance().span) }
+    }
+    // A bare predicate (an Apple query string) is an implicit `search`.
+    let start = current.span
+    return .search(try expression(), keywordSpan: SourceSpan(start.start, start.start))
+  }
+
+  // MARK: stage = name ( callArguments | "fork" branch { branch } | clauses ) [ "as" string ]
+
+  mutating func stage() throws -> StageSyntax {
+    guard case .identifier(let name) = current.kind else {
+      throw fail("parse.expected-stage", "expected a stage name, found \(describe(current))", at: current.span,
+                 help: "stages are words such as where, sort, top, group, count, stats, table, text")
+    }
+    let nameToken = advance()
+    var arguments: StageSyntax.Arguments
+    if name == "fork" {
+      var branches: [PipelineSyntax] = []
+      while isLeftParen {
+        advance()
+        guard let branch = pipeline(requireSource: false) else { throw Recovery() }
+        branches.append(branch)
+        guard isRightParen else {
+          throw fail("parse.expected-paren", "expected ')' to close the fork branch", at: current.span)
+        }
+        advance()
+      }
+      if branches.count < 2 {
+        throw fail("parse.fork-branches", "fork needs at least two branches in parentheses", at: nameToken.span,
+                   help: "write fork (count as \"Matches\") (top 3 | text)")
+      }
+      arguments = .branches(branches)
+    } else if isLeftParen, !current.precededBySpace {
+      advance()
+      arguments = .call(try callArguments())
+    } else {
+      arguments = .clauses(try clauses())
+    }
+    var label: String?
+    var labelSpan: SourceSpan?
+    if isIdentifier(current, "as") {
+      advance()
+      guard case .string(let text) = current.kind else {
+        throw fail("parse.expected-label", "expected a quoted label after 'as'", at: current.span, help: "write as \"Matches\"")
+      }
+      label = text.text
+      labelSpan = advance().span
+    }
+    let end = max(nameToken.span.end, tokens[max(0, position - 1)].span.end)
+    return StageSyntax(name: name, nameSpan: nameToken.span, arguments: arguments, label: label, labelSpan: labelSpan,
+                       span: SourceSpan(nameToken.span.start, end))
+  }
+
+  /// clauses = [ clause { "," clause } ]; clause = expression { expression }
+  private mutating func clauses() throws -> [[Expression]] {
+    var result: [[Expression]] = []
+    var clause: [Expression] = []
+    while true {
+      if atEnd || isPipe || isSemicolon || isRightParen { break }
+      if isIdentifier(current, "as"), case .string = token(at: 1).kind { break }
+      if isComma {
+        if clause.isEmpty { throw fail("parse.empty-clause", "expected a value before ','", at: current.span) }
+        result.append(clause)
+        clause = []
+        advance()
+        continue
+      }
+      clause.append(try expression())
+    }
+    if !clause.isEmpty { result.append(clause) }
+    else if !result.isEmpty { throw fail("parse.empty-clause", "expected a value after ','", at: current.span) }
+    return result
+  }
+
+  /// callArguments = [ argument { "," argument } ] ")"; argument = [ name ":" ] expression
+  private mutating func callArguments() throws -> [Argument] {
+    var arguments: [Argument] = []
+    if isRightParen { advance(); return arguments }
+    while true {
+      var label: String?
+      var labelSpan: SourceSpan?
+      if case .identifier(let name) = current.kind, case .colon = token(at: 1).kind {
+        label = name
+        labelSpan = advance().span
+        advance()
+      }
+      arguments.append(Argument(label: label, labelSpan: labelSpan, value: try expression()))
+      if isComma { advance(); continue }
+      guard isRightParen else {
+        throw fail("parse.expected-paren", "expected ',' or ')' in the argument list, found \(describe(current))", at: current.span)
+      }
+      advance()
+      return arguments
+    }
+  }
+
+  // MARK: Expressions
+
+  /// expression = or
+  public mutating func expression() throws -> Expression {
+    depth += 1
+    defer { depth -= 1 }
+    guard depth < Self.maximumDepth else {
+      throw fail("parse.too-deep", "the query is nested too deeply", at: current.span)
+    }
+    return try or()
+  }
+
+  /// or = and { "||" and }
+  private mutating func or() throws -> Expression {
+    var lhs = try and()
+    while case .operator(.or) = current.kind {
+      advance()
+      let rhs = try and()
+      lhs = Expression(.binary(.or, lhs, rhs), lhs.span.union(rhs.span))
+    }
+    return lhs
+  }
+
+  /// and = not { "&&" not }
+  private mutating func and() throws -> Expression {
+    var lhs = try not()
+    while case .operator(.and) = current.kind {
+      advance()
+      let rhs = try not()
+      lhs = Expression(.binary(.and, lhs, rhs), lhs.span.union(rhs.span))
+    }
+    return lhs
+  }
+
+  /// not = "!" not | comparison
+  private mutating func not() throws -> Expression {
+    if case .operator(.not) = current.kind {
+      let bang = advance()
+      depth += 1
+      defer { depth -= 1 }
+      guard depth < Self.maximumDepth else { throw fail("parse.too-deep", "the query is nested too deeply", at: bang.span) }
+      let operand = try not()
+      return Expression(.unary(.not, operand), bang.span.union(operand.span))
+    }
+    return try comparison()
+  }
+
+  /// comparison = additive [ compareOp [ "[" modifiers "]" ] value ]
+  private mutating func comparison() throws -> Expression {
+    let lhs = try additive()
+    guard case .operator(let op) = current.kind, let comparison = Self.comparisonOperator(op) else { return lhs }
+    let opToken = advance()
+    var bracket: String?
+    if case .bracketModifiers(let letters) = current.kind {
+      bracket = letters
+      advance()
+    }
+    if atEnd || isPipe || isSemicolon || isRightParen || isComma {
+      throw fail("parse.expected-value", "expected a value after '\(source.slice(opToken.span))'", at: current.span,
+                 help: "compare with a quoted string, a number or a date, e.g. title == \"june*\"cd")
+    }
+    let rhs = try value()
+    if case .operator(let next) = current.kind, Self.comparisonOperator(next) != nil {
+      throw fail("parse.chained-comparison", "comparisons cannot be chained", at: current.span,
+                 help: "use InRange(attribute, low, high) or join two comparisons with &&")
+    }
+    return Expression(.comparison(comparison, lhs, rhs, bracketModifiers: bracket), lhs.span.union(rhs.span))
+  }
+
+  private static func comparisonOperator(_ op: Token.Operator) -> ComparisonOperator? {
+    switch op {
+    case .equal, .singleEqual: .equal
+    case .notEqual: .notEqual
+    case .less: .less
+    case .greater: .greater
+    case .lessEqual: .lessEqual
+    case .greaterEqual: .greaterEqual
+    default: nil
+    }
+  }
+
+  /// value = bareWord | additive. A bare word is a run of adjacent tokens that spells a
+  /// pattern or a date (`june*`, `*.pdf`, `2026-05-01`, `2026-05-01T08:00:00Z`).
+  private mutating func value() throws -> Expression {
+    var end = position
+    var hasWildcard = false
+    var hasColonOrDot = false
+    while end < tokens.count - 1 {
+      let token = tokens[end]
+      if end > position && token.precededBySpace { break }
+      var allowed = true
+      switch token.kind {
+      case .identifier, .number, .duration: break
+      case .star, .starStar, .question: hasWildcard = true
+      case .colon, .dot: hasColonOrDot = true
+      case .operator(.minus), .operator(.plus): break
+      default: allowed = false
+      }
+      if !allowed { break }
+      end += 1
+    }
+    let run = Array(tokens[position..<end])
+    let startsWithNumber: Bool = if case .number = run.first?.kind { true } else { false }
+    let hasMinusAfterNumber = startsWithNumber && run.count > 2 && {
+      if case .operator(.minus) = run[1].kind { return true }
+      return false
+    }()
+    let isSingleStar = run.count == 1 && hasWildcard
+    if isSingleStar || (run.count > 1 && (hasWildcard || hasColonOrDot || hasMinusAfterNumber)) {
+      let span = SourceSpan(run.first!.span.start, run.last!.span.end)
+      position = end
+      let literal = StringLiteral(text: source.slice(span), form: .bare, escapedWildcards: [], modifiers: "", modifierSpan: nil)
+      return Expression(.string(literal), span)
+    }
+    return try additive()
+  }
+
+  /// additive = multiplicative { ("+" | "-") multiplicative }
+  private mutating func additive() throws -> Expression {
+    var lhs = try multiplicative()
+    while case .operator(let op) = current.kind, op == .plus || op == .minus {
+      advance()
+      let rhs = try multiplicative()
+      lhs = Expression(.binary(op == .plus ? .add : .subtract, lhs, rhs), lhs.span.union(rhs.span))
+    }
+    return lhs
+  }
+
+  /// multiplicative = unary { ("*" | "/" | "%") unary }
+  private mutating func multiplicative() throws -> Expression {
+    var lhs = try unary()
+    while true {
+      let op: BinaryOperator
+      switch current.kind {
+      case .star: op = .multiply
+      case .operator(.slash): op = .divide
+      case .operator(.percent): op = .remainder
+      default: return lhs
+      }
+      advance()
+      let rhs = try unary()
+      lhs = Expression(.binary(op, lhs, rhs), lhs.span.union(rhs.span))
+    }
+  }
+
+  /// unary = "-" unary | primary
+  private mutating func unary() throws -> Expression {
+    if case .operator(.minus) = current.kind {
+      let minus = advance()
+      depth += 1
+      defer { depth -= 1 }
+      guard depth < Self.maximumDepth else { throw fail("parse.too-deep", "the query is nested too deeply", at: minus.span) }
+      let operand = try unary()
+      return Expression(.unary(.negate, operand), minus.span.union(operand.span))
+    }
+    return try primary()
+  }
+
+  /// primary = number | duration | string | time | variable | "true" | "false" | "*" | "**"
+  ///         | "(" expression ")" | name [ "(" callArguments ]
+  private mutating func primary() throws -> Expression {
+    let token = current
+    switch token.kind {
+    case .number(let n):
+      advance()
+      return Expression(.number(n), token.span)
+    case .duration(let seconds):
+      advance()
+      return Expression(.duration(seconds), token.span)
+    case .string(let s):
+      advance()
+      let literal = StringLiteral(
+        text: s.text, form: s.quote == .double ? .doubleQuoted : .singleQuoted, escapedWildcards: s.escapedWildcards,
+        modifiers: s.modifiers, modifierSpan: s.modifierSpan)
+      return Expression(.string(literal), token.span)
+    case .time(let function):
+      advance()
+      var literal = TimeLiteral(function: function, functionSpan: token.span, offset: nil, iso: nil)
+      var span = token.span
+      if isLeftParen, !current.precededBySpace {
+        advance()
+        var sign = 1.0
+        if case .operator(let op) = current.kind, op == .minus || op == .plus {
+          sign = op == .minus ? -1 : 1
+          advance()
+        }
+        guard case .number(let n) = current.kind else {
+          throw fail("parse.expected-offset", "expected a signed number offset in $time.\(function)(...)", at: current.span,
+                     help: "write $time.today(-7) for seven days ago")
+        }
+        advance()
+        literal.offset = sign * n
+        guard isRightParen else { throw fail("parse.expected-paren", "expected ')' after the offset", at: current.span) }
+        span = span.union(advance().span)
+      }
+      return Expression(.time(literal), span)
+    case .timeISO(let text):
+      advance()
+      return Expression(.time(TimeLiteral(function: "iso", functionSpan: token.span, offset: nil, iso: text)), token.span)
+    case .variable(let name):
+      advance()
+      return Expression(.variable(name), token.span)
+    case .star:
+      advance()
+      return Expression(.anyAttribute(deep: false), token.span)
+    case .starStar:
+      advance()
+      return Expression(.anyAttribute(deep: true), token.span)
+    case .leftParen:
+      advance()
+      let inner = try expression()
+      guard isRightParen else {
+        throw fail("parse.expected-paren", "expected ')', found \(describe(current))", at: current.span,
+                   help: "close the parenthesis opened here")
+      }
+      let close = advance()
+      return Expression(inner.kind, token.span.union(close.span))
+    case .identifier(let name):
+      advance()
+      if name == "true" { return Expression(.boolean(true), token.span) }
+      if name == "false" { return Expression(.boolean(false), token.span) }
+      if isLeftParen {
+        advance()
+        let arguments = try callArguments()
+        return Expression(.call(name: name, nameSpan: token.span, arguments: arguments), token.span.union(tokens[position - 1].span))
+      }
+      return Expression(.identifier(name), token.span)
+    case .bracketModifiers:
+      throw fail("parse.unexpected-modifiers", "modifiers in brackets go right after a comparison operator", at: token.span,
+                 help: "write title ==[cd] \"x\" or title == \"x\"cd")
+    default:
+      throw fail("parse.expected-value", "expected a value, found \(describe(token))", at: token.span,
+                 help: "a predicate looks like title == \"june*\"cd, rating > 3, or \"words to search\"")
+    }
+  }
+}
