@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .library(name: "SearchIndex", targets: ["SearchIndex"]),
     .library(name: "QueryEngine", targets: ["QueryEngine"]),
+    .library(name: "Stages", targets: ["Stages"]),
     .executable(name: "searchlight", targets: ["searchlight"]),
   ],
   targets: [
@@ -20,8 +21,9 @@ let package = Package(
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
+    .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages"),
     .executableTarget(
-      name: "searchlight", dependencies: ["QueryEngine", "SearchIndex"],
+      name: "searchlight", dependencies: ["Stages", "QueryEngine", "SearchIndex"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),

@@ -55,6 +55,12 @@ public struct AttributeTest: Sendable, Hashable {
   public var kind: Kind
   /// True for `!=` (and `!= "*"`): the test holds when no value matches.
   public var negated: Bool
+
+  public init(target: AttributeTarget, kind: Kind, negated: Bool) {
+    self.target = target
+    self.kind = kind
+    self.negated = negated
+  }
 }
 
 /// A ranked full-text search: a bare quoted string (`"june launch"`).
@@ -63,6 +69,10 @@ public struct TextSearch: Sendable, Hashable {
   public struct Term: Sendable, Hashable {
     public var text: String
     public var isPrefix: Bool
+    public init(text: String, isPrefix: Bool) {
+      self.text = text
+      self.isPrefix = isPrefix
+    }
   }
 
   public var terms: [Term]
@@ -74,6 +84,14 @@ public struct TextSearch: Sendable, Hashable {
   public var weights: [Double]?
   /// True for a single-quoted text: the words must appear next to each other, in order.
   public var phrase: Bool = false
+
+  public init(terms: [Term], requireAll: Bool, columns: [String]? = nil, weights: [Double]? = nil, phrase: Bool = false) {
+    self.terms = terms
+    self.requireAll = requireAll
+    self.columns = columns
+    self.weights = weights
+    self.phrase = phrase
+  }
 }
 
 /// A typed, bound expression: names resolved against the catalogue, `$time` resolved

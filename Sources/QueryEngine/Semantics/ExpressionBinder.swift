@@ -13,11 +13,14 @@ public struct BindingContext: Sendable {
   public var variables: [String: Value]
   /// True inside stages that run after `score` (so `score` has a meaning).
   public var scoreAvailable: Bool
+  /// Who "me" is, for `people me`.
+  public var identity: Identity
 
   public init(
     catalog: AttributeCatalog, clock: QueryClock = QueryClock(), parameters: [String: Value] = [:],
-    variables: [String: Value] = [:], scoreAvailable: Bool = false
+    variables: [String: Value] = [:], scoreAvailable: Bool = false, identity: Identity = Identity()
   ) {
+    self.identity = identity
     self.catalog = catalog
     self.clock = clock
     self.parameters = parameters

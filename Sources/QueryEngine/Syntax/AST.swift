@@ -66,6 +66,14 @@ public struct StringLiteral: Sendable, Hashable {
   /// Suffix modifiers (`cdw`).
   public var modifiers: String
   public var modifierSpan: SourceSpan?
+
+  public init(text: String, form: Form, escapedWildcards: Set<Int> = [], modifiers: String = "", modifierSpan: SourceSpan? = nil) {
+    self.text = text
+    self.form = form
+    self.escapedWildcards = escapedWildcards
+    self.modifiers = modifiers
+    self.modifierSpan = modifierSpan
+  }
 }
 
 /// A `$time` value as written.

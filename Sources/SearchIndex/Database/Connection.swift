@@ -11,6 +11,8 @@ package final class Connection {
   /// The path the connection was opened with.
   package let path: String
   private var statementCache: [String: Statement] = [:]
+  /// Keeps the progress handler's closure alive while SQLite may call it.
+  var progressBox: ProgressBox?
 
   /// Opens (and, when `create` is true, creates) the database at `path`.
   package init(path: String, readOnly: Bool = false, create: Bool = true) throws(DatabaseError) {

@@ -126,6 +126,9 @@ public final class SearchIndex: Sendable {
     try read { db in try Self.loadCatalog(db) }
   }
 
+  /// The catalogue as seen by a read transaction already open on `db`.
+  package static func loadCatalogForQuery(_ db: Connection) throws -> AttributeCatalog { try loadCatalog(db) }
+
   static func loadCatalog(_ db: Connection) throws -> AttributeCatalog {
     var custom: [String: AttributeType] = [:]
     for (name, type) in try db.rows("SELECT name, type FROM attributes WHERE custom = 1", [], { ($0.string(0) ?? "", $0.string(1) ?? "") }) {

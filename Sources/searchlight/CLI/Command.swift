@@ -53,6 +53,8 @@ struct CommandFailure: Error {
   var line: Int?
   var column: Int?
   var file: String?
+  /// Further diagnostics, already rendered, shown after the first.
+  var others: [String] = []
 
   init(_ code: ExitCode, _ message: String, location: String? = nil) {
     self.code = code

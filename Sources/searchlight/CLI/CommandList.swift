@@ -1,7 +1,8 @@
 /// Every subcommand, in the order `searchlight --help` lists them.
 enum CommandList {
   static let all: [any Command.Type] = [
-    IndexCommand.self, DeleteCommand.self, StatsCommand.self,
+    IndexCommand.self, DeleteCommand.self, StatsCommand.self, ParseCommand.self, QueryCommand.self,
+    ExplainCommand.self, StagesCommand.self,
   ]
 
   static let version = "0.1.0"

@@ -20,6 +20,7 @@ enum ErrorReporter {
     if let location = failure.location { text += " --> \(location)\n" }
     for line in failure.excerpt { text += line + "\n" }
     for hint in failure.hints { text += hint + "\n" }
+    for other in failure.others { text += "\n" + other }
     Terminal.err(text)
   }
 

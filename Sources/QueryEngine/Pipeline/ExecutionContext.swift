@@ -1,0 +1,276 @@
+import Foundation
+import SearchIndex
+import Synchronization
+
+/// A flag that cancels a running query: SQLite statements stop at their next progress check
+/// and Swift stages at their next item.
+public final class CancellationFlag: Sendable {
+  private let cancelled = Atomic<Bool>(false)
+  public init() {}
+  public func cancel() { cancelled.store(true, ordering: .relaxed) }
+  public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+  /// Throws `QueryCancelled` when cancelled.
+  public func check() throws(QueryCancelled) {
+    if isCancelled { throw QueryCancelled() }
+  }
+}
+
+/// Thrown when a query was cancelled.
+public struct QueryCancelled: Error, Sendable, CustomStringConvertible {
+  public init() {}
+  public var description: String { "query cancelled" }
+}
+
+/// Identifies one execution: every reply carries the token, and the token records the clock,
+/// time zone and index generation the execution used, so a reply can be replayed and cited.
+public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
+  public var id: String
+  public var now: Date
+  public var timeZone: String
+  public var generation: Int64
+
+  /// A new token with a random identifier (`q` + 10 base-36 characters).
+  public init(now: Date, timeZone: TimeZone, generation: Int64) {
+    let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+    var generator = SystemRandomNumberGenerator()
+    self.id = "q" + String((0..<10).map { _ in alphabet[Int(generator.next() % 36)] })
+    self.now = now
+    self.timeZone = timeZone.identifier
+    self.generation = generation
+  }
+
+  public var description: String { "\(id) (now \(ISO8601.format(now)), TZ \(timeZone), index generation \(generation))" }
+
+  /// The token as JSON.
+  public var jsonValue: JSONValue {
+    .object(JSONObject([
+      ("queryToken", .string(id)), ("now", .string(ISO8601.format(now))), ("timeZone", .string(timeZone)),
+      ("generation", .number(Double(generation))),
+    ]))
+  }
+}
+
+/// What stages see while running: the index snapshot, the access scope, the clock, and ways
+/// to run the SQL plan of the stages before them.
+///
+/// Not `Sendable`: it holds the reader connection of one execution, used on one thread.
+public final class ExecutionContext {
+  public let index: SearchIndex
+  public let scope: AccessScope
+  public let clock: QueryClock
+  public let catalog: AttributeCatalog
+  public let cancellation: CancellationFlag
+  public let token: QueryToken
+  let connection: Connection
+  let attributeMap: SQLCompiler.AttributeMap
+  /// SQL statements run so far, for `explain` and tests.
+  public private(set) var executedSQL: [String] = []
+
+  init(
+    index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
+    cancellation: CancellationFlag, token: QueryToken
+  ) throws {
+    self.index = index
+    self.connection = connection
+    self.scope = scope
+    self.clock = clock
+    self.catalog = catalog
+    self.cancellation = cancellation
+    self.token = token
+    self.attributeMap = try SQLCompiler.AttributeMap.load(connection, catalog: catalog)
+  }
+
+  /// A compiler for plans over this index and scope.
+  public func compiler() -> SQLCompiler {
+    SQLCompiler(attributes: attributeMap, scope: scope, indexID: index.indexID)
+  }
+
+  /// Runs a compiled statement, handing each row to `row`.
+  func run(_ compiled: SQLCompiler.Compiled, _ row: (Statement) throws -> Void) throws {
+    try cancellation.check()
+    executedSQL.append(compiled.sql)
+    let matchers = compiled.matchers
+    if !matchers.isEmpty {
+      try connection.installFunction("sl_match", argumentCount: 2) { arguments in
+        guard case .integer(let index) = arguments[0], Int(index) < matchers.count else { return .integer(0) }
+        guard case .text(let value) = arguments[1] else { return .integer(0) }
+        return .integer(matchers[Int(index)].matches(value) ? 1 : 0)
+      }
+    }
+    let cancellation = self.cancellation
+    connection.setProgressHandler(every: 10_000) { cancellation.isCancelled }
+    defer { connection.setProgressHandler(every: 0, nil) }
+    let statement = try connection.makeStatement(compiled.sql)
+    try statement.bind(compiled.arguments)
+    do {
+      while try statement.step() { try row(statement) }
+    } catch let error as DatabaseError where error.code == .interrupt {
+      throw QueryCancelled()
+    }
+  }
+
+  /// The items of a plan, in batches of `batchSize` (the last call may be shorter).
+  public func items(_ plan: SQLPlan, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
+    var compiler = self.compiler()
+    let compiled = try compiler.itemsQuery(plan)
+    var buffer: [ResultItem] = []
+    try run(compiled) { row in
+      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog)
+      buffer.append(ResultItem(rowid: row.int64(0), item: item, relevance: row.double(7)))
+      if buffer.count >= batchSize {
+        try batch(buffer)
+        buffer.removeAll(keepingCapacity: true)
+        try cancellation.check()
+      }
+    }
+    if !buffer.isEmpty || batchSize == .max { try batch(buffer) }
+  }
+
+  /// All items of a plan.
+  public func allItems(_ plan: SQLPlan) throws -> [ResultItem] {
+    var result: [ResultItem] = []
+    try items(plan) { result.append(contentsOf: $0) }
+    return result
+  }
+
+  /// The data a plan produces: items, groups (grouped in Swift from the items), or an
+  /// aggregate computed by SQLite.
+  public func materialize(_ plan: SQLPlan) throws -> PipelineData {
+    switch plan.aggregate {
+    case .count?:
+      var compiler = self.compiler()
+      var count = 0
+      try run(try compiler.countQuery(plan)) { count = Int($0.int64(0)) }
+      return .count(count)
+    case .groupCount(let target)?:
+      var compiler = self.compiler()
+      var rows: [[Value]] = []
+      try run(try compiler.groupCountQuery(plan, by: target)) { row in
+        rows.append([Self.keyValue(row, 0, target: target), .number(Double(row.int64(1)))])
+      }
+      return .table(Table(columns: [target.displayName, "count"], rows: rows))
+    case .statistics(let requests, let group)?:
+      return try statistics(plan, requests, by: group)
+    case nil:
+      var items = try allItems(plan)
+      if let group = plan.groupBy {
+        return .groupedItems(Self.group(&items, by: group))
+      }
+      return .items(items)
+    }
+  }
+
+  private func statistics(_ plan: SQLPlan, _ requests: [StatisticRequest], by group: AttributeTarget?) throws -> PipelineData {
+    var columns: [[Value: Value]] = []
+    var keys: [Value] = []
+    var seen = Set<Value>()
+    for request in requests {
+      var compiler = self.compiler()
+      let compiled = try compiler.statisticQuery(plan, request, by: group)
+      var values: [Value: Value] = [:]
+      if request.function == .median {
+        var grouped: [(Value, [Double])] = []
+        try run(compiled) { row in
+          let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
+          if grouped.last?.0 != key { grouped.append((key, [])) }
+          grouped[grouped.count - 1].1.append(row.double(1))
+        }
+        for (key, list) in grouped {
+          let middle = list.count / 2
+          let median = list.count % 2 == 1 ? list[middle] : (list[middle - 1] + list[middle]) / 2
+          values[key] = Self.statisticValue(median, request)
+        }
+        if group == nil && grouped.isEmpty { values[.null] = .null }
+      } else {
+        try run(compiled) { row in
+          let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
+          values[key] = row.isNull(1) ? .null : Self.statisticValue(row.double(1), request)
+        }
+      }
+      for key in values.keys.sorted(by: Self.order) where seen.insert(key).inserted { keys.append(key) }
+      columns.append(values)
+    }
+    guard let group else {
+      let request = requests[0]
+      let value = columns[0][.null] ?? (request.function == .count ? .number(0) : .null)
+      if requests.count == 1 {
+        return .statistic(Statistic(function: request.function.rawValue, attribute: request.target?.displayName ?? "*", value: value))
+      }
+      return .table(Table(columns: requests.map(\.columnName), rows: [zip(requests, columns).map { request, values in
+        values[.null] ?? (request.function == .count ? .number(0) : .null)
+      }]))
+    }
+    keys.sort(by: Self.order)
+    let rows = keys.map { key in [key] + columns.map { $0[key] ?? .null } }
+    return .table(Table(columns: [group.displayName] + requests.map(\.columnName), rows: rows))
+  }
+
+  private static func statisticValue(_ number: Double, _ request: StatisticRequest) -> Value {
+    if case .attribute(_, let type)? = request.target, type.scalar == .date, request.function != .count, request.function != .stddev, request.function != .sum {
+      return .date(Date(timeIntervalSince1970: number))
+    }
+    return .number(number)
+  }
+
+  static func order(_ a: Value, _ b: Value) -> Bool {
+    switch (a, b) {
+    case (.number(let x), .number(let y)): x < y
+    case (.string(let x), .string(let y)): x.localizedStandardCompare(y) == .orderedAscending
+    case (.date(let x), .date(let y)): x < y
+    case (.null, _): false
+    case (_, .null): true
+    default: a.displayText < b.displayText
+    }
+  }
+
+  private static func keyValue(_ row: Statement, _ column: Int, target: AttributeTarget) -> Value {
+    if row.isNull(column) { return .null }
+    switch target.scalarType {
+    case .string, .url: return .string(row.string(column) ?? "")
+    case .date: return .date(Date(timeIntervalSince1970: row.double(column)))
+    case .bool: return .bool(row.int64(column) != 0)
+    case .number: return .number(row.double(column))
+    }
+  }
+
+  /// Groups items by the values of `target`; an item with several values joins each group.
+  /// Groups are ordered by size, then key.
+  public static func group(_ items: inout [ResultItem], by target: AttributeTarget) -> GroupedItems {
+    var order: [Value] = []
+    var members: [Value: [ResultItem]] = [:]
+    for item in items {
+      for key in Self.values(of: target, in: item) {
+        if members[key] == nil { order.append(key) }
+        members[key, default: []].append(item)
+      }
+    }
+    let groups = order.map { GroupedItems.Group(key: $0, items: members[$0]!, count: members[$0]!.count) }
+      .sorted { $0.count != $1.count ? $0.count > $1.count : Self.order($0.key, $1.key) }
+    return GroupedItems(attribute: target.displayName, groups: groups)
+  }
+
+  /// Every value of `target` on an item (list elements separately), without duplicates.
+  public static func values(of target: AttributeTarget, in item: ResultItem) -> [Value] {
+    var result: [Value] = []
+    switch target {
+    case .attribute(let name, _):
+      for element in item.item.attributeSet[name]?.elements ?? [] {
+        let value = Value(element)
+        if !result.contains(value) { result.append(value) }
+      }
+    case .itemField(let field):
+      let text: String? = switch field {
+      case .domainIdentifier: item.item.domainIdentifier
+      case .contentType: item.item.contentType
+      case .uniqueIdentifier: item.item.uniqueIdentifier
+      }
+      if let text { result.append(.string(text)) }
+    case .anyText, .anyAttribute:
+      for (_, value) in item.item.attributeSet {
+        for element in value.elements { if let text = element.stringValue { result.append(.string(text)) } }
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,159 @@
+import SearchIndex
+
+/// Binds a parsed query against the registry and the index catalogue and type-checks it:
+/// every stage must accept the type the stage before it produces, names must refer to
+/// earlier statements, and every expression must fit its attributes. All problems are
+/// reported together, before anything runs.
+public struct GraphBuilder {
+  public var registry: StageRegistry
+  public var bindingContext: BindingContext
+
+  public init(registry: StageRegistry, bindingContext: BindingContext) {
+    self.registry = registry
+    self.bindingContext = bindingContext
+  }
+
+  /// Builds the graph; `variables` holds values of `let` statements already run (absent
+  /// ones are typed as unknown while checking).
+  public func build(_ query: QuerySyntax, source: SourceText) throws(DiagnosticsError) -> QueryGraph {
+    var diagnostics: [Diagnostic] = []
+    var statements: [QueryGraph.Statement] = []
+    var names: [String: Int] = [:]
+    var context = bindingContext
+    var referenced = Set<Int>()
+    for syntax in query.statements {
+      if let name = syntax.name, names[name] != nil {
+        diagnostics.append(Diagnostic("graph.duplicate-name", "'\(name)' is already defined", at: syntax.nameSpan ?? syntax.span))
+      }
+      var type = PipelineType.items
+      let graphSource: QueryGraph.Source
+      var sourceSpan = syntax.pipeline.span
+      switch syntax.pipeline.source {
+      case .search(let expression, let keywordSpan)?:
+        sourceSpan = keywordSpan.isEmpty ? expression.span : keywordSpan.union(expression.span)
+        var binder = ExpressionBinder(context: context)
+        let bound = binder.bindCondition(expression)
+        diagnostics.append(contentsOf: binder.diagnostics)
+        if let bound, !bound.isStoredOnly {
+          diagnostics.append(Diagnostic("graph.computed-search", "a search compares stored attributes; computed values belong in 'where'",
+                                        at: expression.span, help: "write search ... | where \(source.slice(expression.span))"))
+        }
+        graphSource = .search(bound ?? .constant(.bool(false)))
+      case .reference(let name, let span)?:
+        sourceSpan = span
+        if let index = names[name] {
+          graphSource = .reference(index)
+          referenced.insert(index)
+          type = statements[index].outputType
+          if statements[index].isLet {
+            diagnostics.append(Diagnostic("graph.let-as-source", "'\(name)' holds a value; use it as $\(name)", at: span))
+          }
+        } else {
+          if syntax.name == name {
+            diagnostics.append(Diagnostic("graph.cycle", "'\(name)' refers to itself", at: span))
+          } else {
+            diagnostics.append(Diagnostic("graph.unknown-name", "unknown statement '\(name)'", at: span)
+              .suggesting(closestMatch(to: name, in: names.keys)))
+          }
+          graphSource = .search(.constant(.bool(false)))
+        }
+      case .merge(let mergedNames, let spans, _)?:
+        var indexes: [Int] = []
+        for (name, span) in zip(mergedNames, spans) {
+          guard let index = names[name] else {
+            diagnostics.append(Diagnostic(syntax.name == name ? "graph.cycle" : "graph.unknown-name",
+                                          syntax.name == name ? "'\(name)' refers to itself" : "unknown statement '\(name)'", at: span)
+              .suggesting(closestMatch(to: name, in: names.keys)))
+            continue
+          }
+          let mergedType = statements[index].outputType
+          if mergedType != .items && mergedType != .scoredItems {
+            diagnostics.append(Diagnostic("type.merge", "merge needs items; '\(name)' produces \(mergedType)", at: span))
+          }
+          if mergedType == .scoredItems { type = .scoredItems }
+          indexes.append(index)
+          referenced.insert(index)
+        }
+        graphSource = .merge(indexes)
+      case nil:
+        graphSource = .search(.matchAll)
+      }
+      var nodes: [QueryGraph.Node] = []
+      bindStages(syntax.pipeline.stages, input: &type, context: context, source: source, nodes: &nodes, diagnostics: &diagnostics)
+      statements.append(QueryGraph.Statement(
+        name: syntax.name, isLet: syntax.isLet, source: graphSource, sourceSpan: sourceSpan, nodes: nodes,
+        outputType: type, isTerminal: true))
+      if let name = syntax.name {
+        names[name] = statements.count - 1
+        if syntax.isLet, context.variables[name] == nil { context.variables[name] = .null }
+      }
+    }
+    for index in referenced { statements[index].isTerminal = false }
+    for index in statements.indices where statements[index].isLet { statements[index].isTerminal = false }
+    if !statements.contains(where: \.isTerminal) {
+      diagnostics.append(Diagnostic("graph.no-result", "the query has no result: every statement is used by another or binds a variable",
+                                    at: query.span, help: "end with a pipeline that uses the names, e.g. hikes | count"))
+    }
+    if diagnostics.contains(where: { $0.severity == .error }) {
+      throw DiagnosticsError(source: source, diagnostics: diagnostics)
+    }
+    return QueryGraph(source: source, statements: statements, syntax: query)
+  }
+
+  private func bindStages(
+    _ stages: [StageSyntax], input type: inout PipelineType, context: BindingContext, source: SourceText,
+    nodes: inout [QueryGraph.Node], diagnostics: inout [Diagnostic]
+  ) {
+    var previousName = "search"
+    for (position, call) in stages.enumerated() {
+      if call.name == "fork" {
+        guard case .branches(let branches) = call.arguments else { continue }
+        if position != stages.count - 1 {
+          diagnostics.append(Diagnostic("graph.stage-after-fork", "fork must be the last stage; each branch ends in its own reply",
+                                        at: stages[position + 1].span, help: "move the stages into the branches"))
+        }
+        var branchNodes: [[QueryGraph.Node]] = []
+        for branch in branches {
+          var branchType = type
+          var bound: [QueryGraph.Node] = []
+          bindStages(branch.stages, input: &branchType, context: context, source: source, nodes: &bound, diagnostics: &diagnostics)
+          branchNodes.append(bound)
+        }
+        nodes.append(QueryGraph.Node(name: "fork", span: call.span, kind: .fork(branchNodes), label: call.label, outputType: type))
+        continue
+      }
+      guard let definition = registry.definition(named: call.name) else {
+        diagnostics.append(Diagnostic("stage.unknown", "unknown stage '\(call.name)'", at: call.nameSpan,
+                                      notes: [Diagnostic.Note("stages that accept \(type): \(registry.stages(accepting: type).joined(separator: ", "))")])
+          .suggesting(closestMatch(to: call.name, in: registry.names + ["fork"])))
+        return
+      }
+      let descriptor = definition.descriptor
+      let outputs = descriptor.outputs(for: type)
+      guard !outputs.isEmpty else {
+        let accepted = descriptor.inputTypes.map(\.rawValue).joined(separator: " or ")
+        diagnostics.append(Diagnostic(
+          "type.stage-input", "'\(call.name)' needs \(accepted); '\(previousName)' produces \(type)", at: call.nameSpan,
+          help: "stages that accept \(type): \(registry.stages(accepting: type).joined(separator: ", "))"))
+        return
+      }
+      var bindingContext = context
+      bindingContext.scoreAvailable = type == .scoredItems
+      var stageContext = StageBindingContext(binder: ExpressionBinder(context: bindingContext), source: source)
+      let bound = definition.bind(call, input: type, context: &stageContext)
+      diagnostics.append(contentsOf: stageContext.diagnostics)
+      var output = outputs[0]
+      if let bound {
+        if !outputs.contains(bound.outputType) {
+          diagnostics.append(Diagnostic("stage.signature", "'\(call.name)' produced \(bound.outputType) but declares \(outputs.map(\.rawValue).joined(separator: " or "))", at: call.nameSpan))
+        }
+        output = bound.outputType
+        nodes.append(QueryGraph.Node(name: call.name, span: call.span, kind: .stage(bound), label: call.label, outputType: output))
+      } else if !stageContext.diagnostics.contains(where: { $0.severity == .error }) {
+        diagnostics.append(Diagnostic("stage.bind-failed", "'\(call.name)' could not be bound", at: call.span))
+      }
+      type = output
+      previousName = call.name
+    }
+  }
+}

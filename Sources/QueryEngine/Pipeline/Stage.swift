@@ -1,0 +1,29 @@
+import SearchIndex
+
+/// A stage kind in the registry: it describes itself and binds parsed calls into executable
+/// stages. Built-in stages live in `Stages/`; apps add their own (`CustomStage`, `.stage`
+/// files). The registry, the type checker, help text and the planner's schema all read the
+/// same descriptor.
+public protocol StageDefinition: Sendable {
+  var descriptor: StageDescriptor { get }
+  /// Binds a call whose input has type `input` (already checked against the signatures).
+  /// Problems are reported through `context` with spans; return nil after reporting one.
+  func bind(_ call: StageSyntax, input: PipelineType, context: inout StageBindingContext) -> (any BoundStage)?
+}
+
+/// A bound, type-checked stage ready to run.
+public protocol BoundStage: Sendable {
+  /// The type the stage produces.
+  var outputType: PipelineType { get }
+  /// One line for `explain`.
+  var explanation: String { get }
+  /// Absorbs the stage into the SQL plan of the stages before it, when that gives the same
+  /// result; returns false to run `execute` in Swift instead.
+  func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool
+  /// Runs the stage over its input.
+  func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData
+}
+
+extension BoundStage {
+  public func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool { false }
+}

@@ -1,0 +1,371 @@
+import Foundation
+import SearchIndex
+
+/// Compiles an `SQLPlan` into SQL over the index tables. Every value from a query reaches
+/// SQLite as a bound parameter; text searches reach FTS5 as quoted, escaped strings generated
+/// from the syntax tree; string patterns that need more than equality run through `sl_match`,
+/// a Swift function backed by `PatternMatcher` (PCRE2 with match limits).
+public struct SQLCompiler {
+  /// Attribute ids of the index file by name, and which of them hold text.
+  public struct AttributeMap: Sendable {
+    public var ids: [String: Int64]
+    public var textualIDs: [Int64]
+
+    public init(ids: [String: Int64], textualIDs: [Int64]) {
+      self.ids = ids
+      self.textualIDs = textualIDs
+    }
+
+    /// Reads the map from the `attributes` table.
+    package static func load(_ db: Connection, catalog: AttributeCatalog) throws -> AttributeMap {
+      var ids: [String: Int64] = [:]
+      var textual: [Int64] = []
+      for (name, id) in try db.rows("SELECT name, id FROM attributes ORDER BY id", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
+        ids[name] = id
+        if let type = catalog.type(of: name), type.isTextual { textual.append(id) }
+      }
+      return AttributeMap(ids: ids, textualIDs: textual)
+    }
+  }
+
+  /// A compiled statement: SQL, its arguments, and the matchers `sl_match` calls by index.
+  public struct Compiled: Sendable {
+    public var sql: String
+    package var arguments: [SQLValue]
+    public var matchers: [PatternMatcher]
+    /// True when the rows carry a relevance column from a ranked text search.
+    public var ranked: Bool
+  }
+
+  /// FTS5 column weights for BM25 (title, keywords, description, body, other): titles and
+  /// keywords count more than body text.
+  public static let columnWeights: [Double] = [4.0, 3.0, 2.0, 1.0, 1.0]
+
+  let attributes: AttributeMap
+  let scope: AccessScope
+  let indexID: Int64
+  private var matchers: [PatternMatcher] = []
+
+  public init(attributes: AttributeMap, scope: AccessScope, indexID: Int64) {
+    self.attributes = attributes
+    self.scope = scope
+    self.indexID = indexID
+  }
+
+  /// SQL text with its arguments, in order; fragments concatenate with their arguments.
+  struct Fragment {
+    var sql: String
+    var arguments: [SQLValue] = []
+
+    init(_ sql: String, _ arguments: [SQLValue] = []) {
+      self.sql = sql
+      self.arguments = arguments
+    }
+
+    static func + (lhs: Fragment, rhs: Fragment) -> Fragment {
+      Fragment(lhs.sql + rhs.sql, lhs.arguments + rhs.arguments)
+    }
+
+    static func + (lhs: Fragment, rhs: String) -> Fragment { Fragment(lhs.sql + rhs, lhs.arguments) }
+    static func + (lhs: String, rhs: Fragment) -> Fragment { Fragment(lhs + rhs.sql, rhs.arguments) }
+
+    static func joined(_ parts: [Fragment], separator: String) -> Fragment {
+      var result = Fragment("")
+      for (offset, part) in parts.enumerated() {
+        if offset > 0 { result.sql += separator }
+        result = result + part
+      }
+      return result
+    }
+  }
+
+  /// The columns `ItemRow.decode` reads: rowid, the six stored-item columns, relevance.
+  static let itemColumns = "i.rowid, i.id, i.domain, i.contentType, i.expiration, i.protection, i.attributes"
+
+  // MARK: Statements
+
+  /// SELECT of the plan's items (rowid, stored columns, relevance).
+  public mutating func itemsQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled {
+    let (from, where_, ranked) = try fromAndWhere(plan)
+    let relevance = ranked ? "-bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", ")))" : "0.0"
+    var statement = "SELECT \(Self.itemColumns), \(relevance) AS relevance FROM " + from + " WHERE " + where_
+    var order: [Fragment] = []
+    for key in plan.sort {
+      switch key {
+      case .relevance: if ranked { order.append(Fragment("relevance DESC")) }
+      case .attribute(let target, let descending): order.append(contentsOf: sortExpression(target, descending: descending))
+      }
+    }
+    if plan.sort.isEmpty && ranked { order.append(Fragment("relevance DESC")) }
+    order.append(Fragment("i.rowid"))
+    statement = statement + " ORDER BY " + Fragment.joined(order, separator: ", ")
+    if let limit = plan.limit { statement = statement + Fragment(" LIMIT ?", [.integer(Int64(limit))]) }
+    return finish(statement, ranked: ranked)
+  }
+
+  /// SELECT count(*) of the plan's items.
+  public mutating func countQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled {
+    let (from, where_, _) = try fromAndWhere(plan)
+    if let limit = plan.limit {
+      return finish("SELECT count(*) FROM (SELECT i.rowid FROM " + from + " WHERE " + where_ + Fragment(" LIMIT ?)", [.integer(Int64(limit))]), ranked: false)
+    }
+    return finish("SELECT count(*) FROM " + from + " WHERE " + where_, ranked: false)
+  }
+
+  /// SELECT key, count per value of `target` (an item joins each of its values' groups).
+  public mutating func groupCountQuery(_ plan: SQLPlan, by target: AttributeTarget) throws(QueryRuntimeError) -> Compiled {
+    let (from, where_, _) = try fromAndWhere(plan)
+    if case .itemField(let field) = target {
+      let column = Self.itemColumn(field)
+      return finish("SELECT \(column), count(*) FROM " + from + " WHERE " + where_ + " AND \(column) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
+    }
+    let (join, key) = try valueJoin(target, alias: "g")
+    return finish("SELECT \(key), count(DISTINCT i.rowid) FROM " + from + " " + join + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
+  }
+
+  /// The statistic over the plan's items, per value of `group` when given. For `median` the
+  /// statement returns the ordered values and the executor takes the middle.
+  public mutating func statisticQuery(
+    _ plan: SQLPlan, _ request: StatisticRequest, by group: AttributeTarget?
+  ) throws(QueryRuntimeError) -> Compiled {
+    let (from, where_, _) = try fromAndWhere(plan)
+    var joins = Fragment("")
+    var groupKey = "NULL"
+    if let group {
+      if case .itemField(let field) = group {
+        groupKey = Self.itemColumn(field)
+      } else {
+        let (join, key) = try valueJoin(group, alias: "g")
+        joins = joins + " " + join
+        groupKey = key
+      }
+    }
+    var value = "1"
+    if let target = request.target {
+      guard case .attribute(let name, let type) = target, type.isOrdered || type.scalar == .bool else {
+        throw QueryRuntimeError("\(request.function.rawValue) needs a number or date attribute")
+      }
+      if let id = attributes.ids[name] {
+        joins = joins + Fragment(" JOIN vals s ON s.item = i.rowid AND s.attr = ?", [.integer(id)])
+      } else {
+        joins = joins + " JOIN vals s ON 0"  // no item has the attribute
+      }
+      value = "s.num"
+    }
+    let aggregate: String = switch request.function {
+    case .count: request.target == nil ? "count(DISTINCT i.rowid)" : "count(\(value))"
+    case .sum: "sum(\(value))"
+    case .avg: "avg(\(value))"
+    case .min: "min(\(value))"
+    case .max: "max(\(value))"
+    // Sample standard deviation from the sums, in one pass.
+    case .stddev: "CASE WHEN count(\(value)) > 1 THEN sqrt(max(0, (sum(\(value) * \(value)) - sum(\(value)) * sum(\(value)) / count(\(value))) / (count(\(value)) - 1))) END"
+    case .median: value
+    }
+    let statement: Fragment
+    if request.function == .median {
+      statement = "SELECT \(groupKey), \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY 1, 2"
+    } else if group != nil {
+      statement = "SELECT \(groupKey), \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND \(groupKey) IS NOT NULL GROUP BY 1 ORDER BY 1"
+    } else {
+      statement = "SELECT NULL, \(aggregate) FROM " + from + joins + " WHERE " + where_
+    }
+    return finish(statement, ranked: false)
+  }
+
+  private mutating func finish(_ fragment: Fragment, ranked: Bool) -> Compiled {
+    let compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
+    matchers = []
+    return compiled
+  }
+
+  // MARK: FROM and WHERE
+
+  /// The FROM clause (joined with FTS5 when a text search ranks the results) and the WHERE
+  /// clause (visibility, then the predicate).
+  private mutating func fromAndWhere(_ plan: SQLPlan) throws(QueryRuntimeError) -> (Fragment, Fragment, Bool) {
+    var from = Fragment("items i")
+    var predicate = plan.predicate
+    var ranked = false
+    if let search = plan.rankingSearch {
+      from = Fragment("fts JOIN items i ON i.rowid = fts.rowid AND fts MATCH ?", [.text(Self.matchExpression(search))])
+      predicate = Self.removingFirstTextSearch(predicate)
+      ranked = true
+    }
+    let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
+    var where_ = Fragment(visibility.sql, visibility.arguments)
+    if let condition = try condition(predicate) {
+      where_ = where_ + " AND " + condition
+    }
+    return (from, where_, ranked)
+  }
+
+  private static func removingFirstTextSearch(_ predicate: BoundExpression) -> BoundExpression {
+    switch predicate {
+    case .textSearch: return .matchAll
+    case .and(var parts):
+      if let index = parts.firstIndex(where: { if case .textSearch = $0 { return true }; return false }) {
+        parts.remove(at: index)
+      }
+      return parts.isEmpty ? .matchAll : (parts.count == 1 ? parts[0] : .and(parts))
+    default: return predicate
+    }
+  }
+
+  /// The SQL condition for a stored-only predicate; nil for "always true".
+  mutating func condition(_ expression: BoundExpression) throws(QueryRuntimeError) -> Fragment? {
+    switch expression {
+    case .matchAll: return nil
+    case .constant(let value): return value.truth ? nil : Fragment("0")
+    case .not(let inner): return "NOT (" + (try condition(inner) ?? Fragment("1")) + ")"
+    case .and(let parts):
+      var pieces: [Fragment] = []
+      for part in parts { if let piece = try condition(part) { pieces.append("(" + piece + ")") } }
+      return pieces.isEmpty ? nil : Fragment.joined(pieces, separator: " AND ")
+    case .or(let parts):
+      var pieces: [Fragment] = []
+      for part in parts {
+        guard let piece = try condition(part) else { return nil }
+        pieces.append("(" + piece + ")")
+      }
+      return Fragment.joined(pieces, separator: " OR ")
+    case .textSearch(let search):
+      return Fragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(Self.matchExpression(search))])
+    case .test(let test):
+      let positive = try positiveCondition(test)
+      return test.negated ? "NOT (" + positive + ")" : positive
+    default:
+      throw QueryRuntimeError("internal: expression cannot run in SQLite")
+    }
+  }
+
+  // MARK: Attribute tests
+
+  private mutating func positiveCondition(_ test: AttributeTest) throws(QueryRuntimeError) -> Fragment {
+    switch test.target {
+    case .itemField(let field):
+      return try itemFieldCondition(Self.itemColumn(field), test.kind)
+    case .anyAttribute:
+      if case .present = test.kind { return Fragment("1") }
+      var pieces = ["(" + (try valuesCondition(attributeIDs: attributes.textualIDs, test.kind)) + ")"]
+      if case .match = test.kind {
+        for field in [AttributeTarget.ItemField.domainIdentifier, .contentType, .uniqueIdentifier] {
+          pieces.append("(" + (try itemFieldCondition(Self.itemColumn(field), test.kind)) + ")")
+        }
+      }
+      return Fragment.joined(pieces, separator: " OR ")
+    case .anyText:
+      return try valuesCondition(attributeIDs: attributes.textualIDs, test.kind)
+    case .attribute(let name, _):
+      return try valuesCondition(attributeIDs: attributes.ids[name].map { [$0] } ?? [], test.kind)
+    }
+  }
+
+  /// `i.rowid IN (SELECT item FROM vals WHERE attr ... AND <value test>)`.
+  private mutating func valuesCondition(attributeIDs: [Int64], _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {
+    guard !attributeIDs.isEmpty else { return Fragment("0") }  // no item has the attribute
+    var sql: Fragment
+    if attributeIDs.count == 1 {
+      sql = Fragment("i.rowid IN (SELECT item FROM vals WHERE attr = ?", [.integer(attributeIDs[0])])
+    } else {
+      sql = Fragment("i.rowid IN (SELECT item FROM vals WHERE attr IN (\(attributeIDs.map { _ in "?" }.joined(separator: ", ")))",
+                     attributeIDs.map(SQLValue.integer))
+    }
+    switch kind {
+    case .present: break
+    case .compare(let op, let value): sql = sql + Fragment(" AND num \(op == .equal ? "=" : op.rawValue) ?", [.real(value)])
+    case .within(let start, let end): sql = sql + Fragment(" AND num >= ? AND num < ?", [.real(start), .real(end)])
+    case .range(let low, let high): sql = sql + Fragment(" AND num >= ? AND num <= ?", [.real(low), .real(high)])
+    case .match(let pattern): sql = sql + " AND " + (try stringMatch(pattern, column: "str", foldColumn: "fold"))
+    }
+    return sql + ")"
+  }
+
+  private mutating func itemFieldCondition(_ column: String, _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {
+    switch kind {
+    case .present: return Fragment("\(column) IS NOT NULL")
+    case .match(let pattern): return "coalesce(" + (try stringMatch(pattern, column: column, foldColumn: nil)) + ", 0)"
+    default: throw QueryRuntimeError("'\(column)' holds text; compare it with a string")
+    }
+  }
+
+  /// A string-pattern test on `column`: equality and folded prefixes use the (attr, fold)
+  /// index; everything else confirms with `sl_match`.
+  private mutating func stringMatch(_ pattern: MatchPattern, column: String, foldColumn: String?) throws(QueryRuntimeError) -> Fragment {
+    let plain = !pattern.caseInsensitive && !pattern.diacriticInsensitive
+    if pattern.isWholeValue, let exact = pattern.exactText {
+      if let foldColumn {
+        if plain { return Fragment("\(foldColumn) = ? AND \(column) = ?", [.text(TextFolding.fold(exact)), .text(exact)]) }
+        let folded = Fragment("\(foldColumn) = ?", [.text(TextFolding.fold(exact))])
+        if pattern.caseInsensitive && pattern.diacriticInsensitive { return folded }
+        return folded + " AND " + (try matcherCall(pattern, column))
+      }
+      if plain { return Fragment("\(column) = ?", [.text(exact)]) }
+      return try matcherCall(pattern, column)
+    }
+    if pattern.isWholeValue, let foldColumn, !pattern.literalPrefix.isEmpty {
+      let prefix = TextFolding.fold(pattern.literalPrefix)
+      return Fragment("\(foldColumn) >= ? AND \(foldColumn) < ? AND ", [.text(prefix), .text(prefix + "\u{10FFFF}")])
+        + (try matcherCall(pattern, column))
+    }
+    return try matcherCall(pattern, column)
+  }
+
+  private mutating func matcherCall(_ pattern: MatchPattern, _ column: String) throws(QueryRuntimeError) -> Fragment {
+    matchers.append(try PatternMatcher(pattern))
+    return Fragment("sl_match(?, \(column))", [.integer(Int64(matchers.count - 1))])
+  }
+
+  // MARK: Helpers
+
+  static func itemColumn(_ field: AttributeTarget.ItemField) -> String {
+    switch field {
+    case .domainIdentifier: "i.domain"
+    case .contentType: "i.contentType"
+    case .uniqueIdentifier: "i.id"
+    }
+  }
+
+  /// A join on the values of `target` (one row per value) and the grouping key column.
+  private func valueJoin(_ target: AttributeTarget, alias: String) throws(QueryRuntimeError) -> (Fragment, String) {
+    guard case .attribute(let name, let type) = target else {
+      throw QueryRuntimeError("cannot group by '\(target.displayName)'")
+    }
+    let key = type.isTextual ? "\(alias).str" : "\(alias).num"
+    guard let id = attributes.ids[name] else { return (Fragment("JOIN vals \(alias) ON 0"), key) }
+    return (Fragment("JOIN vals \(alias) ON \(alias).item = i.rowid AND \(alias).attr = ?", [.integer(id)]), key)
+  }
+
+  /// ORDER BY terms for an attribute, missing values last.
+  private func sortExpression(_ target: AttributeTarget, descending: Bool) -> [Fragment] {
+    let direction = descending ? "DESC" : "ASC"
+    let expression: Fragment
+    switch target {
+    case .itemField(let field): expression = Fragment(Self.itemColumn(field))
+    case .attribute(let name, let type):
+      guard let id = attributes.ids[name] else { return [] }
+      let column = type.isTextual ? "fold" : "num"
+      expression = Fragment("(SELECT \(column) FROM vals WHERE item = i.rowid AND attr = ? ORDER BY ord LIMIT 1)", [.integer(id)])
+    default: return []
+    }
+    return ["(" + expression + " IS NULL)", expression + " \(direction)"]
+  }
+
+  /// The FTS5 MATCH text for a search: every term a quoted string (quotes doubled), prefix
+  /// terms with `*`, phrases as one quoted string; generated only from parsed terms, never
+  /// from raw input. https://www.sqlite.org/fts5.html#full_text_query_syntax
+  public static func matchExpression(_ search: TextSearch) -> String {
+    func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    var body: String
+    if search.phrase {
+      body = quote(search.terms.map(\.text).joined(separator: " "))
+      if search.terms.last?.isPrefix == true { body += "*" }
+    } else {
+      body = search.terms.map { quote($0.text) + ($0.isPrefix ? "*" : "") }.joined(separator: search.requireAll ? " AND " : " OR ")
+    }
+    if let columns = search.columns, !columns.isEmpty {
+      return "{\(columns.joined(separator: " "))} : (\(body))"
+    }
+    return body
+  }
+}

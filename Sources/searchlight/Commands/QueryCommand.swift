@@ -1,0 +1,80 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+
+/// `searchlight query`: runs a query (a predicate or a pipeline) and prints its replies.
+enum QueryCommand: Command {
+  static let name = "query"
+  static let abstract = "Run a query: a Spotlight predicate or a pipeline of stages."
+  static let usage = "query --db FILE [--format table|json|csv] [--fetch A,...] [--limit N] [--now ISO8601] [--protection C,...] [--why] [--] QUERY"
+  static let discussion = """
+    QUERY is an Apple query string (title == "june*"cd && rating > 3) or a pipeline
+    (search "budget" | top 5 | table title, contentModificationDate). See Grammar/ and the README.
+    JSON output is one reply per line: {"queryToken","label","content"}; item replies stream
+    in batches.
+
+    EXAMPLES:
+      searchlight query --db items.db 'keywords == "waterfall"c && rating >= 4.5'
+      searchlight query --db items.db 'search domainIdentifier == "trails" | group by stateOrProvince | count'
+      searchlight query --db items.db --format json -- '-rating > -3'
+    """
+  static let options: [OptionSpec] = QuerySetup.options + [
+    OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default), json (JSON Lines replies) or csv."),
+    OptionSpec(name: "fetch", kind: .values, valueName: "A,...", help: "Attributes to show or include for items."),
+    OptionSpec(name: "limit", kind: .value, valueName: "N", help: "At most N items or rows per reply."),
+    OptionSpec(name: "why", kind: .flag, help: "Show the terms of each score."),
+    OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first reply and in total on stderr."),
+  ]
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    let format = try Common.format(arguments, allowed: ["table", "json", "csv"], default: "table", command: name)
+    let text = try QuerySetup.queryText(arguments, command: name)
+    var renderer = ReplyRenderer(format: ReplyRenderer.Format(rawValue: format)!)
+    renderer.color = format == "table" && Terminal.useColor
+    renderer.why = arguments.has("why")
+    if arguments.has("fetch") {
+      renderer.fetch = arguments.all("fetch").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    if let limit = arguments.value("limit") {
+      guard let n = Int(limit), n >= 0 else { throw UsageError(message: "--limit needs a whole number, got '\(limit)'", command: name) }
+      renderer.limit = n
+    }
+    let setup: QuerySetup
+    do { setup = try QuerySetup(arguments, command: name) } catch let error as UsageError { throw error }
+    let start = Date()
+    var first: Date?
+    var streamed = false
+    // Item batches of a streamed reply waiting for its last batch (table and CSV output).
+    var pendingItems: [ResultItem] = []
+    do {
+      let executor = setup.executor
+      let graph = try executor.prepare(text, options: setup.options)
+      try executor.execute(graph, options: setup.options) { reply in
+        if first == nil { first = Date() }
+        // In tables, batches of one reply print as one; JSON streams every batch.
+        if format == "json" {
+          Terminal.out(renderer.render(reply))
+        } else if reply.isPartial {
+          streamed = true
+          pendingItems.append(contentsOf: reply.content.resultItems)
+        } else {
+          var whole = reply
+          if streamed {
+            whole.content = .items(pendingItems + reply.content.resultItems)
+            pendingItems = []
+            streamed = false
+          }
+          Terminal.out(renderer.render(whole))
+        }
+      }
+    } catch {
+      throw queryFailure(error)
+    }
+    if arguments.has("timing") {
+      let total = Date().timeIntervalSince(start) * 1000
+      let firstReply = (first ?? Date()).timeIntervalSince(start) * 1000
+      Terminal.err(String(format: "time to first reply: %.1f ms, total: %.1f ms\n", firstReply, total))
+    }
+    return .success
+  }
+}

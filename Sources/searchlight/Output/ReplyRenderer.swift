@@ -1,0 +1,150 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+
+/// Renders replies for the terminal (readable tables sized to the width), as JSON Lines (the
+/// reply format of DESIGN §4) or as CSV.
+struct ReplyRenderer {
+  enum Format: String { case table, json, csv }
+
+  var format: Format
+  /// Attributes to show or include (nil: the defaults).
+  var fetch: [String]?
+  /// Show score terms.
+  var why = false
+  /// At most this many items or rows per reply.
+  var limit: Int?
+  var width = Terminal.width
+  var color = false
+
+  /// Items shown in a terminal table when no limit is given.
+  static let defaultTableLimit = 25
+
+  func render(_ reply: Reply) -> String {
+    var reply = reply
+    if let limit { reply.content = Self.truncate(reply.content, to: limit) }
+    switch format {
+    case .json: return reply.jsonValue(fetch: fetch, why: why).compactText + "\n"
+    case .csv: return csv(reply.content)
+    case .table: return table(reply)
+    }
+  }
+
+  static func truncate(_ data: PipelineData, to limit: Int) -> PipelineData {
+    switch data {
+    case .items(let items): .items(Array(items.prefix(limit)))
+    case .scoredItems(let items): .scoredItems(Array(items.prefix(limit)))
+    case .table(var table):
+      { table.rows = Array(table.rows.prefix(limit)); return .table(table) }()
+    case .groupedItems(var grouped):
+      { grouped.groups = Array(grouped.groups.prefix(limit)); return .groupedItems(grouped) }()
+    default: data
+    }
+  }
+
+  // MARK: Table
+
+  private func table(_ reply: Reply) -> String {
+    let (bold, dim, reset) = color ? ("\u{1B}[1m", "\u{1B}[2m", "\u{1B}[0m") : ("", "", "")
+    var out = "\(bold)\(reply.label)\(reset) \(dim)[\(reply.content.type) · \(reply.queryToken)]\(reset)\n"
+    switch reply.content {
+    case .items(let items), .scoredItems(let items):
+      if items.isEmpty { return out + "  (no items)\n" }
+      let scored: Bool = if case .scoredItems = reply.content { true } else { false }
+      let columns = fetch ?? Self.defaultColumns(items)
+      var header = (scored ? ["score"] : []) + ["id"] + columns
+      var rows: [[String]] = []
+      let shown = limit == nil ? Array(items.prefix(Self.defaultTableLimit)) : items
+      for item in shown {
+        var row = scored ? [String(format: "%.3f", item.score ?? 0)] : []
+        row.append(item.id)
+        row += columns.map { item.item.attributeSet[$0]?.displayText ?? "" }
+        rows.append(row)
+      }
+      if why && scored {
+        header.append("why")
+        for (index, item) in shown.enumerated() {
+          rows[index].append(item.scoreTerms.map { "\($0.name) = \(String(format: "%.3f", $0.value))" }.joined(separator: "; "))
+        }
+      }
+      out += grid(header, rows)
+      if items.count > shown.count { out += "  \(dim)… \(items.count - shown.count) more (use --limit N or --format json)\(reset)\n" }
+    case .groupedItems(let grouped):
+      for group in grouped.groups {
+        out += "  \(bold)\(group.key.displayText.isEmpty ? "(none)" : group.key.displayText)\(reset) (\(group.count))\n"
+        for item in group.items.prefix(5) { out += "    \(cut(item.item.attributeSet.title ?? item.id, width - 4))\n" }
+        if group.items.count > 5 { out += "    \(dim)… \(group.items.count - 5) more\(reset)\n" }
+      }
+    case .count(let n):
+      out += "  \(n)\n"
+    case .table(let table):
+      out += grid(table.columns, table.rows.map { $0.map(\.displayText) })
+    case .statistic(let statistic):
+      out += "  \(statistic.function)(\(statistic.attribute)) = \(statistic.value.displayText)\n"
+    case .text(let text):
+      out += "  " + text.header + "\n"
+      if !text.body.isEmpty { out += text.body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n" }
+    }
+    return out
+  }
+
+  /// The columns shown for items without --fetch: title and the attributes most items have
+  /// among a short list of useful ones.
+  static func defaultColumns(_ items: [ResultItem]) -> [String] {
+    let candidates = ["title", "domainIdentifier", "contentModificationDate", "rating", "stateOrProvince", "authorNames"]
+    return candidates.filter { name in
+      name == "title" || items.filter({ $0.item.attributeSet[name] != nil }).count * 2 >= items.count
+    }.filter { $0 != "domainIdentifier" }
+  }
+
+  /// An aligned table that fits the terminal width: wide columns are cut with an ellipsis.
+  private func grid(_ header: [String], _ rows: [[String]]) -> String {
+    var widths = header.map(\.count)
+    for row in rows { for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) } }
+    let available = max(20, width - 2 - 2 * (widths.count - 1))
+    while widths.reduce(0, +) > available, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
+      widths[widest] -= 1
+    }
+    func line(_ cells: [String]) -> String {
+      "  " + cells.enumerated().map { index, cell in
+        let text = cut(cell.replacingOccurrences(of: "\n", with: " "), widths[index])
+        return index == cells.count - 1 ? text : text.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+      }.joined(separator: "  ") + "\n"
+    }
+    var out = line(header)
+    out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+    for row in rows { out += line(row) }
+    return out
+  }
+
+  private func cut(_ text: String, _ limit: Int) -> String {
+    text.count <= limit ? text : String(text.prefix(max(1, limit - 1))) + "…"
+  }
+
+  // MARK: CSV
+
+  private func csv(_ data: PipelineData) -> String {
+    func field(_ s: String) -> String {
+      s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+    func lines(_ header: [String], _ rows: [[String]]) -> String {
+      ([header] + rows).map { $0.map(field).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+    switch data {
+    case .items(let items), .scoredItems(let items):
+      let columns = fetch ?? Self.defaultColumns(items)
+      let scored: Bool = if case .scoredItems = data { true } else { false }
+      return lines((scored ? ["score"] : []) + ["id"] + columns, items.map { item in
+        (scored ? [String(item.score ?? 0)] : []) + [item.id] + columns.map { item.item.attributeSet[$0]?.displayText ?? "" }
+      })
+    case .groupedItems(let grouped):
+      return lines([grouped.attribute, "count", "id"], grouped.groups.flatMap { group in
+        group.items.map { [group.key.displayText, String(group.count), $0.id] }
+      })
+    case .count(let n): return lines(["count"], [[String(n)]])
+    case .table(let table): return lines(table.columns, table.rows.map { $0.map(\.displayText) })
+    case .statistic(let s): return lines(["function", "attribute", "value"], [[s.function, s.attribute, s.value.displayText]])
+    case .text(let t): return lines(["header", "body"], [[t.header, t.body]])
+    }
+  }
+}

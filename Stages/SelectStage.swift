@@ -1,0 +1,133 @@
+import QueryEngine
+import SearchIndex
+
+/// Picks one element: an item of each group, the largest group, a row of a table, or an item
+/// of a list (Apple's `itemSelect`).
+public struct SelectStage: StageDefinition {
+  public init() {}
+
+  public let descriptor = StageDescriptor(
+    name: "select",
+    abstract: "Pick one element: first, last, nth N, max-by or min-by an attribute (or count: the largest group, the top table row).",
+    usage: "select first | last | nth N | max-by KEY | min-by KEY",
+    signatures: [
+      .init(.groupedItems, .items), .init(.groupedItems, .groupedItems), .init(.items, .items),
+      .init(.scoredItems, .scoredItems), .init(.table, .table),
+    ],
+    parameters: [StageParameter("which", .string, "first, last, nth N, max-by KEY or min-by KEY", required: true)],
+    examples: [
+      #"search domainIdentifier == "trails" | group by stateOrProvince | select max-by rating"#,
+      #"search domainIdentifier == "trails" | group by stateOrProvince | count | select max-by count"#,
+    ])
+
+  enum Which: Sendable {
+    case first, last
+    case nth(Int)
+    case maxBy(BoundExpression?, column: String)
+    case minBy(BoundExpression?, column: String)
+  }
+
+  public func bind(_ call: StageSyntax, input: PipelineType, context: inout StageBindingContext) -> (any BoundStage)? {
+    guard let clauses = context.clauses(call), clauses.count == 1, let word = clauses[0].first?.identifierName else {
+      context.report(Diagnostic("stage.usage", "'select' needs first, last, nth N, max-by KEY or min-by KEY", at: call.span,
+                                help: "write \(descriptor.usage)"))
+      return nil
+    }
+    let clause = clauses[0]
+    let which: Which
+    switch (word, clause.count) {
+    case ("first", 1): which = .first
+    case ("last", 1): which = .last
+    case ("nth", 2):
+      guard let n = context.bindInteger(clause[1], name: "nth", range: 1...1_000_000) else { return nil }
+      which = .nth(n)
+    case ("max-by", 2), ("min-by", 2):
+      let keyName = clause[1].identifierName ?? ""
+      var key: BoundExpression?
+      // `count` picks the largest group, or a table's count column.
+      if !(keyName == "count" && (input == .groupedItems || input == .table)) && input != .table {
+        guard let (bound, _) = context.bindValue(clause[1]) else { return nil }
+        key = bound
+      }
+      which = word == "max-by" ? .maxBy(key, column: keyName) : .minBy(key, column: keyName)
+    default:
+      context.report(Diagnostic("stage.usage", "unknown selection '\(context.source.slice(clause[0].span))'", at: clause[0].span,
+                                help: "write \(descriptor.usage)")
+        .suggesting(closestMatch(to: word, in: ["first", "last", "nth", "max-by", "min-by"])))
+      return nil
+    }
+    var output = input
+    if input == .groupedItems {
+      switch which {
+      case .maxBy(nil, _), .minBy(nil, _): output = .groupedItems
+      default: output = .items
+      }
+    }
+    if input == .table, case .maxBy(_, let column) = which, column.isEmpty { return nil }
+    return Bound(which: which, outputType: output)
+  }
+
+  struct Bound: BoundStage {
+    let which: Which
+    let outputType: PipelineType
+    var explanation: String { "select one element" }
+
+    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+      let evaluator = ExpressionEvaluator(clock: context.clock)
+      switch input {
+      case .groupedItems(var grouped):
+        if outputType == .groupedItems {
+          let descending: Bool = if case .maxBy = which { true } else { false }
+          let pick = grouped.groups.enumerated().max { a, b in
+            a.element.count != b.element.count ? (descending ? a.element.count < b.element.count : a.element.count > b.element.count) : a.offset > b.offset
+          }
+          grouped.groups = pick.map { [$0.element] } ?? []
+          return .groupedItems(grouped)
+        }
+        var picked: [ResultItem] = []
+        for group in grouped.groups {
+          if let item = try pick(from: group.items, evaluator) { picked.append(item) }
+        }
+        return .items(picked)
+      case .table(var table):
+        table.rows = try pickRow(table).map { [$0] } ?? []
+        return .table(table)
+      default:
+        return input.replacingItems(try pick(from: input.resultItems, evaluator).map { [$0] } ?? [])
+      }
+    }
+
+    private func pick(from items: [ResultItem], _ evaluator: ExpressionEvaluator) throws -> ResultItem? {
+      switch which {
+      case .first: return items.first
+      case .last: return items.last
+      case .nth(let n): return n <= items.count ? items[n - 1] : nil
+      case .maxBy(let key, _), .minBy(let key, _):
+        guard let key else { return items.first }
+        let isMax: Bool = if case .maxBy = which { true } else { false }
+        var best: (ResultItem, Double)?
+        for item in items {
+          guard let value = try evaluator.evaluate(key, on: item).number else { continue }
+          if best == nil || (isMax ? value > best!.1 : value < best!.1) { best = (item, value) }
+        }
+        return best?.0
+      }
+    }
+
+    private func pickRow(_ table: Table) throws -> [Value]? {
+      switch which {
+      case .first: return table.rows.first
+      case .last: return table.rows.last
+      case .nth(let n): return n <= table.rows.count ? table.rows[n - 1] : nil
+      case .maxBy(_, let column), .minBy(_, let column):
+        guard let index = table.columns.firstIndex(of: column) else {
+          throw QueryRuntimeError("the table has no column '\(column)'; columns are \(table.columns.joined(separator: ", "))")
+        }
+        let isMax: Bool = if case .maxBy = which { true } else { false }
+        return table.rows.filter { $0[index].number != nil }.max { a, b in
+          isMax ? a[index].number! < b[index].number! : a[index].number! > b[index].number!
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import QueryEngine
+
+/// The standard stage library.
+public enum StandardLibrary {
+  /// Every built-in stage, sorted by name; `StageRegistryTests` checks the order, unique
+  /// names, and that each has its own file in `Stages/`.
+  public static let stages: [any StageDefinition] = [
+    CountStage(), ExtractStage(), FetchStage(), GroupStage(), LimitStage(), PeopleStage(), SampleStage(),
+    ScoreStage(), SelectStage(), SortStage(), StatsStage(), TableStage(), TextStage(), TopStage(), WhereStage(),
+  ]
+
+  /// A registry holding the standard library.
+  public static func registry() -> StageRegistry { StageRegistry(stages) }
+}

@@ -1,0 +1,65 @@
+import QueryEngine
+
+/// A table of chosen attributes, one row per item.
+public struct TableStage: StageDefinition {
+  public init() {}
+
+  public let descriptor = StageDescriptor(
+    name: "table", abstract: "A table of the chosen attributes (or expressions), one row per item, columns in the order given.",
+    usage: "table ATTRIBUTE, ...",
+    signatures: [.init(.items, .table), .init(.scoredItems, .table), .init(.groupedItems, .table)],
+    parameters: [StageParameter("columns", .attributes, "Attributes or expressions, in column order", required: true)],
+    examples: [#"search domainIdentifier == "trails" && stateOrProvince == "Utah" | table title, rating, distance"#])
+
+  public func bind(_ call: StageSyntax, input: PipelineType, context: inout StageBindingContext) -> (any BoundStage)? {
+    guard let clauses = context.clauses(call) else { return nil }
+    if input == .groupedItems {
+      guard clauses.isEmpty else {
+        context.report(Diagnostic("stage.usage", "after group by, 'table' takes no columns; it lists each key and count", at: call.span))
+        return nil
+      }
+      return Bound(columns: [])
+    }
+    guard !clauses.isEmpty else {
+      context.report(Diagnostic("stage.usage", "'table' needs at least one column", at: call.nameSpan, help: "write table title, rating"))
+      return nil
+    }
+    var columns: [(String, BoundExpression)] = []
+    for clause in clauses {
+      guard clause.count == 1 else {
+        context.report(Diagnostic("stage.usage", "expected ',' between columns", at: clause[1].span))
+        return nil
+      }
+      guard let (bound, _) = context.bindValue(clause[0]) else { return nil }
+      columns.append((context.source.slice(clause[0].span), bound))
+    }
+    return Bound(columns: columns)
+  }
+
+  struct Bound: BoundStage, @unchecked Sendable {
+    /// Column names and expressions (all Sendable values).
+    let columns: [(String, BoundExpression)]
+    var outputType: PipelineType { .table }
+    var explanation: String { columns.isEmpty ? "a table of group keys and counts" : "a table of \(columns.map(\.0).joined(separator: ", "))" }
+
+    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+      if case .groupedItems(let grouped) = input {
+        return .table(Table(columns: [grouped.attribute, "count"], rows: grouped.groups.map { [$0.key, .number(Double($0.count))] }))
+      }
+      let evaluator = ExpressionEvaluator(clock: context.clock)
+      var rows: [[Value]] = []
+      for item in input.resultItems {
+        try context.cancellation.check()
+        rows.append(try columns.map { _, expression in
+          if case .attribute(.attribute(let name, let type)) = expression, type.isList,
+            let list = item.item.attributeSet[name]
+          {
+            return .string(list.displayText)
+          }
+          return try evaluator.evaluate(expression, on: item)
+        })
+      }
+      return .table(Table(columns: columns.map(\.0), rows: rows))
+    }
+  }
+}

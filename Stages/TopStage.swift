@@ -1,0 +1,55 @@
+import QueryEngine
+
+/// Keeps the N best items: highest score, else highest relevance, else the first N.
+public struct TopStage: StageDefinition {
+  public init() {}
+
+  public let descriptor = StageDescriptor(
+    name: "top", abstract: "Keep the N best items: highest score first, or highest text relevance.",
+    usage: "top N",
+    signatures: [.init(.items, .items), .init(.scoredItems, .scoredItems)],
+    parameters: [StageParameter("count", .integer, "How many items to keep", default: .number(10), range: 1...10_000)],
+    examples: [#"search "launch" | top 3"#, #"search domainIdentifier == "trails" | score rating | top 5 | table title, rating"#])
+
+  public func bind(_ call: StageSyntax, input: PipelineType, context: inout StageBindingContext) -> (any BoundStage)? {
+    guard let clauses = context.clauses(call) else { return nil }
+    var count = 10
+    if !clauses.isEmpty {
+      guard clauses.count == 1, clauses[0].count == 1 else {
+        context.report(Diagnostic("stage.usage", "unexpected argument to 'top'", at: call.span, help: "write top N"))
+        return nil
+      }
+      guard let n = context.bindInteger(clauses[0][0], name: "top", range: 1...10_000) else { return nil }
+      count = n
+    }
+    return Bound(count: count, outputType: input)
+  }
+
+  struct Bound: BoundStage {
+    let count: Int
+    let outputType: PipelineType
+    var explanation: String { "keep the best \(count)" }
+
+    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+      guard plan.groupBy == nil, plan.aggregate == nil else { return false }
+      // Ranked searches come out best first already; otherwise keep the current order.
+      plan.limit = min(plan.limit ?? .max, count)
+      return true
+    }
+
+    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+      var items = input.resultItems
+      if case .scoredItems = input {
+        items = items.enumerated().sorted { a, b in
+          let x = a.element.score ?? 0, y = b.element.score ?? 0
+          return x != y ? x > y : a.offset < b.offset
+        }.map(\.element)
+      } else if items.contains(where: { $0.relevance != 0 }) {
+        items = items.enumerated().sorted { a, b in
+          a.element.relevance != b.element.relevance ? a.element.relevance > b.element.relevance : a.offset < b.offset
+        }.map(\.element)
+      }
+      return input.replacingItems(Array(items.prefix(count)))
+    }
+  }
+}
