@@ -82,7 +82,10 @@ package struct FrontMatter {
           continue
         }
         switch character {
-        case "\"": inQuotes = true; wasQuoted = true
+        case "\"":
+          // Spaces between the comma and the opening quote are not part of the value.
+          if !wasQuoted, current.allSatisfy({ $0 == " " || $0 == "\t" }) { current = "" }
+          inQuotes = true; wasQuoted = true
         case ",":
           let text = wasQuoted ? current : current.trimming(" \t")
           if !text.isEmpty || wasQuoted { items.append((text, wasQuoted)) }
