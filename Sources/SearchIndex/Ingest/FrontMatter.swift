@@ -134,10 +134,14 @@ extension StringProtocol {
     return s
   }
 
+  /// Trims characters made only of scalars in `set`. (Comparing Characters would miss "\n" in
+  /// " \t\r\n", whose "\r\n" is a single Character.)
   func trimming(_ set: String) -> String {
+    let scalars = Set(set.unicodeScalars)
+    let trimmable = { (character: Character) in character.unicodeScalars.allSatisfy(scalars.contains) }
     var s = Substring(self)
-    while let first = s.first, set.contains(first) { s = s.dropFirst() }
-    while let last = s.last, set.contains(last) { s = s.dropLast() }
+    while let first = s.first, trimmable(first) { s = s.dropFirst() }
+    while let last = s.last, trimmable(last) { s = s.dropLast() }
     return String(s)
   }
 }

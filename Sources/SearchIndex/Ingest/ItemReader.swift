@@ -220,7 +220,7 @@ package struct ItemReader {
     }
     var body = front.body
     if attributes["title"] == nil {
-      if isMarkdown, let heading = body.split(separator: "\n", omittingEmptySubsequences: true).first(where: { !$0.trimming(" \t\r").isEmpty }),
+      if isMarkdown, let heading = body.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).first(where: { !$0.trimming(" \t\r").isEmpty }),
         heading.hasPrefix("# ")
       {
         attributes["title"] = .string(heading.dropFirst(2).trimming(" \t\r#"))
