@@ -59,6 +59,8 @@ public final class SearchIndex: Sendable {
         try db.run("INSERT INTO meta(key, value) VALUES ('format', ?), ('schemaVersion', ?), ('generation', 0)",
                    [.text(Schema.formatMarker), .integer(Int64(Schema.version))])
       }
+      // The journal mode cannot change inside the transaction above, so set it here.
+      try db.execute("PRAGMA journal_mode = WAL")
       return
     }
     guard tables.contains("meta"),

@@ -35,7 +35,8 @@ package struct FrontMatter {
   /// Splits `text` into front matter and body; a text without a leading `---` line has no
   /// front matter.
   package static func parse(_ text: String) throws(IngestError.Message) -> FrontMatter {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // "\r\n" is one Character, so split on it as well as on "\n".
+    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
     guard let first = lines.first, first.trimmingTrailingWhitespace == "---" else {
       return FrontMatter(entries: [], body: Substring(text), lineCount: 0)
@@ -45,8 +46,10 @@ package struct FrontMatter {
     while index < lines.count {
       let line = lines[index].trimmingTrailingWhitespace
       if line == "---" || line == "..." {
-        let consumed = lines[0...index].reduce(0) { $0 + $1.utf8.count + 1 }
-        let body = text.utf8.count > consumed ? Substring(text.utf8.dropFirst(consumed)) : ""
+        // The body starts after this line's separator (counting from the text itself, so a
+        // byte order mark or "\r\n" separators do not shift it).
+        let end = lines[index].endIndex
+        let body = end < text.endIndex ? text[text.index(after: end)...] : ""
         return FrontMatter(entries: entries, body: body, lineCount: index + 1)
       }
       let lineNumber = index + 1
@@ -79,7 +82,10 @@ package struct FrontMatter {
           continue
         }
         switch character {
-        case "\"": inQuotes = true; wasQuoted = true
+        case "\"":
+          // Spaces between the comma and the opening quote are not part of the value.
+          if !wasQuoted, current.allSatisfy({ $0 == " " || $0 == "\t" }) { current = "" }
+          inQuotes = true; wasQuoted = true
         case ",":
           let text = wasQuoted ? current : current.trimming(" \t")
           if !text.isEmpty || wasQuoted { items.append((text, wasQuoted)) }
@@ -128,10 +134,14 @@ extension StringProtocol {
     return s
   }
 
+  /// Trims characters made only of scalars in `set`. (Comparing Characters would miss "\n" in
+  /// " \t\r\n", whose "\r\n" is a single Character.)
   func trimming(_ set: String) -> String {
+    let scalars = Set(set.unicodeScalars)
+    let trimmable = { (character: Character) in character.unicodeScalars.allSatisfy(scalars.contains) }
     var s = Substring(self)
-    while let first = s.first, set.contains(first) { s = s.dropFirst() }
-    while let last = s.last, set.contains(last) { s = s.dropLast() }
+    while let first = s.first, trimmable(first) { s = s.dropFirst() }
+    while let last = s.last, trimmable(last) { s = s.dropLast() }
     return String(s)
   }
 }

@@ -17,8 +17,14 @@ package struct ItemReader {
     case corpus
   }
 
+  /// Receives each item, the line it starts on, and the attributes an update sets to null.
+  package typealias Body = (SearchableItem, _ line: Int?, _ removed: Set<String>) throws -> Void
+
   package var decoder: ItemDecoder
   package var format: Format
+  /// Read items as merge updates (`index --update`): attributes set to `null` are handed to
+  /// the body as `removed` instead of being rejected.
+  package var isUpdate = false
   /// The domain for notes and corpus documents that name none.
   package var noteDomain: String
 
@@ -32,7 +38,7 @@ package struct ItemReader {
   static let itemExtensions: Set<String> = ["json", "jsonl", "ndjson"]
 
   /// Reads every item at `path` (a file, a folder, or `-`).
-  package mutating func read(path: String, _ body: (SearchableItem, _ line: Int?) throws -> Void) throws {
+  package mutating func read(path: String, _ body: Body) throws {
     if path == "-" {
       try readLines(handle: FileHandle.standardInput, name: "<stdin>", body)
       return
@@ -48,7 +54,7 @@ package struct ItemReader {
     }
   }
 
-  private mutating func readFolder(_ root: String, _ body: (SearchableItem, Int?) throws -> Void) throws {
+  private mutating func readFolder(_ root: String, _ body: Body) throws {
     guard let enumerator = FileManager.default.enumerator(atPath: root) else {
       throw IngestError(.missingInput, file: root, line: nil, message: "cannot read the folder")
     }
@@ -65,11 +71,11 @@ package struct ItemReader {
   }
 
   private mutating func readFile(
-    _ path: String, relativeName: String, folderRoot: String?, _ body: (SearchableItem, Int?) throws -> Void
+    _ path: String, relativeName: String, folderRoot: String?, _ body: Body
   ) throws {
     let ext = (path as NSString).pathExtension.lowercased()
     if Self.noteExtensions.contains(ext) {
-      try body(try readNote(path, identifier: relativeName), 1)
+      try body(try readNote(path, identifier: relativeName), 1, [])
       return
     }
     guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -88,7 +94,7 @@ package struct ItemReader {
     }
   }
 
-  private mutating func readArray(_ bytes: [UInt8], name: String, _ body: (SearchableItem, Int?) throws -> Void) throws {
+  private mutating func readArray(_ bytes: [UInt8], name: String, _ body: Body) throws {
     var parser = JSONParser(bytes: bytes)
     let elements: [(value: JSONValue, line: Int)]
     do {
@@ -97,11 +103,12 @@ package struct ItemReader {
       throw IngestError(file: name, line: error.line, message: "malformed JSON: \(error.message) (column \(error.column))")
     }
     for (value, line) in elements {
-      try body(try decodeObject(value, file: name, line: line), line)
+      let (item, removed) = try decodeObject(value, file: name, line: line)
+      try body(item, line, removed)
     }
   }
 
-  private mutating func readLines(handle: FileHandle, name: String, _ body: (SearchableItem, Int?) throws -> Void) throws {
+  private mutating func readLines(handle: FileHandle, name: String, _ body: Body) throws {
     var reader = LineReader(handle: handle)
     var lineNumber = 0
     while let line = try reader.nextLine() {
@@ -116,14 +123,16 @@ package struct ItemReader {
       } catch {
         throw IngestError(file: name, line: lineNumber, message: "malformed JSON: \(error.message) (column \(error.column))")
       }
-      try body(try decodeObject(value, file: name, line: lineNumber), lineNumber)
+      let (item, removed) = try decodeObject(value, file: name, line: lineNumber)
+      try body(item, lineNumber, removed)
     }
   }
 
-  private mutating func decodeObject(_ value: JSONValue, file: String, line: Int) throws -> SearchableItem {
+  private mutating func decodeObject(_ value: JSONValue, file: String, line: Int) throws -> (SearchableItem, Set<String>) {
     do {
-      if isCorpusDocument(value) { return try corpusItem(value) }
-      return try decoder.decode(value)
+      if isCorpusDocument(value) { return (try corpusItem(value), []) }
+      if isUpdate { return try decoder.decodeUpdate(value) }
+      return (try decoder.decode(value), [])
     } catch {
       throw IngestError(file: file, line: line, message: error.message)
     }
@@ -220,7 +229,7 @@ package struct ItemReader {
     }
     var body = front.body
     if attributes["title"] == nil {
-      if isMarkdown, let heading = body.split(separator: "\n", omittingEmptySubsequences: true).first(where: { !$0.trimming(" \t\r").isEmpty }),
+      if isMarkdown, let heading = body.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).first(where: { !$0.trimming(" \t\r").isEmpty }),
         heading.hasPrefix("# ")
       {
         attributes["title"] = .string(heading.dropFirst(2).trimming(" \t\r#"))

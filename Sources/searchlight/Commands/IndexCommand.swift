@@ -61,11 +61,12 @@ enum IndexCommand: Command {
         var reader = ItemReader(
           decoder: ItemDecoder(catalog: writer.catalog, defaultDomain: arguments.value("domain")),
           format: ItemReader.Format(rawValue: format) ?? .auto)
+        reader.isUpdate = update
         for path in arguments.positionals {
-          try reader.read(path: path) { item, line in
+          try reader.read(path: path) { item, line, removed in
             do {
               if update {
-                try writer.merge(item)
+                try writer.merge(item, removing: removed)
               } else {
                 try writer.upsert(item)
               }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+@Suite struct DeleteCommandTests {
+  static let domains = ["mail", "mail.inbox", "mail.sent.archive", "mailbox", "mail2", "notes"]
+
+  /// A workspace whose `index.db` holds one item per domain of `domains`, named after it.
+  func withDomainIndex<T>(_ body: (Workspace) throws -> T) throws -> T {
+    try Workspace.with { workspace in
+      try workspace.write("items.jsonl", Self.domains.map { #"{"id":"\#($0)","domain":"\#($0)"}"# }.joined(separator: "\n"))
+      let result = try workspace.run("index", "--db", "index.db", "items.jsonl")
+      #expect(result.status == 0, "\(result)")
+      return try body(workspace)
+    }
+  }
+
+  func storedIdentifiers(_ workspace: Workspace) throws -> [String] {
+    try SearchIndex(path: workspace.path("index.db"), create: false).allItems().map(\.uniqueIdentifier)
+  }
+
+  @Test func deletingADomainDeletesItsSubDomainsOnly() throws {
+    try withDomainIndex { workspace throws in
+      let result = try workspace.run("delete", "--db", "index.db", "--domain", "mail")
+      #expect(result.status == 0)
+      #expect(result.stdout == "deleted 3 items\n")
+      #expect(result.stderr == "")
+      #expect(try storedIdentifiers(workspace) == ["mail2", "mailbox", "notes"])
+    }
+  }
+
+  @Test func deletingSeveralDomainsAtOnce() throws {
+    try withDomainIndex { workspace throws in
+      let result = try workspace.run("delete", "--db", "index.db", "--domain", "mail.inbox", "notes")
+      #expect(result.stdout == "deleted 2 items\n")
+      #expect(try storedIdentifiers(workspace) == ["mail", "mail.sent.archive", "mail2", "mailbox"])
+    }
+  }
+
+  @Test func deletingByIdentifierCountsOnlyItemsThatExisted() throws {
+    try withDomainIndex { workspace throws in
+      let result = try workspace.run("delete", "--db", "index.db", "--id", "mail", "notes", "missing")
+      #expect(result.status == 0)
+      #expect(result.stdout == "deleted 2 items\n")
+      #expect(try storedIdentifiers(workspace) == ["mail.inbox", "mail.sent.archive", "mail2", "mailbox"])
+      #expect(try workspace.run("delete", "--db", "index.db", "--id", "missing").stdout == "deleted 0 items\n")
+      #expect(try workspace.run("delete", "--db", "index.db", "--id", "mail2").stdout == "deleted 1 item\n")
+    }
+  }
+
+  @Test func deletingEverything() throws {
+    try withDomainIndex { workspace throws in
+      #expect(try workspace.run("delete", "--db", "index.db", "--all").stdout == "deleted 6 items\n")
+      #expect(try storedIdentifiers(workspace).isEmpty)
+    }
+  }
+
+  @Test(arguments: [
+    (["--domain", "mail", "--all"], "give exactly one of --id, --domain or --all"),
+    ([], "give exactly one of --id, --domain or --all"),
+    (["--domain", "mail..inbox"], "invalid domain \"mail..inbox\": use dot-separated names such as mail.inbox"),
+    (["--all", "extra"], "unexpected argument 'extra'"),
+    (["--domain"], "missing value for '--domain <D>'"),
+  ])
+  func usageErrorsExit64AndDeleteNothing(_ arguments: [String], _ message: String) throws {
+    try withDomainIndex { workspace throws in
+      let before = workspace.contents("index.db")
+      let result = try workspace.run(["delete", "--db", "index.db"] + arguments)
+      #expect(result.status == 64)
+      #expect(result.stderr == "error: \(message)\nUsage: searchlight delete ...\n  See 'searchlight delete --help'.\n")
+      #expect(workspace.contents("index.db") == before)
+      #expect(try storedIdentifiers(workspace).count == Self.domains.count)
+    }
+  }
+
+  @Test func deletingFromAMissingIndexExits66AndCreatesNothing() throws {
+    try Workspace.with { workspace in
+      let result = try workspace.run("delete", "--db", "missing.db", "--all")
+      #expect(result.status == 66)
+      #expect(result.stderr.hasPrefix("error: no index at 'missing.db'"))
+      #expect(!workspace.exists("missing.db"))
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import Testing
+@testable import SearchIndex
+
+@Suite struct JSONParserTests {
+  /// A document the parser must reject, and where it must say the problem is.
+  struct SyntaxErrorCase: Sendable, CustomTestStringConvertible {
+    var text: String
+    var message: String
+    var line: Int
+    var column: Int
+    var testDescription: String { text.debugDescription }
+  }
+
+  static let syntaxErrors: [SyntaxErrorCase] = [
+    .init(text: "", message: "unexpected end of input, expected a value", line: 1, column: 1),
+    .init(text: "{\"a\": 1,\n \"b\" 2}", message: "expected ':' after member name", line: 2, column: 6),
+    .init(text: "[1, 2,\n\n  ]", message: "unexpected character ']', expected a value", line: 3, column: 3),
+    .init(text: "\"abc", message: "unterminated string", line: 1, column: 5),
+    .init(text: "{\"é\": x}", message: "unexpected character 'x', expected a value", line: 1, column: 7),
+    .init(text: "[tru]", message: "invalid literal, expected 'true'", line: 1, column: 2),
+    .init(text: "[1] 2", message: "unexpected text after the JSON value", line: 1, column: 5),
+    .init(text: "\"a\tb\"", message: "control character in string", line: 1, column: 3),
+    .init(text: "\"\\x\"", message: "invalid escape '\\x'", line: 1, column: 4),
+    .init(text: "{\"a\":1,}", message: "expected a quoted member name", line: 1, column: 8),
+    .init(text: "{\"a\":1 \"b\":2}", message: "expected ',' or '}' in object", line: 1, column: 8),
+    .init(text: "[1 2]", message: "expected ',' or ']' in array", line: 1, column: 4),
+    .init(text: "\n\n  {'a': 1}", message: "expected a quoted member name", line: 3, column: 4),
+  ]
+
+  @Test(arguments: syntaxErrors)
+  func syntaxErrorsReportMessageLineAndColumn(_ testCase: SyntaxErrorCase) {
+    #expect {
+      _ = try JSONParser.parse(testCase.text)
+    } throws: { error in
+      guard let error = error as? JSONParser.SyntaxError else { return false }
+      return error.message == testCase.message && error.line == testCase.line && error.column == testCase.column
+    }
+  }
+
+  @Test func syntaxErrorDescriptionNamesLineAndColumn() {
+    let error = JSONParser.SyntaxError(message: "unterminated string", line: 4, column: 9)
+    #expect(error.description == "unterminated string at line 4, column 9")
+  }
+
+  @Test func parsesEveryKindOfValue() throws {
+    let value = try JSONParser.parse(#" {"s":"x","n":-1.5e2,"t":true,"f":false,"z":null,"a":[1,[]],"o":{}} "#)
+    #expect(value == ["s": "x", "n": -150.0, "t": true, "f": false, "z": nil, "a": [1, []], "o": [:]])
+  }
+
+  @Test func objectsKeepTheirMemberOrder() throws {
+    let value = try JSONParser.parse(#"{"zebra":1,"apple":2,"mango":3}"#)
+    #expect(value.objectValue?.keys == ["zebra", "apple", "mango"])
+  }
+
+  @Test func decodesEveryEscape() throws {
+    let value = try JSONParser.parse(#""\"\\\/\b\f\n\r\t\u00e9\u0041""#)
+    #expect(value == .string("\"\\/\u{8}\u{c}\n\r\té" + "A"))
+  }
+
+  @Test(arguments: [#""\ud83d\ude00""#, #""\uD83D\uDE00""#])
+  func joinsSurrogatePairsIntoOneScalar(_ text: String) throws {
+    #expect(try JSONParser.parse(text) == .string("😀"))
+  }
+
+  @Test(arguments: [
+    (#""\ud83d""#, "unpaired surrogate in \\u escape"),
+    (#""\ud83dx""#, "unpaired surrogate in \\u escape"),
+    (#""\ude00""#, "unpaired surrogate in \\u escape"),
+    (#""\ud83d\u0041""#, "invalid low surrogate in \\u escape"),
+    (#""\u00""#, "invalid hex digit in \\u escape"),
+    (#""\u12G4""#, "invalid hex digit in \\u escape"),
+  ])
+  func rejectsBrokenUnicodeEscapes(_ text: String, _ message: String) {
+    #expect {
+      _ = try JSONParser.parse(text)
+    } throws: { ($0 as? JSONParser.SyntaxError)?.message == message }
+  }
+
+  @Test func rejectsStringsThatAreNotUTF8() {
+    var parser = JSONParser(bytes: [0x22, 0x61, 0xFF, 0x22])
+    #expect {
+      _ = try parser.parseDocument()
+    } throws: { ($0 as? JSONParser.SyntaxError)?.message == "string is not valid UTF-8" }
+  }
+
+  @Test(arguments: [#"{"a":1,"b":2,"a":3}"#, #"[{"x":{"k":1,"k":1}}]"#])
+  func rejectsDuplicateMembers(_ text: String) {
+    #expect {
+      _ = try JSONParser.parse(text)
+    } throws: { ($0 as? JSONParser.SyntaxError)?.message.hasPrefix("duplicate member") == true }
+  }
+
+  @Test func allowsTheSameMemberInDifferentObjects() throws {
+    #expect(try JSONParser.parse(#"[{"a":1},{"a":2}]"#) == [["a": 1], ["a": 2]])
+  }
+
+  @Test func acceptsDeepButReasonableNesting() throws {
+    let depth = 500
+    let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    var value = try JSONParser.parse(text)
+    var levels = 1
+    while case .array(let elements) = value, let first = elements.first {
+      value = first
+      levels += 1
+    }
+    #expect(levels == depth)
+  }
+
+  @Test(arguments: [String(repeating: "[", count: 100_000), String(repeating: #"{"a":"#, count: 100_000)])
+  func rejectsHostileNestingWithoutExhaustingTheStack(_ text: String) {
+    #expect {
+      _ = try JSONParser.parse(text)
+    } throws: { ($0 as? JSONParser.SyntaxError)?.message == "JSON nested too deeply" }
+  }
+
+  @Test(arguments: [
+    ("0", 0.0), ("-0", 0.0), ("7", 7.0), ("-12.75", -12.75), ("1e3", 1000.0), ("1E+3", 1000.0),
+    ("1.5e-2", 0.015), ("123456789012", 123_456_789_012.0), ("0.1", 0.1),
+  ])
+  func parsesNumbers(_ text: String, _ expected: Double) throws {
+    #expect(try JSONParser.parse(text) == .number(expected))
+  }
+
+  @Test(arguments: [
+    ("01", "unexpected text after the JSON value"),
+    ("1.", "invalid number: expected digits after '.'"),
+    ("-", "invalid number"),
+    ("1e", "invalid number: expected exponent digits"),
+    ("1e+", "invalid number: expected exponent digits"),
+    ("1e400", "number out of range"),
+    ("-1e400", "number out of range"),
+    (".5", "unexpected character '.', expected a value"),
+    ("+1", "unexpected character '+', expected a value"),
+    ("NaN", "unexpected character 'N', expected a value"),
+  ])
+  func rejectsMalformedNumbers(_ text: String, _ message: String) {
+    #expect {
+      _ = try JSONParser.parse(text)
+    } throws: { ($0 as? JSONParser.SyntaxError)?.message == message }
+  }
+
+  @Test func arrayElementsReportTheLineTheyStartOn() throws {
+    var parser = JSONParser("[\n  {\"a\": 1},\n\n  {\"b\":\n   2}, 3\n]\n")
+    let elements = try parser.parseArrayElementsWithLines()
+    #expect(elements.map(\.line) == [2, 4, 5])
+    #expect(elements.map(\.value) == [["a": 1], ["b": 2], 3])
+  }
+
+  @Test func arrayElementsOfAnEmptyArrayAreNone() throws {
+    var parser = JSONParser(" [ ] ")
+    #expect(try parser.parseArrayElementsWithLines().isEmpty)
+  }
+
+  @Test func arrayElementsRequireAnArray() {
+    var parser = JSONParser(#"{"id":"x"}"#)
+    #expect {
+      _ = try parser.parseArrayElementsWithLines()
+    } throws: { ($0 as? JSONParser.SyntaxError)?.message == "expected '['" }
+  }
+
+  @Test func compactTextRoundTripsThroughTheParser() throws {
+    let value: JSONValue = [
+      "text": "quote \" backslash \\ newline \n tab \t control \u{1} é 😀",
+      "numbers": [0, -3, 5.25, 1e20, 0.1],
+      "flags": [true, false, nil],
+      "nested": ["empty": [:], "list": []],
+    ]
+    #expect(try JSONParser.parse(value.compactText) == value)
+    #expect(try JSONParser.parse(value.prettyText) == value)
+  }
+
+  @Test func compactTextEscapesControlCharactersAndWritesIntegersWithoutFraction() {
+    let value: JSONValue = ["a": "\u{1}\n", "b": 5.0, "c": 5.5]
+    #expect(value.compactText == #"{"a":"\u0001\n","b":5,"c":5.5}"#)
+  }
+}
