@@ -19,7 +19,8 @@ public struct ItemDecoder: Sendable {
     self.defaultZone = defaultZone
   }
 
-  /// Top-level members besides `attributes`; attributes may also be written at the top level.
+  /// The members an item object may have; anything else is an error (attributes go inside
+  /// `attributes`), so a typo such as `domian` is reported instead of becoming an attribute.
   static let itemKeys: Set<String> = [
     "id", "uniqueIdentifier", "domain", "domainIdentifier", "contentType", "expirationDate", "protectionClass",
     "attributes", "attributeSet",

@@ -46,7 +46,16 @@ enum IndexCommand: Command {
         throw CommandFailure(.noInput, "\(path): no such file or directory", location: path)
       }
     }
+    let dbPath = try Common.dbPath(arguments, command: name)
+    let isNewFile = !FileManager.default.fileExists(atPath: dbPath)
     let index = try Common.openIndex(arguments, command: name, create: true)
+    // A failed first invocation leaves no file behind: nothing from it is written.
+    var succeeded = false
+    defer {
+      if isNewFile && !succeeded {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dbPath + suffix) }
+      }
+    }
     let progress = ProgressLine("indexing")
     let start = Date()
     var count = 0
@@ -86,6 +95,7 @@ enum IndexCommand: Command {
       throw error
     }
     progress.finish()
+    succeeded = true
     let seconds = Date().timeIntervalSince(start)
     let rate = seconds > 0 ? Int(Double(count) / seconds) : count
     Terminal.out("indexed \(count) item\(count == 1 ? "" : "s") into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
