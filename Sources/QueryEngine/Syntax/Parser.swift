@@ -319,7 +319,10 @@ public struct Parser {
     var clause: [Expression] = []
     while true {
       if atEnd || isPipe || isSemicolon || isRightParen { break }
-      if isIdentifier(current, "as"), case .string = token(at: 1).kind { break }
+      if isIdentifier(current, "as") {
+        if case .string = token(at: 1).kind { break }
+        throw fail("parse.expected-label", "expected a quoted label after 'as'", at: token(at: 1).span, help: "write as \"Matches\"")
+      }
       if isComma {
         if clause.isEmpty { throw fail("parse.empty-clause", "expected a value before ','", at: current.span) }
         result.append(clause)

@@ -53,6 +53,8 @@ struct CommandFailure: Error {
   var line: Int?
   var column: Int?
   var file: String?
+  /// The diagnostic identifier (`name.unknown-attribute`) for query errors.
+  var diagnosticID: String?
   /// Further diagnostics, already rendered, shown after the first.
   var others: [String] = []
 

@@ -12,6 +12,7 @@ extension CommandFailure {
     self.line = line
     self.column = column
     self.file = error.source.name == "query" ? nil : error.source.name
+    self.diagnosticID = primary.id
     self.others = error.diagnostics.filter { $0 != primary }.map { DiagnosticRenderer.render($0, in: error.source) }
   }
 }

@@ -12,6 +12,7 @@ enum ErrorReporter {
       error["line"] = failure.line.map { .number(Double($0)) } ?? .null
       error["column"] = failure.column.map { .number(Double($0)) } ?? .null
       error["hint"] = failure.hints.first.map { .string(stripPrefix($0)) } ?? .null
+      if let id = failure.diagnosticID { error["id"] = .string(id) }
       error["exitCode"] = .number(Double(failure.code.rawValue))
       Terminal.err(JSONValue.object(JSONObject([("error", .object(error))])).compactText + "\n")
       return
