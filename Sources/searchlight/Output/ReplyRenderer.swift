@@ -22,11 +22,28 @@ struct ReplyRenderer {
 
   func render(_ reply: Reply) -> String {
     var reply = reply
-    if let limit { reply.content = Self.truncate(reply.content, to: limit) }
+    var hidden = 0
+    if let limit {
+      let before = Self.size(reply.content)
+      reply.content = Self.truncate(reply.content, to: limit)
+      hidden = before - Self.size(reply.content)
+    }
     switch format {
     case .json: return reply.jsonValue(fetch: fetch, why: why).compactText + "\n"
     case .csv: return csv(reply.content)
-    case .table: return table(reply)
+    case .table:
+      let dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
+      return table(reply) + (hidden > 0 ? "  \(dim)… \(hidden) more\(reset)\n" : "")
+    }
+  }
+
+  /// Items, groups or rows in a reply.
+  static func size(_ data: PipelineData) -> Int {
+    switch data {
+    case .items(let items), .scoredItems(let items): items.count
+    case .table(let table): table.rows.count
+    case .groupedItems(let grouped): grouped.groups.count
+    default: 1
     }
   }
 
