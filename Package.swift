@@ -21,12 +21,14 @@ let package = Package(
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
-    .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages"),
+    .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .executableTarget(
       name: "searchlight", dependencies: ["Stages", "QueryEngine", "SearchIndex"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
-    .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
+    .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
+    .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "CustomStageTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
   ],
   swiftLanguageModes: [.v6]

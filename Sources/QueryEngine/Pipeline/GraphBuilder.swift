@@ -100,6 +100,17 @@ public struct GraphBuilder {
     return QueryGraph(source: source, statements: statements, syntax: query)
   }
 
+  /// Binds a run of stages from an input type (declarative stage bodies use this too).
+  public func bindStages(
+    _ stages: [StageSyntax], input: PipelineType, context: BindingContext, source: SourceText
+  ) -> (nodes: [QueryGraph.Node], output: PipelineType, diagnostics: [Diagnostic]) {
+    var type = input
+    var nodes: [QueryGraph.Node] = []
+    var diagnostics: [Diagnostic] = []
+    bindStages(stages, input: &type, context: context, source: source, nodes: &nodes, diagnostics: &diagnostics)
+    return (nodes, type, diagnostics)
+  }
+
   private func bindStages(
     _ stages: [StageSyntax], input type: inout PipelineType, context: BindingContext, source: SourceText,
     nodes: inout [QueryGraph.Node], diagnostics: inout [Diagnostic]
