@@ -80,7 +80,7 @@ public struct SQLCompiler {
   }
 
   /// The columns `ItemRow.decode` reads: rowid, the six stored-item columns, relevance.
-  static let itemColumns = "i.rowid, i.id, i.domain, i.contentType, i.expiration, i.protection, i.attributes"
+  static let itemColumns = "i.rowid, i.id, i.domain, i.contentType, i.expiration, i.protection, i.attributes, i.engagement"
 
   // MARK: Statements
 
