@@ -69,20 +69,47 @@ extension DecodingState {
     var referenced = Set<String>()
     for stage in ordered { for input in stage.inputs { referenced.insert(Self.statementName(input.id)) } }
     // Compute stages read the stage listed before them.
+    // A linear chain (each stage reads only the one before it, nothing else reads it) becomes
+    // one pipeline, so SQLite can run its leading stages in one statement.
+    let linear = Self.isLinear(ordered)
+    if linear, let last = ordered.last { writer.write("\(last.name) = ") }
     var previous: String?
     var first_ = true
-    for stage in ordered {
-      if !first_ { writer.write("; ") }
+    for (position, stage) in ordered.enumerated() {
+      let next = position + 1 < ordered.count ? ordered[position + 1] : nil
+      if linear, stage.type == "groupBy", let next, Self.valueStages.contains(next.type) {
+        // `group by A` then `valueAverage(x)` is `stats avg(x) by A` over the items.
+        let attribute = try stage.value.required("attribute", expected: "the attribute to group by").string()
+        grouped[stage.name] = (attribute, previous ?? "")
+        namedAttributes.append(attribute)
+        previous = stage.name
+        continue
+      }
+      if !first_ && !linear { writer.write("; ") }
       first_ = false
       try writer.group(stage.cursor.path) { (writer: inout DSLWriter) throws(ToolCallError) in
         try statement(stage, previous: previous, grouped: &grouped, ranking: stage.id == first.id ? ranking : nil,
-                      terminal: !referenced.contains(stage.name), pageSize: pageSize, into: &writer)
+                      terminal: linear ? next == nil : !referenced.contains(stage.name), inline: linear, pageSize: pageSize, into: &writer)
       }
       previous = stage.name
     }
     if let label, let last = ordered.last, !referenced.contains(last.name), last.label == nil {
       notes.append("label \"\(label)\" applies to the pipeline's last stage")
     }
+  }
+
+  static let valueStages: Set<String> = ["valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev"]
+
+  /// True when every stage reads exactly the stage before it and nothing else needs it.
+  static func isLinear(_ stages: [PipelineStage]) -> Bool {
+    for (index, stage) in stages.enumerated() {
+      if stage.value.optional("extractValue") != nil || stage.value.optional("bindVariable") != nil { return false }
+      if stage.type == "merge" || stage.type == "compute" { return false }
+      if index < stages.count - 1, stage.label != nil { return false }
+      if index == 0 { if !stage.inputs.isEmpty { return false }; continue }
+      guard stage.inputs.count == 1, stage.inputs[0].id == stages[index - 1].id else { return false }
+    }
+    return true
   }
 
   /// A stage id as a statement name: letters, digits and `_`, starting with a letter.
@@ -124,7 +151,7 @@ extension DecodingState {
   // swiftlint:disable:next function_body_length
   mutating func statement(
     _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String)], ranking: JSONCursor?,
-    terminal: Bool, pageSize: Int, into writer: inout DSLWriter
+    terminal: Bool, inline: Bool = false, pageSize: Int, into writer: inout DSLWriter
   ) throws(ToolCallError) {
     let value = stage.value
     var from: String?
@@ -133,17 +160,18 @@ extension DecodingState {
       guard let from else {
         throw ToolCallError(path: "\(value.path).from", message: "missing 'from': which stage does \(stage.type) read?", expected: "the id of an earlier stage")
       }
-      return from
+      // Inline, the input is the pipeline so far: the stage continues it.
+      return inline ? "" : from
     }
     func labelSuffix() -> String { " as \"\(ToolCallDecoder.escapeLabel(stage.label ?? stage.id))\"" }
-    writer.write("\(stage.name) = ")
+    if !inline { writer.write("\(stage.name) = ") }
     var letStatements: [String] = []
     switch stage.type {
     case "query":
       try value.checkKeys(["query", "fetchAttributes", "limit", "from", "extractValue"])
       let node = try value.required("query", expected: "a query node", example: Self.nodeExample)
       if let from {
-        writer.write("\(from) | where ")
+        writer.write((inline ? "" : from) + " | where ")
         var body = DSLWriter()
         try self.node(node, into: &body)
         writer.appendShifted(body)
@@ -160,7 +188,7 @@ extension DecodingState {
       }
     case "filter":
       try value.checkKeys(["from", "extractValue", "filterPredicate"])
-      writer.write("\(try requireFrom()) | where ")
+      writer.write(try requireFrom() + " | where ")
       var body = DSLWriter()
       try node(try value.required("filterPredicate", expected: "a query node", example: Self.nodeExample), into: &body)
       writer.appendShifted(body)
@@ -168,7 +196,7 @@ extension DecodingState {
       try value.checkKeys(["from", "sortBy", "sortOrder"])
       let attribute = try value.required("sortBy", expected: "an attribute").string()
       namedAttributes.append(attribute)
-      writer.write("\(try requireFrom()) | sort ")
+      writer.write(try requireFrom() + " | sort ")
       writer.write(Self.sortKey(attribute), path: "\(value.path).sortBy")
       writer.write(try Self.direction(value.optional("sortOrder")))
     case "limit":
@@ -197,14 +225,14 @@ extension DecodingState {
         if stratum == nil, let attributes = value.optional("diversityAttributes") { stratum = try attributes.strings().first }
         notes.append("the entropy sample was drawn stratified by \(stratum ?? "nothing")")
       case "score_aware":
-        writer.write("\(try requireFrom()) | top \(size)")
+        writer.write(try requireFrom() + " | top \(size)")
         notes.append("the score_aware sample kept the \(size) best-scored items")
         break
       default:
         throw ToolCallError(path: "\(value.path).strategy", message: "unknown strategy \"\(strategy)\"", expected: "random, stratified, entropy or score_aware")
       }
       if strategy != "score_aware" {
-        writer.write("\(try requireFrom()) | sample \(size) seed \(seed)")
+        writer.write(try requireFrom() + " | sample \(size) seed \(seed)")
         if let stratum { writer.write(" by "); writer.write(stratum, path: "\(value.path).stratifyBy") }
       }
     case "groupBy":
@@ -212,16 +240,16 @@ extension DecodingState {
       let attribute = try value.required("attribute", expected: "the attribute to group by").string()
       namedAttributes.append(attribute)
       let input = try requireFrom()
-      writer.write("\(input) | group by ")
+      writer.write((inline ? "" : input) + " | group by ")
       writer.write(attribute, path: "\(value.path).attribute")
       grouped[stage.name] = (attribute, input)
     case "count":
       try value.checkKeys(["from"])
-      writer.write("\(try requireFrom()) | count")
+      writer.write(try requireFrom() + " | count")
     case "valueCount":
       try value.checkKeys(["from", "bindVariable"])
       let input = try requireFrom()
-      writer.write("\(input) | count")
+      writer.write((inline ? "" : input) + " | count")
       if let variable = try value.optional("bindVariable")?.string() {
         letStatements.append("let \(Self.variableName(variable)) = \(input) | count | select max-by count")
       }
@@ -233,14 +261,14 @@ extension DecodingState {
       let input = try requireFrom()
       if let group = grouped[input] {
         // Statistics per group run on the grouped stage's items, by the group attribute.
-        writer.write("\(group.input) | stats \(function)(")
+        writer.write((inline ? "" : group.input) + " | stats \(function)(")
         writer.write(field, path: "\(value.path).field")
         writer.write(") by \(group.attribute)")
         if let variable = try value.optional("bindVariable")?.string() {
           letStatements.append("let \(Self.variableName(variable)) = \(stage.name) | select max-by \"\(function)(\(field))\"")
         }
       } else {
-        writer.write("\(input) | stats \(function)(")
+        writer.write((inline ? "" : input) + " | stats \(function)(")
         writer.write(field, path: "\(value.path).field")
         writer.write(")")
         if let variable = try value.optional("bindVariable")?.string() {
@@ -251,7 +279,7 @@ extension DecodingState {
       try value.checkKeys(["from", "field", "sortBy", "order", "index"])
       let field = try value.required("field", expected: "the attribute to return").string()
       namedAttributes.append(field)
-      writer.write("\(try requireFrom()) | select ")
+      writer.write(try requireFrom() + " | select ")
       if let sortBy = try value.optional("sortBy")?.string() {
         let order = try value.optional("order")?.string() ?? "desc"
         writer.write((order == "asc" ? "min-by " : "max-by ") + sortBy, path: "\(value.path).sortBy")
@@ -266,7 +294,7 @@ extension DecodingState {
       if let offset = try value.optional("offset")?.integer(), offset > 0 {
         throw ToolCallError(path: "\(value.path).offset", message: "offset is not supported; use limit", example: #""limit":10"#)
       }
-      writer.write("\(try requireFrom()) | extract ")
+      writer.write(try requireFrom() + " | extract ")
       writer.write(key.hasPrefix("$") ? "$" + Self.variableName(String(key.dropFirst())) : DSLWriter.exact(key), path: "\(value.path).groupKey")
       if let limit = try value.optional("limit")?.integer(in: 1...1_000_000) { writer.write(" | limit \(limit)") }
     case "merge":
@@ -292,7 +320,7 @@ extension DecodingState {
         let literal = Double(raw).map(DSLWriter.number) ?? (["true", "false"].contains(raw) ? raw : DSLWriter.pattern(raw))
         arguments.append("\(key): \(literal)")
       }
-      writer.write("\(try requireFrom()) | ")
+      writer.write(try requireFrom() + " | ")
       writer.write("\(type)(\(arguments.joined(separator: ", ")))", path: "\(value.path).stageType")
     case "hydration":
       throw ToolCallError(path: stage.cursor.path, message: "hydration needs the app's delegate, and none is registered for this index",
