@@ -65,7 +65,7 @@ public final class ExecutionContext {
   let connection: Connection
   let attributeMap: SQLCompiler.AttributeMap
   /// SQL statements run so far, for `explain` and tests.
-  public private(set) var executedSQL: [String] = []
+  public internal(set) var executedSQL: [String] = []
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
@@ -113,6 +113,7 @@ public final class ExecutionContext {
   /// The items of a plan, in batches of `batchSize` (the last call may be shorter).
   public func items(_ plan: SQLPlan, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
     var compiler = self.compiler()
+    if let ranked = try compiler.rankedPlan(plan), try rankedItems(ranked, batchSize: batchSize, batch) { return }
     let compiled = try compiler.itemsQuery(plan)
     var buffer: [ResultItem] = []
     try run(compiled) { row in

@@ -78,7 +78,13 @@ public struct Explainer {
     case .count?: compiled = try compiler.countQuery(plan)
     case .groupCount(let target)?: compiled = try compiler.groupCountQuery(plan, by: target)
     case .statistics(let requests, let group)?: compiled = try compiler.statisticQuery(plan, requests[0], by: group)
-    case nil: compiled = try compiler.itemsQuery(plan)
+    case nil:
+      if let ranked = try compiler.rankedPlan(plan) {
+        lines.append("\(indent)\(ranked.summary)")
+        lines.append("\(indent)  candidates: \(ranked.filterSQL)")
+        return
+      }
+      compiled = try compiler.itemsQuery(plan)
     }
     lines.append("\(indent)SQL: \(compiled.sql)")
     lines.append("\(indent)  arguments: \(compiled.arguments.map(Self.describe).joined(separator: ", "))")

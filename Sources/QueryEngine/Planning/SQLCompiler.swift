@@ -173,7 +173,7 @@ public struct SQLCompiler {
     return finish(statement, ranked: false)
   }
 
-  private mutating func finish(_ fragment: Fragment, ranked: Bool) -> Compiled {
+  mutating func finish(_ fragment: Fragment, ranked: Bool) -> Compiled {
     let compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
     matchers = []
     return compiled

@@ -11,11 +11,14 @@ package struct IndexWriter {
   package private(set) var catalog: AttributeCatalog
   private var attributeIDs: [String: Int64] = [:]
   private var changed = false
+  /// The ranked index (exact BM25 top-k postings), maintained in this transaction.
+  let ranked: RankedWriter
 
   init(connection: Connection, indexID: Int64) throws {
     self.db = connection
     self.indexID = indexID
     self.catalog = try SearchIndex.loadCatalog(connection)
+    self.ranked = RankedWriter(connection: connection, indexID: indexID)
     for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
       attributeIDs[name] = id
     }
@@ -187,11 +190,13 @@ package struct IndexWriter {
       for (offset, text) in columns.enumerated() { try ftsInsert.bind(text: text, at: Int32(offset + 2)) }
       try ftsInsert.step()
     }
+    try ranked.index(rowid, columns: columns)
   }
 
   private func removeDerivedRows(_ rowid: Int64) throws {
     try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM fts WHERE rowid = ?", [.integer(rowid)])
+    try ranked.remove(rowid)
   }
 
   /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns.
@@ -203,6 +208,7 @@ package struct IndexWriter {
     guard count > 0 else { return 0 }
     try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM doomed)")
+    for rowid in try db.rows("SELECT rowid FROM doomed", [], { $0.int64(0) }) { try ranked.remove(rowid) }
     try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM doomed")
     changed = true
@@ -256,13 +262,28 @@ package struct IndexWriter {
     changed = true
   }
 
-  /// Records the catalogue and bumps the generation; called before the transaction commits.
+  /// Compacts the ranked postings (see `SearchIndex.compactRankedIndex`).
+  package mutating func compactRankedIndex() throws {
+    try ranked.compact()
+    changed = true
+  }
+
+  /// Rebuilds the ranked postings from the FTS5 rows (see `SearchIndex.rebuildRankedIndex`).
+  package mutating func rebuildRankedIndex() throws {
+    try ranked.rebuild()
+    changed = true
+  }
+
+  /// Records the catalogue, writes the ranked postings and bumps the generation; called
+  /// before the transaction commits.
   mutating func finish() throws {
     for (name, type) in catalog.customTypes where attributeIDs[name] == nil {
       _ = try attributeID(name, type: type)
     }
+    try ranked.flush()
     if changed {
       try db.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+      try ranked.stampGeneration()
     }
   }
 }

@@ -9,6 +9,8 @@
 ///   (seconds since 1970) and Booleans; `str` and its folded form `fold` for text. Indexed by
 ///   (attr, num) and (attr, fold) for comparisons, sorting and grouping inside SQLite.
 /// - `fts`: the FTS5 full-text index over text attributes, rowid = items.rowid.
+/// - `rk_*`: the ranked index (block-max posting lists for exact BM25 top-k), kept in the
+///   same transactions as the items; see `RankedSchema`.
 package enum Schema {
   /// Marks a file as a Searchlight index.
   package static let formatMarker = "searchlight-index"
@@ -68,5 +70,5 @@ package enum Schema {
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
       tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
-    """
+    """ + RankedSchema.createStatements
 }

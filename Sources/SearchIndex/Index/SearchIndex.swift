@@ -19,6 +19,8 @@ public final class SearchIndex: Sendable {
   /// The row of this named index in `indexes`.
   package let indexID: Int64
   let pool: ConnectionPool
+  /// Ranked-index data queries have loaded, valid for one generation of the file.
+  let rankedCache = RankedCache()
 
   /// Opens the named index `name` in the file at `path`.
   ///
@@ -34,6 +36,7 @@ public final class SearchIndex: Sendable {
       let writer = try Connection(path: path, readOnly: readOnly, create: create)
       try Self.prepareSchema(writer, path: path, readOnly: readOnly)
       self.indexID = try Self.namedIndexID(writer, name: name, create: create && !readOnly, path: path)
+      if !readOnly { Self.prepareRankedIndex(writer, indexID: indexID) }
       self.pool = ConnectionPool(writer: writer) { () throws(DatabaseError) -> Connection in
         let reader = try Connection(path: path, readOnly: true, create: false)
         return reader

@@ -1,0 +1,67 @@
+import SearchIndex
+
+extension ExecutionContext {
+  /// Runs a ranked plan: reads the candidate filter with one SQL statement (or prepares
+  /// a per-candidate check when the allowed set is large), asks the ranked index for the
+  /// exact top k, then fetches those items in rank order with their BM25F scores as
+  /// relevance. Returns false, having emitted nothing, when the file has no current
+  /// ranked index; the caller then runs the plan through FTS5.
+  func rankedItems(_ plan: RankedPlan, batchSize: Int, _ batch: ([ResultItem]) throws -> Void) throws -> Bool {
+    try cancellation.check()
+    guard let statistics = try index.rankedStatistics(in: connection) else { return false }
+    let filter: CandidateFilter
+    switch plan.filter {
+    case .scopeOnly(let hidden):
+      var rowids = Set<Int64>()
+      try run(hidden) { rowids.insert($0.int64(0)) }
+      filter = rowids.isEmpty ? .none : .predicate { !rowids.contains($0) }
+    case .predicate(let allowed, let check, let limit):
+      var rowids: [Int64] = []
+      try run(allowed) { rowids.append($0.int64(0)) }
+      if rowids.count <= limit {
+        filter = .allowed(SortedDocIDSet(rowids))
+      } else {
+        // `run(allowed)` installed the pattern matchers `check` shares with it.
+        executedSQL.append(check.sql)
+        let statement = try connection.makeStatement(check.sql)
+        let arguments = check.arguments
+        filter = .predicate { rowid in
+          statement.reset()
+          do {
+            try statement.bind(.integer(rowid), at: 1)
+            for (offset, argument) in arguments.enumerated() { try statement.bind(argument, at: Int32(offset + 2)) }
+            let accepted = try statement.step()
+            statement.reset()
+            return accepted
+          } catch {
+            return false
+          }
+        }
+      }
+    }
+    let k = plan.k ?? max(1, statistics.documentCount)
+    guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, in: connection) else { return false }
+    executedSQL.append(plan.summary)
+    executedSQL.append(plan.fetch.sql)
+    let fetch = try connection.makeStatement(plan.fetch.sql)
+    var buffer: [ResultItem] = []
+    for hit in hits {
+      fetch.reset()
+      try fetch.bind(.integer(hit.id), at: 1)
+      for (offset, argument) in plan.fetch.arguments.enumerated() { try fetch.bind(argument, at: Int32(offset + 2)) }
+      guard try fetch.step() else { continue }
+      var result = ResultItem(
+        rowid: fetch.int64(0), item: try StoredItem.decode(row: fetch, offset: 1, catalog: catalog), relevance: hit.score)
+      result.engagement = Int(fetch.int64(7))
+      fetch.reset()
+      buffer.append(result)
+      if buffer.count >= batchSize {
+        try batch(buffer)
+        buffer.removeAll(keepingCapacity: true)
+        try cancellation.check()
+      }
+    }
+    if !buffer.isEmpty || batchSize == .max { try batch(buffer) }
+    return true
+  }
+}

@@ -1,0 +1,95 @@
+import SearchIndex
+
+/// An OR-ranked text search answered by the ranked index (exact BM25F top-k with
+/// block-max pruning) instead of FTS5, which would score every matching row.
+///
+/// The compiler produces one for a plan whose ranking search is an OR of bare words
+/// (`"a" || "b"`, or a `TextSearch` with `requireAll == false`), ordered by relevance
+/// and not aggregated. Everything else in the plan becomes a candidate filter the
+/// ranked index applies before scoring: the access scope (expiry, protection) and the
+/// rest of the predicate (attribute tests, date ranges, other text searches through
+/// FTS5). The executor then fetches the items of the returned rowids, in rank order,
+/// with their BM25F scores as relevance.
+public struct RankedPlan: Sendable {
+  /// How the candidates are restricted.
+  package enum Filter: Sendable {
+    /// Only the access scope: the rowids it hides (`hidden`), usually few.
+    case scopeOnly(hidden: SQLCompiler.Compiled)
+    /// A predicate beside the text search: `allowed` selects the rowids that pass it
+    /// and the scope, ascending, at most `limit` + 1 of them; when there are more than
+    /// `limit`, `check` (the rowid bound first) tests one candidate at a time.
+    case predicate(allowed: SQLCompiler.Compiled, check: SQLCompiler.Compiled, limit: Int)
+  }
+
+  /// Ranked-index terms with their query weights (`TextSearch.weights`, default 1).
+  package var terms: [QueryTerm]
+  /// Results wanted: the plan's `top`/`limit`; nil for every match in rank order.
+  public var k: Int?
+  package var filter: Filter
+  /// The stored columns of one item (`SQLCompiler.itemColumns`), rowid bound first,
+  /// with the scope repeated as a last guard.
+  package var fetch: SQLCompiler.Compiled
+
+  /// One line for `explain`.
+  public var summary: String {
+    let words = terms.map { term in
+      let text = term.term.replacingOccurrences(of: "\u{1}", with: "~")
+      return term.weight == 1 ? "\"\(text)\"" : "\"\(text)\"^\(JSONValue.format(number: term.weight))"
+    }
+    let limit = k.map { "top \($0)" } ?? "every match"
+    return "ranked index: exact BM25F \(limit) of any of \(words.joined(separator: " ")) (block-max pruning)"
+  }
+
+  /// The SQL of the candidate filter, for `explain`.
+  public var filterSQL: String {
+    switch filter {
+    case .scopeOnly(let hidden): hidden.sql
+    case .predicate(let allowed, _, _): allowed.sql
+    }
+  }
+}
+
+extension SQLCompiler {
+  /// Allowed-rowid sets up to this size are read up front; larger ones switch to a
+  /// check per candidate (only candidates that could enter the top k are checked).
+  /// A task-local so tests can exercise both strategies on small indexes.
+  @TaskLocal public static var allowedSetLimit = 20_000
+
+  /// The ranked plan for `plan`, or nil when it is not an OR-ranked text search the
+  /// ranked index can answer (then `itemsQuery` runs it through FTS5).
+  ///
+  /// Eligible: the ranking search has `requireAll == false`, no phrase, prefix or
+  /// column restriction, every word analyzes to one position (`RankedAnalysis`), every
+  /// weight is positive; the plan sorts by relevance only and has no aggregate.
+  public mutating func rankedPlan(_ plan: SQLPlan) throws(QueryRuntimeError) -> RankedPlan? {
+    guard plan.aggregate == nil, plan.sort.allSatisfy({ $0 == .relevance }), let search = plan.rankingSearch,
+      !search.requireAll, !search.phrase, search.columns == nil, !search.terms.isEmpty
+    else { return nil }
+    var terms: [QueryTerm] = []
+    for (offset, term) in search.terms.enumerated() {
+      let weight = search.weights.map { offset < $0.count ? $0[offset] : 1 } ?? 1
+      guard !term.isPrefix, weight > 0, weight.isFinite, let alternatives = RankedAnalysis.queryTerms(of: term.text)
+      else { return nil }
+      for alternative in alternatives { terms.append(QueryTerm(alternative, weight: weight)) }
+    }
+    let scope = self.scope.sqlCondition(alias: "i", indexID: indexID)
+    let fetch = finish(
+      Fragment("SELECT \(Self.itemColumns) FROM items i WHERE i.rowid = ? AND " + scope.sql, scope.arguments), ranked: false)
+    let filter: RankedPlan.Filter
+    if let condition = try condition(plan.predicateWithoutRankingSearch) {
+      let restricted = Fragment(scope.sql, scope.arguments) + " AND " + condition
+      let limit = Self.allowedSetLimit
+      let allowed = finish(
+        "SELECT i.rowid FROM items i WHERE " + restricted
+          + Fragment(" ORDER BY i.rowid LIMIT ?", [.integer(Int64(limit) + 1)]), ranked: false)
+      // Both statements share the pattern matchers of `condition`.
+      var check = finish("SELECT 1 FROM items i WHERE i.rowid = ? AND " + restricted, ranked: false)
+      check.matchers = allowed.matchers
+      filter = .predicate(allowed: allowed, check: check, limit: limit)
+    } else {
+      let hidden = self.scope.hiddenRowsSQL(indexID: indexID)
+      filter = .scopeOnly(hidden: finish(Fragment(hidden.sql, hidden.arguments), ranked: false))
+    }
+    return RankedPlan(terms: terms, k: plan.limit, filter: filter, fetch: fetch)
+  }
+}

@@ -1,0 +1,277 @@
+/// Per-document data needed for exact scoring and for deletes: field lengths,
+/// liveness and the forward term list.
+///
+/// Lengths are looked up for every scored candidate, so they live in pages of
+/// 1,024 documents addressed by `doc >> 10` (SQLite rowids are dense-ish), two
+/// bytes per field per document; the rare length >= 65,535 escapes to a side
+/// table. Pages far outside the dense directory (negative or huge rowids) fall
+/// back to a dictionary. A "location" is `slot << 10 | doc & 1023`, valid until
+/// the next mutation.
+///
+/// Each page is its own copy-on-write object (`DocumentPage`), so copying a table
+/// copies only the directory, and the persistent index can load pages one at a
+/// time (`install`) and write back only the pages a transaction changed.
+package struct DocumentTable: Sendable {
+  package static let pageShift = 10
+  package static let pageSize = 1 << pageShift
+  /// Dense directory limit: pages below this use direct indexing.
+  private static let nearPageLimit: Int64 = 1 << 20
+
+  package let fieldCount: Int
+  /// Live documents in the pages held.
+  package private(set) var count = 0
+  /// page number -> slot + 1 (0 = page not held), for 0 <= page < nearPageLimit.
+  private var nearDirectory: [Int32] = []
+  private var farDirectory: [Int64: Int32] = [:]
+  private var pages: [DocumentPage] = []
+  private var termLists: [DocID: [UInt8]] = [:]
+
+  package init(fieldCount: Int) {
+    self.fieldCount = fieldCount
+  }
+
+  /// The page number holding `doc`.
+  @inline(__always)
+  package static func page(of doc: DocID) -> Int64 { doc >> Int64(pageShift) }
+
+  @inline(__always)
+  private func slot(ofPage page: Int64) -> Int? {
+    if page >= 0 && page < Int64(nearDirectory.count) {
+      let stored = nearDirectory[Int(page)]
+      return stored == 0 ? nil : Int(stored) - 1
+    }
+    if page >= 0 && page < Self.nearPageLimit { return nil }
+    return farDirectory[page].map { Int($0) - 1 }
+  }
+
+  /// Location of `doc` if it is live.
+  @inline(__always)
+  package func location(of doc: DocID) -> Int? {
+    guard let slot = slot(ofPage: doc >> Int64(Self.pageShift)) else { return nil }
+    let offset = Int(doc & Int64(Self.pageSize - 1))
+    return pages[slot].isLive(offset) ? slot << Self.pageShift | offset : nil
+  }
+
+  package func contains(_ doc: DocID) -> Bool { location(of: doc) != nil }
+
+  @inline(__always)
+  package func length(at location: Int, field: Int) -> Int {
+    pages[location >> Self.pageShift].length(offset: location & (Self.pageSize - 1), field: field)
+  }
+
+  package func fieldLengths(of doc: DocID) -> [Int]? {
+    location(of: doc).map { location in (0..<fieldCount).map { length(at: location, field: $0) } }
+  }
+
+  /// Sorted distinct term ids of a live document (forward index), when this table
+  /// keeps forward lists (the in-memory index does; the persistent one keeps them
+  /// in SQLite).
+  package func terms(of doc: DocID) -> [TermID]? {
+    termLists[doc].map(TermListCodec.decode)
+  }
+
+  // MARK: - Pages
+
+  /// Whether the page is held (loaded or created).
+  package func holdsPage(_ page: Int64) -> Bool { slot(ofPage: page) != nil }
+
+  /// The held page, for persisting it.
+  package func page(_ page: Int64) -> DocumentPage? { slot(ofPage: page).map { pages[$0] } }
+
+  /// Numbers of the held pages.
+  package var pageNumbers: [Int64] { pages.map(\.number) }
+
+  /// Adds a page loaded from storage; the page must not be held yet.
+  package mutating func install(_ page: DocumentPage) {
+    precondition(page.fieldCount == fieldCount, "page of another schema")
+    precondition(slot(ofPage: page.number) == nil, "page already held")
+    let slot = pages.count
+    pages.append(page)
+    setSlot(slot, ofPage: page.number)
+    count += page.liveCount
+  }
+
+  private mutating func setSlot(_ slot: Int, ofPage page: Int64) {
+    if page >= 0 && page < Self.nearPageLimit {
+      if Int(page) >= nearDirectory.count {
+        nearDirectory.append(contentsOf: repeatElement(0, count: Int(page) + 1 - nearDirectory.count))
+      }
+      nearDirectory[Int(page)] = Int32(slot + 1)
+    } else {
+      farDirectory[page] = Int32(slot + 1)
+    }
+  }
+
+  /// The slot of `page`, creating an empty page when it is not held, and made unique
+  /// so it can be mutated without affecting copies of this table.
+  private mutating func uniqueSlot(ofPage page: Int64) -> Int {
+    if let existing = slot(ofPage: page) {
+      if !isKnownUniquelyReferenced(&pages[existing]) { pages[existing] = pages[existing].copy() }
+      return existing
+    }
+    let slot = pages.count
+    pages.append(DocumentPage(number: page, fieldCount: fieldCount))
+    setSlot(slot, ofPage: page)
+    return slot
+  }
+
+  // MARK: - Mutations
+
+  package mutating func insert(_ doc: DocID, fieldLengths: [Int], encodedTerms: [UInt8]?) {
+    precondition(fieldLengths.count == fieldCount)
+    let slot = uniqueSlot(ofPage: doc >> Int64(Self.pageShift))
+    pages[slot].insert(offset: Int(doc & Int64(Self.pageSize - 1)), fieldLengths: fieldLengths)
+    if let encodedTerms { termLists[doc] = encodedTerms }
+    count += 1
+  }
+
+  /// Marks `doc` dead and returns what deletion bookkeeping needs (the encoded
+  /// terms are empty when this table keeps no forward lists).
+  @discardableResult
+  package mutating func remove(_ doc: DocID) -> (fieldLengths: [Int], encodedTerms: [UInt8])? {
+    guard contains(doc) else { return nil }
+    let slot = uniqueSlot(ofPage: doc >> Int64(Self.pageShift))
+    let fieldLengths = pages[slot].remove(offset: Int(doc & Int64(Self.pageSize - 1)))
+    count -= 1
+    return (fieldLengths, termLists.removeValue(forKey: doc) ?? [])
+  }
+
+  /// Bytes of the length pages (the part a query touches).
+  package var lengthTableByteCount: Int { pages.count * (Self.pageSize * fieldCount * 2 + Self.pageSize / 8) }
+
+  /// Bytes of the encoded forward term lists.
+  package var termListByteCount: Int { termLists.values.reduce(0) { $0 + $1.count } }
+}
+
+/// Lengths and liveness of the 1,024 documents of one `DocumentTable` page.
+///
+/// `@unchecked Sendable`: a page is mutated only through `DocumentTable`'s
+/// mutating methods, and only after `isKnownUniquelyReferenced` showed that no
+/// other table (and so no other thread) can see it; a page reachable from two
+/// places is never written.
+package final class DocumentPage: @unchecked Sendable {
+  private static let escapedLength = UInt16.max
+  package static var liveWordCount: Int { DocumentTable.pageSize / 64 }
+
+  /// The page number (`doc >> 10`).
+  package let number: Int64
+  package let fieldCount: Int
+  /// `pageSize * fieldCount` lengths, row-major by document.
+  private let lengths: UnsafeMutablePointer<UInt16>
+  private let live: UnsafeMutablePointer<UInt64>
+  /// Lengths >= 65,535 by index into `lengths`.
+  private var longLengths: [Int: UInt32] = [:]
+  package private(set) var liveCount = 0
+
+  package init(number: Int64, fieldCount: Int) {
+    self.number = number
+    self.fieldCount = fieldCount
+    lengths = .allocate(capacity: DocumentTable.pageSize * fieldCount)
+    lengths.initialize(repeating: 0, count: DocumentTable.pageSize * fieldCount)
+    live = .allocate(capacity: Self.liveWordCount)
+    live.initialize(repeating: 0, count: Self.liveWordCount)
+  }
+
+  deinit {
+    lengths.deallocate()
+    live.deallocate()
+  }
+
+  package func copy() -> DocumentPage {
+    let result = DocumentPage(number: number, fieldCount: fieldCount)
+    result.lengths.update(from: lengths, count: DocumentTable.pageSize * fieldCount)
+    result.live.update(from: live, count: Self.liveWordCount)
+    result.longLengths = longLengths
+    result.liveCount = liveCount
+    return result
+  }
+
+  @inline(__always)
+  package func isLive(_ offset: Int) -> Bool {
+    live[offset >> 6] & (1 << UInt64(offset & 63)) != 0
+  }
+
+  @inline(__always)
+  package func length(offset: Int, field: Int) -> Int {
+    let index = offset * fieldCount + field
+    let stored = lengths[index]
+    return stored == Self.escapedLength ? Int(longLengths[index]!) : Int(stored)
+  }
+
+  fileprivate func insert(offset: Int, fieldLengths: [Int]) {
+    precondition(!isLive(offset), "document already live")
+    live[offset >> 6] |= 1 << UInt64(offset & 63)
+    for field in 0..<fieldCount {
+      let index = offset * fieldCount + field
+      let length = fieldLengths[field]
+      if length >= Int(Self.escapedLength) {
+        lengths[index] = Self.escapedLength
+        longLengths[index] = UInt32(clamping: length)
+      } else {
+        lengths[index] = UInt16(length)
+        longLengths[index] = nil
+      }
+    }
+    liveCount += 1
+  }
+
+  fileprivate func remove(offset: Int) -> [Int] {
+    let fieldLengths = (0..<fieldCount).map { length(offset: offset, field: $0) }
+    for field in 0..<fieldCount {
+      let index = offset * fieldCount + field
+      lengths[index] = 0
+      longLengths[index] = nil
+    }
+    live[offset >> 6] &= ~(1 << UInt64(offset & 63))
+    liveCount -= 1
+    return fieldLengths
+  }
+
+  // MARK: - Persistence
+
+  /// The page as bytes: the live bitmap (16 little-endian UInt64), then for each
+  /// live document its field lengths as varints (dead documents take no bytes;
+  /// lengths are small, so a page is a few KB instead of 10).
+  package func encoded() -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Self.liveWordCount * 8 + liveCount * fieldCount)
+    for word in 0..<Self.liveWordCount {
+      withUnsafeBytes(of: live[word].littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    for offset in 0..<DocumentTable.pageSize where isLive(offset) {
+      for field in 0..<fieldCount { Varint.append(UInt64(length(offset: offset, field: field)), to: &bytes) }
+    }
+    return bytes
+  }
+
+  /// Decodes `encoded()`; nil when the bytes are malformed.
+  package static func decode(number: Int64, fieldCount: Int, bytes: [UInt8]) -> DocumentPage? {
+    guard bytes.count >= liveWordCount * 8 else { return nil }
+    let page = DocumentPage(number: number, fieldCount: fieldCount)
+    let ok = bytes.withUnsafeBufferPointer { buffer -> Bool in
+      let base = buffer.baseAddress!
+      for word in 0..<liveWordCount {
+        var value: UInt64 = 0
+        for byte in 0..<8 { value |= UInt64(base[word * 8 + byte]) << UInt64(byte * 8) }
+        page.live[word] = value
+        page.liveCount += value.nonzeroBitCount
+      }
+      var position = liveWordCount * 8
+      for offset in 0..<DocumentTable.pageSize where page.isLive(offset) {
+        for field in 0..<fieldCount {
+          guard position < buffer.count else { return false }
+          let length = Varint.read(base, &position, end: buffer.count)
+          let index = offset * fieldCount + field
+          if length >= UInt64(escapedLength) {
+            page.lengths[index] = escapedLength
+            page.longLengths[index] = UInt32(clamping: length)
+          } else {
+            page.lengths[index] = UInt16(length)
+          }
+        }
+      }
+      return position == buffer.count
+    }
+    return ok ? page : nil
+  }
+}

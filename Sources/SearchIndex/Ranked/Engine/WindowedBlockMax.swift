@@ -1,0 +1,165 @@
+/// Exact top-k by window-at-a-time block-max bounding (windows as in Lucene's
+/// `MaxScoreBulkScorer`).
+///
+/// The doc-id space is cut into windows of `windowSize` ids. Per window, each
+/// term's bound is the largest block bound overlapping the window. If the sum
+/// of all bounds cannot beat the current k-th score (the MaxScore test with every
+/// term non-essential), the window is skipped without decoding. Otherwise the
+/// lists are walked term-at-a-time (no per-candidate loop over all query terms,
+/// which is what makes long queries slow document-at-a-time): a bounding pass
+/// sums, per document, the window bounds of the terms it actually matches and
+/// records the postings; only documents whose bound sum can beat the threshold
+/// are checked for liveness / filter, get length norms, and are scored exactly
+/// from the recorded postings. With OR queries most documents match one term,
+/// whose bound alone is below the threshold, so most postings are never scored.
+/// Fixed-point sums make the term-at-a-time order irrelevant to the result.
+enum WindowedBlockMax {
+  static let windowSize = 2048
+  private static let wordCount = windowSize / 64
+
+  static func run(
+    _ query: inout PreparedQuery, k: Int, documents: DocumentTable, filter: CandidateFilter,
+    counters: inout SearchCounters
+  ) -> [SearchHit] {
+    var heap = TopKHeap(k: k)
+    let arena = query.arena
+    let scorer = query.scorer
+    let scale = query.scale
+    let tolerance = query.tolerance
+    let fieldCount = scorer.fieldCount
+    var predicate: ((DocID) -> Bool)?
+    var allowed: SortedDocIDSet?
+    switch filter {
+    case .none: break
+    case .predicate(let test): predicate = test
+    case .allowed(let set): allowed = set
+    }
+    let n = query.cursors.count
+    let accumulator = UnsafeMutablePointer<Int64>.allocate(capacity: windowSize)
+    let norms = UnsafeMutablePointer<Double>.allocate(capacity: windowSize * fieldCount)
+    let boundSum = UnsafeMutablePointer<Double>.allocate(capacity: windowSize)
+    // touched | survivors | allowed bitsets, one bit per window slot.
+    let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: 3 * wordCount)
+    bits.initialize(repeating: 0, count: 3 * wordCount)
+    let touched = bits
+    let survivors = bits + wordCount
+    let allowedBits = bits + 2 * wordCount
+    var entries = WindowPostings(fieldCount: fieldCount)
+    let windowBound = arena.blockBounds
+    defer {
+      entries.deallocate()
+      boundSum.deallocate()
+      accumulator.deallocate()
+      norms.deallocate()
+      bits.deallocate()
+    }
+    withExtendedLifetime(arena) {
+      query.cursors.withUnsafeMutableBufferPointer { cursors in
+        var threshold = -Double.infinity
+        var allowedHint = 0
+        var base = TermCursor.exhausted
+        for i in 0..<n { base = min(base, cursors[i].doc) }
+        while base != TermCursor.exhausted {
+          let end = base < TermCursor.exhausted - DocID(windowSize) ? base + DocID(windowSize)
+            : TermCursor.exhausted
+          var windowTotal = 0.0
+          for i in 0..<n {
+            windowBound[i] = cursors[i].doc >= end ? 0 : cursors[i].maxScore(from: base, to: end)
+            windowTotal += windowBound[i]
+          }
+          if windowTotal + tolerance > threshold {
+            if let allowed {
+              allowedBits.update(repeating: 0, count: wordCount)
+              let ids = allowed.ids
+              var doc = allowed.nextGreaterOrEqual(base, hint: &allowedHint)
+              while doc < end {
+                let offset = Int(doc - base)
+                allowedBits[offset >> 6] |= 1 << UInt64(offset & 63)
+                allowedHint += 1
+                doc = allowedHint < ids.count ? ids[allowedHint] : TermCursor.exhausted
+              }
+            }
+            // Pass 1 (bounding): record every posting of the window and add its
+            // list's window bound to the document. No scoring, no length lookups.
+            entries.count = 0
+            for c in 0..<n where windowBound[c] > 0 {
+              let termBound = windowBound[c]
+              cursors[c].advance(to: base)
+              while cursors[c].doc < end {
+                let offset = Int(cursors[c].doc - base)
+                let word = offset >> 6
+                let bit: UInt64 = 1 << UInt64(offset & 63)
+                if touched[word] & bit == 0 {
+                  touched[word] |= bit
+                  boundSum[offset] = 0
+                }
+                boundSum[offset] += termBound
+                entries.append(offset: offset, cursor: c, frequencies: cursors[c].currentFrequencies())
+                cursors[c].next()
+              }
+            }
+            // Survivors: documents whose matched-term bound can beat the
+            // threshold, that are live and pass the filter. Only these get
+            // length norms and exact scores.
+            var survivorCount = 0
+            for word in 0..<wordCount {
+              var pending = touched[word]
+              touched[word] = 0
+              while pending != 0 {
+                let offset = word << 6 | pending.trailingZeroBitCount
+                pending &= pending - 1
+                counters.candidates += 1
+                guard boundSum[offset] + tolerance > threshold else { continue }
+                let bit: UInt64 = 1 << UInt64(offset & 63)
+                let doc = base + DocID(offset)
+                guard allowed == nil || allowedBits[word] & bit != 0, predicate?(doc) ?? true,
+                  let location = documents.location(of: doc)
+                else { continue }
+                survivors[word] |= bit
+                survivorCount += 1
+                scorer.norms(location: location, documents: documents, into: norms + offset * fieldCount)
+                accumulator[offset] = 0
+              }
+            }
+            counters.scoredDocuments += survivorCount
+            if survivorCount > 0 {
+              // Pass 2 (scoring): exact fixed-point scores of surviving postings.
+              for e in 0..<entries.count {
+                let offset = Int(entries.offsets[e])
+                guard survivors[offset >> 6] & (1 << UInt64(offset & 63)) != 0 else { continue }
+                let termScore = scorer.termScore(
+                  weightedIDF: cursors[Int(entries.cursorIndices[e])].weightedIDF,
+                  frequencies: entries.frequencies + e * fieldCount, norms: norms + offset * fieldCount)
+                accumulator[offset] += Int64(termScore * scale)
+              }
+              // Pass 3: offer survivors to the heap in doc order (ascending
+              // ids make "equal score never displaces" the id tie-break).
+              for word in 0..<wordCount {
+                var pending = survivors[word]
+                survivors[word] = 0
+                while pending != 0 {
+                  let offset = word << 6 | pending.trailingZeroBitCount
+                  pending &= pending - 1
+                  counters.fullyScored += 1
+                  if heap.insert(score: Double(accumulator[offset]) / scale, id: base + DocID(offset))
+                    && heap.isFull
+                  {
+                    threshold = heap.threshold
+                  }
+                }
+              }
+            }
+          }
+          // Next window starts at the first posting at or after `end`.
+          var next = TermCursor.exhausted
+          for i in 0..<n {
+            cursors[i].advance(to: end)
+            next = min(next, cursors[i].doc)
+          }
+          base = next
+        }
+      }
+    }
+    return heap.sortedHits()
+  }
+}

@@ -1,0 +1,177 @@
+import Synchronization
+
+/// What queries have read of one named index's ranked tables at one file generation:
+/// the statistics row, lexicon entries, posting lists and document pages. Everything in
+/// it was read at `generation`, and every write that changes the ranked tables bumps
+/// the generation, so a snapshot is valid exactly while the file is at its generation.
+struct RankedSnapshot: Sendable {
+  struct TermEntry: Sendable {
+    var id: TermID
+    var documentFrequency: Int
+  }
+
+  /// A loaded posting list and the document pages its postings fall in.
+  struct LoadedList: Sendable {
+    var list: PostingList
+    var pages: [Int64]
+  }
+
+  var generation: Int64
+  var statistics: RankedStatistics
+  /// Lexicon entries looked up so far; nil for a term the index does not have.
+  var terms: [String: TermEntry?] = [:]
+  var lists: [TermID: LoadedList] = [:]
+  var documents = DocumentTable(fieldCount: RankedSchema.parameters.fieldCount)
+  /// Pages found not to be stored (no live document).
+  var absentPages = Set<Int64>()
+  var listBytes = 0
+
+  init(generation: Int64, statistics: RankedStatistics) {
+    self.generation = generation
+    self.statistics = statistics
+  }
+
+  /// Adds what `other` (same generation) loaded and this snapshot lacks.
+  mutating func absorb(_ other: RankedSnapshot) {
+    for (term, entry) in other.terms where terms[term] == nil { terms[term] = entry }
+    for (term, loaded) in other.lists where lists[term] == nil {
+      lists[term] = loaded
+      listBytes += loaded.list.blocks.reduce(0) { $0 + $1.persistedByteCount }
+    }
+    for number in other.documents.pageNumbers where !documents.holdsPage(number) {
+      documents.install(other.documents.page(number)!)
+    }
+    absentPages.formUnion(other.absentPages)
+  }
+}
+
+/// The process-wide cache of a `SearchIndex`'s ranked snapshot, shared by all its
+/// reader connections. Queries copy the snapshot out (cheap: its collections are
+/// copy-on-write and pages are shared objects), load what is missing outside the lock,
+/// and merge it back.
+final class RankedCache: Sendable {
+  /// Posting bytes kept before the cached lists are dropped.
+  static let listByteBudget = 256 << 20
+
+  private let state = Mutex<RankedSnapshot?>(nil)
+
+  init() {}
+
+  func snapshot(generation: Int64) -> RankedSnapshot? {
+    state.withLock { cached in cached?.generation == generation ? cached : nil }
+  }
+
+  func store(_ snapshot: RankedSnapshot) {
+    state.withLock { cached in
+      var merged = snapshot
+      if let current = cached {
+        if current.generation > snapshot.generation { return }
+        if current.generation == snapshot.generation { merged.absorb(current) }
+      }
+      if merged.listBytes > Self.listByteBudget {
+        merged.lists.removeAll()
+        merged.listBytes = 0
+      }
+      cached = merged
+    }
+  }
+
+  /// Forgets everything (tests, and after this process rewrote postings in place).
+  func clear() {
+    state.withLock { $0 = nil }
+  }
+}
+
+/// Runs ranked queries against the ranked tables through a reader connection in an
+/// open read transaction, with the snapshot cache.
+struct RankedReader {
+  let store: RankedStore
+  let cache: RankedCache
+
+  /// The current snapshot with statistics, nil when the ranked index is unavailable
+  /// (tables missing, or postings stale for this generation: written by a binary
+  /// without the ranked index and not yet rebuilt by a writable open).
+  func snapshot() throws -> RankedSnapshot? {
+    let generation = try store.generation()
+    if let cached = cache.snapshot(generation: generation) { return cached }
+    guard try RankedSchema.exists(store.db), let statistics = try store.statistics(),
+      statistics.generation == generation, statistics.fingerprint == RankedSchema.fingerprint
+    else { return nil }
+    return RankedSnapshot(generation: generation, statistics: statistics)
+  }
+
+  /// Exact top-`k` of the weighted OR of `terms` among live documents accepted by
+  /// `filter`; nil when the ranked index is unavailable.
+  func search(
+    _ terms: [QueryTerm], k: Int, filter: CandidateFilter, algorithm: RetrievalAlgorithm?,
+    counters: inout SearchCounters
+  ) throws -> [SearchHit]? {
+    guard var snapshot = try snapshot() else { return nil }
+    var changed = false
+    var resolved: [PreparedQuery.ResolvedTerm] = []
+    for term in PreparedQuery.merged(terms) {
+      let entry: RankedSnapshot.TermEntry?
+      if let cached = snapshot.terms[term.term] {
+        entry = cached
+      } else {
+        entry = try store.term(term.term).map { RankedSnapshot.TermEntry(id: $0.id, documentFrequency: $0.df) }
+        snapshot.terms[term.term] = .some(entry)
+        changed = true
+      }
+      guard let entry, entry.documentFrequency > 0 else { continue }
+      let loaded: RankedSnapshot.LoadedList
+      if let cached = snapshot.lists[entry.id] {
+        loaded = cached
+      } else {
+        let list = try store.postingList(entry.id)
+        loaded = RankedSnapshot.LoadedList(list: list, pages: Self.pages(of: list))
+        snapshot.lists[entry.id] = loaded
+        snapshot.listBytes += list.blocks.reduce(0) { $0 + $1.persistedByteCount }
+        changed = true
+      }
+      guard !loaded.list.isEmpty else { continue }
+      for number in loaded.pages where !snapshot.documents.holdsPage(number) && !snapshot.absentPages.contains(number) {
+        if let page = try store.page(number) {
+          snapshot.documents.install(page)
+        } else {
+          snapshot.absentPages.insert(number)
+        }
+        changed = true
+      }
+      resolved.append(PreparedQuery.ResolvedTerm(list: loaded.list, weight: term.weight, documentFrequency: entry.documentFrequency))
+    }
+    if changed { cache.store(snapshot) }
+    guard k > 0 else { return [] }
+    let statistics = snapshot.statistics
+    var prepared = PreparedQuery(
+      terms: resolved, parameters: RankedSchema.parameters, documentCount: statistics.documentCount,
+      averageFieldLengths: statistics.averageFieldLengths, basis: statistics.basis)
+    guard let algorithm else {
+      return ExhaustiveScorer.run(&prepared, k: k, documents: snapshot.documents, filter: filter, counters: &counters)
+    }
+    return TopKSearch.run(
+      &prepared, k: k, documents: snapshot.documents, filter: filter, algorithm: algorithm, counters: &counters)
+  }
+
+  /// The sorted page numbers the list's postings fall in: every page a block's range
+  /// spans when it spans few, the pages of its decoded doc ids otherwise.
+  static func pages(of list: PostingList) -> [Int64] {
+    var pages: [Int64] = []
+    let docs = UnsafeMutablePointer<DocID>.allocate(capacity: BlockCodec.capacity)
+    defer { docs.deallocate() }
+    for block in list.blocks {
+      let first = DocumentTable.page(of: block.firstDoc)
+      let last = DocumentTable.page(of: block.lastDoc)
+      if last - first < 4 {
+        for number in first...last where pages.last != number { pages.append(number) }
+      } else {
+        _ = BlockCodec.decodeDocIDs(of: block, into: docs)
+        for index in 0..<block.postingCount {
+          let number = DocumentTable.page(of: docs[index])
+          if pages.last != number { pages.append(number) }
+        }
+      }
+    }
+    return pages
+  }
+}

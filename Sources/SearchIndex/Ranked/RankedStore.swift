@@ -1,0 +1,244 @@
+/// SQL access to the ranked tables of one named index (see `RankedSchema`), on a
+/// connection that is inside a transaction. Every statement is cached per connection.
+struct RankedStore {
+  let db: Connection
+  let indexID: Int64
+
+  static var fieldCount: Int { RankedSchema.parameters.fieldCount }
+
+  /// The file generation as this transaction sees it.
+  func generation() throws -> Int64 {
+    try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
+  }
+
+  // MARK: - Statistics
+
+  func statistics() throws -> RankedStatistics? {
+    let statement = try db.cachedStatement(
+      "SELECT documents, lengths, basis, parameters, tombstones, generation FROM rk_stats WHERE indexId = ?")
+    try statement.bind(int: indexID, at: 1)
+    guard try statement.step() else { return nil }
+    defer { statement.reset() }
+    var stats = RankedStatistics(fieldCount: Self.fieldCount, generation: statement.int64(5))
+    stats.documentCount = Int(statement.int64(0))
+    let lengths = Varint.decodeAll(statement.blob(1)).map { Int($0) }
+    stats.fingerprint = statement.string(3) ?? ""
+    guard lengths.count == Self.fieldCount else {
+      stats.fingerprint = "corrupt"
+      return stats
+    }
+    stats.totalFieldLengths = lengths
+    if !statement.isNull(2) {
+      let basis = RankedStatistics.decodeDoubles(statement.blob(2))
+      if basis.count == Self.fieldCount { stats.basis = ScoreBoundBasis(averageFieldLengths: basis) }
+    }
+    stats.tombstones = Int(statement.int64(4))
+    return stats
+  }
+
+  func save(_ stats: RankedStatistics) throws {
+    try db.run(
+      "INSERT OR REPLACE INTO rk_stats(indexId, documents, lengths, basis, parameters, tombstones, generation) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      [.integer(indexID), .integer(Int64(stats.documentCount)), .blob(RankedStatistics.encode(stats.totalFieldLengths)),
+       stats.basis.map { .blob(RankedStatistics.encode($0.averageFieldLengths)) } ?? .null,
+       .text(stats.fingerprint), .integer(Int64(stats.tombstones)), .integer(stats.generation)])
+  }
+
+  // MARK: - Lexicon
+
+  /// The term's id and live document frequency, nil when the index never saw it.
+  func term(_ text: String) throws -> (id: TermID, df: Int)? {
+    let statement = try db.cachedStatement("SELECT id, df FROM rk_terms WHERE indexId = ? AND term = ?")
+    try statement.bind(int: indexID, at: 1)
+    try statement.bind(text: text, at: 2)
+    guard try statement.step() else { return nil }
+    defer { statement.reset() }
+    return (TermID(truncatingIfNeeded: statement.int64(0)), Int(statement.int64(1)))
+  }
+
+  func insertTerm(_ text: String, df: Int) throws -> TermID {
+    let statement = try db.cachedStatement("INSERT INTO rk_terms(indexId, term, df) VALUES (?, ?, ?)")
+    try statement.bind(int: indexID, at: 1)
+    try statement.bind(text: text, at: 2)
+    try statement.bind(int: Int64(df), at: 3)
+    try statement.step()
+    let id = db.lastInsertRowID
+    guard id > 0 && id <= Int64(UInt32.max) else { throw DatabaseError(code: .full, message: "ranked index: term ids exhausted") }
+    return TermID(id)
+  }
+
+  func addDocumentFrequency(_ delta: Int, to term: TermID) throws {
+    let statement = try db.cachedStatement("UPDATE rk_terms SET df = df + ? WHERE id = ?")
+    try statement.bind(int: Int64(delta), at: 1)
+    try statement.bind(int: Int64(term), at: 2)
+    try statement.step()
+  }
+
+  /// Every term id of this index with its stored block count and posting count.
+  func termBlockCounts() throws -> [(term: TermID, blocks: Int, postings: Int)] {
+    try db.rows(
+      "SELECT b.term, count(*), sum(b.count) FROM rk_terms t JOIN rk_blocks b ON b.term = t.id WHERE t.indexId = ? GROUP BY b.term",
+      [.integer(indexID)]
+    ) { (TermID(truncatingIfNeeded: $0.int64(0)), Int($0.int64(1)), Int($0.int64(2))) }
+  }
+
+  // MARK: - Blocks
+
+  private static let blockColumns = "firstDoc, lastDoc, count, bound, payload"
+
+  private static func block(_ row: Statement) -> PostingBlock {
+    PostingBlock(
+      firstDoc: row.int64(0), lastDoc: row.int64(1), count: Int32(truncatingIfNeeded: row.int64(2)),
+      maxPseudoTF: Float(row.double(3)), payload: row.blob(4))
+  }
+
+  /// All blocks of the term, in doc order.
+  func postingList(_ term: TermID) throws -> PostingList {
+    let statement = try db.cachedStatement("SELECT \(Self.blockColumns) FROM rk_blocks WHERE term = ? ORDER BY lastDoc")
+    try statement.bind(int: Int64(term), at: 1)
+    var blocks: [PostingBlock] = []
+    while try statement.step() { blocks.append(Self.block(statement)) }
+    return PostingList(blocks: blocks)
+  }
+
+  /// The block with the smallest lastDoc >= `doc` (the one `doc` belongs in), nil past the end.
+  func block(of term: TermID, atOrAfter doc: DocID) throws -> PostingBlock? {
+    let statement = try db.cachedStatement(
+      "SELECT \(Self.blockColumns) FROM rk_blocks WHERE term = ? AND lastDoc >= ? ORDER BY lastDoc LIMIT 1")
+    try statement.bind(int: Int64(term), at: 1)
+    try statement.bind(int: doc, at: 2)
+    guard try statement.step() else { return nil }
+    defer { statement.reset() }
+    return Self.block(statement)
+  }
+
+  /// The term's last block.
+  func tailBlock(of term: TermID) throws -> PostingBlock? {
+    let statement = try db.cachedStatement(
+      "SELECT \(Self.blockColumns) FROM rk_blocks WHERE term = ? ORDER BY lastDoc DESC LIMIT 1")
+    try statement.bind(int: Int64(term), at: 1)
+    guard try statement.step() else { return nil }
+    defer { statement.reset() }
+    return Self.block(statement)
+  }
+
+  func deleteBlock(of term: TermID, lastDoc: DocID) throws {
+    let statement = try db.cachedStatement("DELETE FROM rk_blocks WHERE term = ? AND lastDoc = ?")
+    try statement.bind(int: Int64(term), at: 1)
+    try statement.bind(int: lastDoc, at: 2)
+    try statement.step()
+  }
+
+  func insert(_ block: PostingBlock, of term: TermID) throws {
+    let statement = try db.cachedStatement(
+      "INSERT INTO rk_blocks(term, lastDoc, firstDoc, count, bound, payload) VALUES (?, ?, ?, ?, ?, ?)")
+    try statement.bind(int: Int64(term), at: 1)
+    try statement.bind(int: block.lastDoc, at: 2)
+    try statement.bind(int: block.firstDoc, at: 3)
+    try statement.bind(int: Int64(block.count), at: 4)
+    try statement.bind(double: Double(block.maxPseudoTF), at: 5)
+    try statement.bind(.blob(block.payload), at: 6)
+    try statement.step()
+  }
+
+  func updateBound(of term: TermID, lastDoc: DocID, to bound: Float) throws {
+    let statement = try db.cachedStatement("UPDATE rk_blocks SET bound = ? WHERE term = ? AND lastDoc = ?")
+    try statement.bind(double: Double(bound), at: 1)
+    try statement.bind(int: Int64(term), at: 2)
+    try statement.bind(int: lastDoc, at: 3)
+    try statement.step()
+  }
+
+  // MARK: - Documents
+
+  func page(_ number: Int64) throws -> DocumentPage? {
+    let statement = try db.cachedStatement("SELECT data FROM rk_pages WHERE indexId = ? AND page = ?")
+    try statement.bind(int: indexID, at: 1)
+    try statement.bind(int: number, at: 2)
+    guard try statement.step() else { return nil }
+    defer { statement.reset() }
+    guard let page = DocumentPage.decode(number: number, fieldCount: Self.fieldCount, bytes: statement.blob(0)) else {
+      throw DatabaseError(code: .corrupt, message: "ranked index: page \(number) is malformed")
+    }
+    return page
+  }
+
+  func save(_ page: DocumentPage) throws {
+    if page.liveCount == 0 {
+      try db.run("DELETE FROM rk_pages WHERE indexId = ? AND page = ?", [.integer(indexID), .integer(page.number)])
+    } else {
+      try db.run(
+        "INSERT OR REPLACE INTO rk_pages(indexId, page, data) VALUES (?, ?, ?)",
+        [.integer(indexID), .integer(page.number), .blob(page.encoded())])
+    }
+  }
+
+  func forwardTerms(of doc: DocID) throws -> [UInt8]? {
+    let statement = try db.cachedStatement("SELECT terms FROM rk_docs WHERE doc = ?")
+    try statement.bind(int: doc, at: 1)
+    guard try statement.step() else { return nil }
+    defer { statement.reset() }
+    return statement.blob(0)
+  }
+
+  func saveForwardTerms(_ terms: [UInt8], of doc: DocID) throws {
+    let statement = try db.cachedStatement("INSERT OR REPLACE INTO rk_docs(doc, indexId, terms) VALUES (?, ?, ?)")
+    try statement.bind(int: doc, at: 1)
+    try statement.bind(int: indexID, at: 2)
+    try statement.bind(.blob(terms), at: 3)
+    try statement.step()
+  }
+
+  func deleteForwardTerms(of doc: DocID) throws {
+    let statement = try db.cachedStatement("DELETE FROM rk_docs WHERE doc = ?")
+    try statement.bind(int: doc, at: 1)
+    try statement.step()
+  }
+
+  // MARK: - Tombstones
+
+  func tombstone(_ doc: DocID) throws -> [UInt8]? {
+    let statement = try db.cachedStatement("SELECT terms FROM rk_dead WHERE doc = ? AND indexId = ?")
+    try statement.bind(int: doc, at: 1)
+    try statement.bind(int: indexID, at: 2)
+    guard try statement.step() else { return nil }
+    defer { statement.reset() }
+    return statement.blob(0)
+  }
+
+  func saveTombstone(_ terms: [UInt8], of doc: DocID) throws {
+    let statement = try db.cachedStatement("INSERT OR REPLACE INTO rk_dead(doc, indexId, terms) VALUES (?, ?, ?)")
+    try statement.bind(int: doc, at: 1)
+    try statement.bind(int: indexID, at: 2)
+    try statement.bind(.blob(terms), at: 3)
+    try statement.step()
+  }
+
+  func deleteTombstone(_ doc: DocID) throws {
+    let statement = try db.cachedStatement("DELETE FROM rk_dead WHERE doc = ?")
+    try statement.bind(int: doc, at: 1)
+    try statement.step()
+  }
+
+  func allTombstones() throws -> [(doc: DocID, terms: [UInt8])] {
+    try db.rows("SELECT doc, terms FROM rk_dead WHERE indexId = ? ORDER BY doc", [.integer(indexID)]) {
+      ($0.int64(0), $0.blob(1))
+    }
+  }
+
+  func deleteAllTombstones() throws {
+    try db.run("DELETE FROM rk_dead WHERE indexId = ?", [.integer(indexID)])
+  }
+
+  // MARK: - Whole index
+
+  /// Removes every ranked row of this index (before a rebuild).
+  func wipe() throws {
+    try db.run("DELETE FROM rk_blocks WHERE term IN (SELECT id FROM rk_terms WHERE indexId = ?)", [.integer(indexID)])
+    try db.run("DELETE FROM rk_docs WHERE indexId = ?", [.integer(indexID)])
+    try db.run("DELETE FROM rk_terms WHERE indexId = ?", [.integer(indexID)])
+    try db.run("DELETE FROM rk_dead WHERE indexId = ?", [.integer(indexID)])
+    try db.run("DELETE FROM rk_pages WHERE indexId = ?", [.integer(indexID)])
+    try db.run("DELETE FROM rk_stats WHERE indexId = ?", [.integer(indexID)])
+  }
+}
