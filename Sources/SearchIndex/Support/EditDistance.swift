@@ -1,17 +1,23 @@
-/// Levenshtein distance between two strings, compared case-insensitively, for "did you mean"
-/// suggestions.
+/// Edit distance between two strings, compared case-insensitively, for "did you mean"
+/// suggestions: insertions, deletions, substitutions and swaps of two adjacent characters
+/// (the optimal-string-alignment distance), so the common typo `titel` is one edit from
+/// `title`.
 package func editDistance(_ a: String, _ b: String) -> Int {
   let x = Array(a.lowercased()), y = Array(b.lowercased())
   if x.isEmpty { return y.count }
   if y.isEmpty { return x.count }
+  var beforePrevious = [Int](repeating: 0, count: y.count + 1)
   var previous = Array(0...y.count)
   var current = [Int](repeating: 0, count: y.count + 1)
   for i in 1...x.count {
     current[0] = i
     for j in 1...y.count {
       current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+      if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+        current[j] = min(current[j], beforePrevious[j - 2] + 1)
+      }
     }
-    swap(&previous, &current)
+    (beforePrevious, previous, current) = (previous, current, beforePrevious)
   }
   return previous[y.count]
 }
