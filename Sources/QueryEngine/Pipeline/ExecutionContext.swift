@@ -149,6 +149,8 @@ public final class ExecutionContext {
       try run(try compiler.groupCountQuery(plan, by: target)) { row in
         rows.append([Self.keyValue(row, 0, target: target), .number(Double(row.int64(1)))])
       }
+      // Ties in the order `group` gives them (SQLite orders keys bytewise).
+      rows.sort { a, b in a[1] != b[1] ? (a[1].number ?? 0) > (b[1].number ?? 0) : Self.order(a[0], b[0]) }
       return .table(Table(columns: [target.displayName, "count"], rows: rows))
     case .statistics(let requests, let group)?:
       return try statistics(plan, requests, by: group)
