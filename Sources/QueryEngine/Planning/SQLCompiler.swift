@@ -96,7 +96,9 @@ public struct SQLCompiler {
       case .attribute(let target, let descending): order.append(contentsOf: sortExpression(target, descending: descending))
       }
     }
-    if plan.sort.isEmpty && ranked { order.append(Fragment("relevance DESC")) }
+    // Ranked results keep relevance order among equal sort keys, as a stable sort in Swift
+    // of the ranked items would.
+    if ranked && !plan.sort.contains(.relevance) { order.append(Fragment("relevance DESC")) }
     order.append(Fragment("i.rowid"))
     statement = statement + " ORDER BY " + Fragment.joined(order, separator: ", ")
     if let limit = plan.limit { statement = statement + Fragment(" LIMIT ?", [.integer(Int64(limit))]) }
