@@ -171,7 +171,7 @@ public final class ExecutionContext {
       var compiler = self.compiler()
       let compiled = try compiler.statisticQuery(plan, request, by: group)
       var values: [Value: Value] = [:]
-      if request.function == .median {
+      if request.function == .median || request.function == .stddev {
         var grouped: [(Value, [Double])] = []
         try run(compiled) { row in
           let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
@@ -179,6 +179,13 @@ public final class ExecutionContext {
           grouped[grouped.count - 1].1.append(row.double(1))
         }
         for (key, list) in grouped {
+          if request.function == .stddev {
+            // Sample standard deviation, two passes: the mean first, then the squares around it.
+            guard list.count > 1 else { values[key] = .null; continue }
+            let mean = list.reduce(0, +) / Double(list.count)
+            values[key] = .number((list.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(list.count - 1)).squareRoot())
+            continue
+          }
           let middle = list.count / 2
           let median = list.count % 2 == 1 ? list[middle] : (list[middle - 1] + list[middle]) / 2
           values[key] = Self.statisticValue(median, request)

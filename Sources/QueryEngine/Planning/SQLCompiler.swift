@@ -125,8 +125,8 @@ public struct SQLCompiler {
     return finish("SELECT \(key), count(DISTINCT i.rowid) FROM " + from + " " + join + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
-  /// The statistic over the plan's items, per value of `group` when given. For `median` the
-  /// statement returns the ordered values and the executor takes the middle.
+  /// The statistic over the plan's items, per value of `group` when given. For `median` and
+  /// `stddev` the statement returns the ordered values and the executor computes them.
   public mutating func statisticQuery(
     _ plan: SQLPlan, _ request: StatisticRequest, by group: AttributeTarget?
   ) throws(QueryRuntimeError) -> Compiled {
@@ -160,12 +160,13 @@ public struct SQLCompiler {
     case .avg: "avg(\(value))"
     case .min: "min(\(value))"
     case .max: "max(\(value))"
-    // Sample standard deviation from the sums, in one pass.
-    case .stddev: "CASE WHEN count(\(value)) > 1 THEN sqrt(max(0, (sum(\(value) * \(value)) - sum(\(value)) * sum(\(value)) / count(\(value))) / (count(\(value)) - 1))) END"
-    case .median: value
+    // The executor computes these from the values: the median needs them in order, and the
+    // one-pass sum-of-squares formula for the deviation loses every digit on values as large
+    // as dates (seconds since 1970) that lie close together.
+    case .median, .stddev: value
     }
     let statement: Fragment
-    if request.function == .median {
+    if request.function == .median || request.function == .stddev {
       statement = "SELECT \(groupKey), \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY 1, 2"
     } else if group != nil {
       statement = "SELECT \(groupKey), \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND \(groupKey) IS NOT NULL GROUP BY 1 ORDER BY 1"
