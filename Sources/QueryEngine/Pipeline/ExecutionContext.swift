@@ -194,25 +194,39 @@ public final class ExecutionContext {
       } else {
         try run(compiled) { row in
           let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
-          values[key] = row.isNull(1) ? .null : Self.statisticValue(row.double(1), request)
+          values[key] = row.isNull(1) ? Self.emptyValue(request) : Self.statisticValue(row.double(1), request)
         }
       }
       for key in values.keys.sorted(by: Self.order) where seen.insert(key).inserted { keys.append(key) }
       columns.append(values)
     }
+    if let group {
+      // Every group of the items gets a row, also one whose items lack the attribute (the
+      // statistic queries above only see groups with values), as `stats` in Swift gives.
+      var compiler = self.compiler()
+      try run(try compiler.groupCountQuery(plan, by: group)) { row in
+        let key = Self.keyValue(row, 0, target: group)
+        if seen.insert(key).inserted { keys.append(key) }
+      }
+    }
     guard let group else {
       let request = requests[0]
-      let value = columns[0][.null] ?? (request.function == .count ? .number(0) : .null)
+      let value = columns[0][.null] ?? Self.emptyValue(request)
       if requests.count == 1 {
         return .statistic(Statistic(function: request.function.rawValue, attribute: request.target?.displayName ?? "*", value: value))
       }
       return .table(Table(columns: requests.map(\.columnName), rows: [zip(requests, columns).map { request, values in
-        values[.null] ?? (request.function == .count ? .number(0) : .null)
+        values[.null] ?? Self.emptyValue(request)
       }]))
     }
     keys.sort(by: Self.order)
-    let rows = keys.map { key in [key] + columns.map { $0[key] ?? .null } }
+    let rows = keys.map { key in [key] + zip(requests, columns).map { request, values in values[key] ?? Self.emptyValue(request) } }
     return .table(Table(columns: [group.displayName] + requests.map(\.columnName), rows: rows))
+  }
+
+  /// The statistic of no values: 0 for count and sum, nothing for the others.
+  private static func emptyValue(_ request: StatisticRequest) -> Value {
+    request.function == .count || request.function == .sum ? .number(0) : .null
   }
 
   private static func statisticValue(_ number: Double, _ request: StatisticRequest) -> Value {
