@@ -198,7 +198,8 @@ public struct SQLCompiler {
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
     if let condition = try condition(predicate) {
-      where_ = where_ + " AND " + condition
+      // Parenthesized: a top-level OR must not escape the visibility condition before it.
+      where_ = where_ + " AND (" + condition + ")"
     }
     return (from, where_, ranked)
   }
