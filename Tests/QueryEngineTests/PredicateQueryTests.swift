@@ -285,6 +285,20 @@ import Testing
     #expect(both.isDisjoint(with: expired))
     #expect(try idSet(#"title == "*Wi-Fi*"c"#).isEmpty)
     #expect(try idSet(#"title == "*Wi-Fi*"c"#, protection: ["private"]) == ["note-4"])
+    // Every disjunct of an OR stays inside the scope, not only the first.
+    #expect(try idSet(#"title == "zzz" || title == "*Wi-Fi*"c"#).isEmpty)
+    #expect(try idSet(#"title == "zzz" || title == "*Wi-Fi*"c"#, protection: ["private"]) == ["note-4"])
+    #expect(try idSet(#"rating > 100 || title == "*" || keywords == "*""#).isDisjoint(with: hidden + expired))
+  }
+
+  @Test func otherNamedIndexesInTheSameFileStayApart() throws {
+    let file = try TemporaryIndex([item("mine", [("title", .string("alpha"))])])
+    let other = try SearchIndex(path: file.index.path, name: "other")
+    try other.indexSearchableItems([item("theirs", [("title", .string("alpha beta"))])])
+    for query in [#"title == "alpha*""#, #"title == "zzz" || title == "alpha*""#, #""alpha""#, "*", #"!(title == "zzz") || false"#] {
+      #expect(try idSet(query, in: file.index) == ["mine"], "\(query)")
+      #expect(try idSet(query, in: other) == ["theirs"], "\(query)")
+    }
   }
 
   @Test func expiryFollowsTheClock() throws {
