@@ -1,23 +1,21 @@
 /// Edit distance between two strings, compared case-insensitively, for "did you mean"
-/// suggestions: insertions, deletions, substitutions and swaps of two adjacent characters
-/// (the optimal-string-alignment distance), so the common typo `titel` is one edit from
-/// `title`.
+/// suggestions: insertions, deletions, substitutions and transpositions of neighbours each
+/// cost one (optimal string alignment), so `titel` is one edit from `title`.
 package func editDistance(_ a: String, _ b: String) -> Int {
   let x = Array(a.lowercased()), y = Array(b.lowercased())
   if x.isEmpty { return y.count }
   if y.isEmpty { return x.count }
-  var beforePrevious = [Int](repeating: 0, count: y.count + 1)
+  var before = [Int](repeating: 0, count: y.count + 1)
   var previous = Array(0...y.count)
   var current = [Int](repeating: 0, count: y.count + 1)
   for i in 1...x.count {
     current[0] = i
     for j in 1...y.count {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-      if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
-        current[j] = min(current[j], beforePrevious[j - 2] + 1)
-      }
+      var cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+      if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { cost = min(cost, before[j - 2] + 1) }
+      current[j] = cost
     }
-    (beforePrevious, previous, current) = (previous, current, beforePrevious)
+    (before, previous, current) = (previous, current, before)
   }
   return previous[y.count]
 }
@@ -33,7 +31,7 @@ package func closestMatch(to name: String, in candidates: some Sequence<String>)
   // Allow about one edit per three characters, at least one and at most three.
   let allowed = max(1, min(3, name.count / 3))
   if distance <= allowed { return candidate }
-  // A case-insensitive exact or prefix match is also a good suggestion.
+  // A case-insensitive prefix of a longer name is also a good suggestion.
   if candidate.lowercased().hasPrefix(name.lowercased()) && name.count >= 3 { return candidate }
   return nil
 }

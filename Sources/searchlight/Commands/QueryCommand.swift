@@ -20,7 +20,7 @@ enum QueryCommand: Command {
     """
   static let options: [OptionSpec] = QuerySetup.options + [
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default), json (JSON Lines replies) or csv."),
-    OptionSpec(name: "fetch", kind: .values, valueName: "A,...", help: "Attributes to show or include for items."),
+    OptionSpec(name: "fetch", kind: .value, valueName: "A,...", help: "Attributes to show or include for items (comma-separated)."),
     OptionSpec(name: "limit", kind: .value, valueName: "N", help: "At most N items or rows per reply."),
     OptionSpec(name: "why", kind: .flag, help: "Show the terms of each score."),
     OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first reply and in total on stderr."),
@@ -43,9 +43,7 @@ enum QueryCommand: Command {
     do { setup = try QuerySetup(arguments, command: name) } catch let error as UsageError { throw error }
     let start = Date()
     var first: Date?
-    var streamed = false
-    // Item batches of a streamed reply waiting for its last batch (table and CSV output).
-    var pendingItems: [ResultItem] = []
+    var assembler = ReplyAssembler()
     do {
       let executor = setup.executor
       let graph = try executor.prepare(text, options: setup.options)
@@ -54,16 +52,7 @@ enum QueryCommand: Command {
         // In tables, batches of one reply print as one; JSON streams every batch.
         if format == "json" {
           Terminal.out(renderer.render(reply))
-        } else if reply.isPartial {
-          streamed = true
-          pendingItems.append(contentsOf: reply.content.resultItems)
-        } else {
-          var whole = reply
-          if streamed {
-            whole.content = .items(pendingItems + reply.content.resultItems)
-            pendingItems = []
-            streamed = false
-          }
+        } else if let whole = assembler.add(reply) {
           Terminal.out(renderer.render(whole))
         }
       }

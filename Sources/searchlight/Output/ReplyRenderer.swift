@@ -22,11 +22,28 @@ struct ReplyRenderer {
 
   func render(_ reply: Reply) -> String {
     var reply = reply
-    if let limit { reply.content = Self.truncate(reply.content, to: limit) }
+    var hidden = 0
+    if let limit {
+      let before = Self.size(reply.content)
+      reply.content = Self.truncate(reply.content, to: limit)
+      hidden = before - Self.size(reply.content)
+    }
     switch format {
     case .json: return reply.jsonValue(fetch: fetch, why: why).compactText + "\n"
     case .csv: return csv(reply.content)
-    case .table: return table(reply)
+    case .table:
+      let dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
+      return table(reply) + (hidden > 0 ? "  \(dim)… \(hidden) more\(reset)\n" : "")
+    }
+  }
+
+  /// Items, groups or rows in a reply.
+  static func size(_ data: PipelineData) -> Int {
+    switch data {
+    case .items(let items), .scoredItems(let items): items.count
+    case .table(let table): table.rows.count
+    case .groupedItems(let grouped): grouped.groups.count
+    default: 1
     }
   }
 
@@ -52,7 +69,7 @@ struct ReplyRenderer {
       if items.isEmpty { return out + "  (no items)\n" }
       let scored: Bool = if case .scoredItems = reply.content { true } else { false }
       let columns = fetch ?? Self.defaultColumns(items)
-      var header = (scored ? ["score"] : []) + ["id"] + columns
+      let header = (scored ? ["score"] : []) + ["id"] + columns
       var rows: [[String]] = []
       let shown = limit == nil ? Array(items.prefix(Self.defaultTableLimit)) : items
       for item in shown {
@@ -61,13 +78,14 @@ struct ReplyRenderer {
         row += columns.map { item.item.attributeSet[$0]?.displayText ?? "" }
         rows.append(row)
       }
+      out += grid(header, rows)
       if why && scored {
-        header.append("why")
-        for (index, item) in shown.enumerated() {
-          rows[index].append(item.scoreTerms.map { "\($0.name) = \(String(format: "%.3f", $0.value))" }.joined(separator: "; "))
+        out += "  \(bold)why\(reset)\n"
+        for item in shown {
+          out += "  \(item.id)  \(String(format: "%.3f", item.score ?? 0))\n"
+          for term in item.scoreTerms { out += "    \(String(format: "%+.3f", term.value))  \(cut(term.name, width - 16))\n" }
         }
       }
-      out += grid(header, rows)
       if items.count > shown.count { out += "  \(dim)… \(items.count - shown.count) more (use --limit N or --format json)\(reset)\n" }
     case .groupedItems(let grouped):
       for group in grouped.groups {
