@@ -47,6 +47,6 @@ import Testing
     expectError("search * | table title rating", id: "stage.usage", message: "expected ',' between columns", column: 24)
     expectError("search * | table titel", id: "name.unknown-attribute", message: "unknown attribute 'titel'", column: 18, help: "did you mean 'title'?")
     expectError("search * | count | table title", id: "type.stage-input",
-                message: "'table' needs items or scoredItems or groupedItems; 'count' produces count", column: 20, help: "stages that accept count: text")
+                message: "'table' needs items or scoredItems or groupedItems or table; 'count' produces count", column: 20, help: "stages that accept count: text")
   }
 }
