@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import QueryEngine
 @testable import SearchIndex
@@ -158,10 +159,28 @@ final class TemporaryIndex: Sendable {
 /// The bundled sample data (trails, notes and mail, the notes folder), indexed once per test
 /// run and only read afterwards.
 let sampleIndex: TemporaryIndex = {
-  let index = try! TemporaryIndex()
+  let index = try! TemporaryIndex.lingering()
   try! index.add(paths: ["trails.jsonl", "notes.jsonl", "notes-folder"].map { samplesFolder.appendingPathComponent($0).path })
   return index
 }()
+
+/// Folders of indexes that live as long as the test process (shared ones in globals and
+/// static properties, never released), removed when it exits.
+private let lingeringFolders = Mutex<[URL]>([])
+
+extension TemporaryIndex {
+  /// An index kept for the whole test run; its folder is removed at exit.
+  static func lingering(_ items: [SearchableItem] = []) throws -> TemporaryIndex {
+    let index = try TemporaryIndex(items)
+    lingeringFolders.withLock { folders in
+      if folders.isEmpty {
+        atexit { lingeringFolders.withLock { for folder in $0 { try? FileManager.default.removeItem(at: folder) } } }
+      }
+      folders.append(index.directory)
+    }
+    return index
+  }
+}
 
 /// An item with the given attributes.
 func item(

@@ -6,7 +6,7 @@ import Testing
 
 /// The reply JSON of DESIGN §4, exactly.
 @Suite struct ReplyJSONTests {
-  static let index: TemporaryIndex = try! TemporaryIndex([
+  static let index: TemporaryIndex = try! TemporaryIndex.lingering([
     item("trail-17", domain: "trails", [("title", .string("Mist Trail")), ("keywords", .list([.string("waterfall")])), ("rating", .number(4.5))]),
     item("trail-18", domain: "trails", contentType: "trail", [("title", .string("Half Dome")), ("keywords", .list([.string("summit"), .string("waterfall")])),
                                                               ("rating", .number(5)), ("contentCreationDate", .date(utc(2026, 5, 1, 8)))]),

@@ -5,7 +5,7 @@ import Testing
 @testable import Stages
 
 @Suite struct SortStageTests {
-  static let index: TemporaryIndex = try! TemporaryIndex([
+  static let index: TemporaryIndex = try! TemporaryIndex.lingering([
     item("a", [("title", .string("banana")), ("rating", .number(3)), ("keywords", .list([.string("z"), .string("a")]))]),
     item("b", [("title", .string("Apple")), ("rating", .number(5))]),
     item("c", [("title", .string("Zürich")), ("keywords", .list([.string("m")]))]),

@@ -7,7 +7,7 @@ import Testing
 /// Protected and expired items never reach items, counts, groups, statistics or tables
 /// unless the scope grants their class; expired items reach none.
 @Suite struct VisibilityTests {
-  static let index: TemporaryIndex = try! TemporaryIndex([
+  static let index: TemporaryIndex = try! TemporaryIndex.lingering([
     item("open-1", domain: "d", [("title", .string("open one")), ("rating", .number(1)), ("keywords", .list([.string("k")]))]),
     item("open-2", domain: "d", [("title", .string("open two")), ("rating", .number(2)), ("keywords", .list([.string("k")]))]),
     item("private", domain: "d", protection: "private", [("title", .string("secret one")), ("rating", .number(100)), ("keywords", .list([.string("k"), .string("p")]))]),
