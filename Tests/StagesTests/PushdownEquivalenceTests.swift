@@ -92,6 +92,20 @@ import Testing
     }
   }
 
+  /// A text search run in Swift (a `where` after stages that stay in Swift) finds what
+  /// FTS5 finds.
+  @Test(arguments: [
+    #""kitchen remodel""#, "'kitchen remodel'", "'remodel kitchen'", #""remod*""#, "'kitchen remod*'", #""Zürich""#, #""cafe muller""#,
+    #""L'Étranger""#, #""orion launch*""#, #""kitchen" || "budget""#, #"!"kitchen""#, #""q3 budget" && !"2026""#, #""al*pha""#,
+    #""MyWindowClass""#, #""window""#, #""NSWindow frames""#, "'restoring NSWindow frames'",
+  ])
+  func textSearchesInSwift(text: String) throws {
+    let sql = try idSet("search \(text)")
+    let swift = Set(try inSwift("search * | where \(text)").resultItems.map(\.id))
+    #expect(sql == swift, "\(text): only in SQL \(sql.subtracting(swift).sorted()), only in Swift \(swift.subtracting(sql).sorted())")
+    #expect(try idSet("search * | score 1 | where \(text)") == sql)
+  }
+
   @Test func sortByRelevanceAndTopOfATextSearch() throws {
     try expectEquivalent(#"search "budget review" | sort relevance desc"#)
     try expectEquivalent(#"search "trail*" | top 5"#)
