@@ -106,6 +106,24 @@ import Testing
     #expect(try idSet("search * | score 1 | where \(text)") == sql)
   }
 
+  /// A predicate evaluated in Swift (a `where` after a score) keeps what the same predicate
+  /// finds in SQL.
+  @Test(arguments: [
+    #"title == "Window"w"#, #"title == "window"cw"#, #"title == "*zurich*"cd"#, #"title ==[cd] "cafe*""#, #"title == 'Mist Trail'"#,
+    #"title != "Mist*""#, #"keywords == "waterfall""#, #"keywords != "waterfall""#, #"keywords == "w?terfall"c"#,
+    #"domainIdentifier == "mail*""#, #"domainIdentifier != "notes""#, #"contentType == "email""#, #"** == "trail-1*""#,
+    #"** == "mail.inbox""#, #"* == "waterfall"cd"#, #"* == "*window*"c"#, #"completionDate == "*""#, #"completionDate != "*""#,
+    "rating >= 4.5", "rating != 4.5", "rating < 3 || rating > 4.8", "InRange(distance, 2, 8)", "!InRange(distance, 2, 8)",
+    "contentModificationDate == $time.yesterday", "contentModificationDate >= $time.this_month(-1)", "dueDate > $time.now",
+    "dueDate <= $time.today(14)", "contentCreationDate < 2025-06-01", "pinned", "pinned == false", "priority != 1",
+    #"authorNames == "alex*"cw"#, #"textContent == "*NSWindow*""#, #"title == "Q? budget*""#, #"kMDItemTitle == "*trail*"c"#,
+  ])
+  func predicatesInSwift(predicate: String) throws {
+    let sql = try idSet("search \(predicate)")
+    let swift = Set(try data("search * | score 1 | where \(predicate)").resultItems.map(\.id))
+    #expect(sql == swift, "\(predicate): only in SQL \(sql.subtracting(swift).sorted()), only in Swift \(swift.subtracting(sql).sorted())")
+  }
+
   @Test func sortByRelevanceAndTopOfATextSearch() throws {
     try expectEquivalent(#"search "budget review" | sort relevance desc"#)
     try expectEquivalent(#"search "trail*" | top 5"#)
