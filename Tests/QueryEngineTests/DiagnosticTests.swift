@@ -23,8 +23,7 @@ import Testing
   @Test func typeMismatchOfTextAgainstANumber() throws {
     expectDiagnosticIgnoringMessage(#"rating == "high""#, id: "type.mismatch", column: 11, help: "compare it with a number, e.g. rating > 3")
     let error = try #require(failure(#"rating == "high""#))
-    // Known issue (reported): the message currently reads `... "high" is text is not`.
-    #expect(error.primary.message.hasPrefix(#"'rating' is a number; "high" is text"#))
+    #expect(error.primary.message == #"'rating' is a number; "high" is text"#)
   }
 
   @Test func typeMismatchesOfDatesBooleansAndText() {

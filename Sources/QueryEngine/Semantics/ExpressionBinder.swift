@@ -263,7 +263,7 @@ public struct ExpressionBinder {
       return .test(AttributeTest(target: target, kind: .match(MatchPattern(literal: text, modifiers: modifiers)), negated: negated))
     case .number:
       guard case .number(let n) = literal else {
-        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is a number; \(Self.describe(literal)) is not", at: rhs.span,
+        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is a number; \(Self.describe(literal))", at: rhs.span,
                                help: "compare it with a number, e.g. \(target.displayName) > 3"))
       }
       return .test(Self.numericTest(target, op, n))
@@ -273,7 +273,7 @@ public struct ExpressionBinder {
       case .boolean(let b): value = b ? 1 : 0
       case .number(let n) where n == 0 || n == 1: value = n
       default:
-        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is true or false; \(Self.describe(literal)) is not", at: rhs.span))
+        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is true or false; \(Self.describe(literal))", at: rhs.span))
       }
       guard !op.isOrdering else {
         throw error(Diagnostic("type.ordering-bool", "'\(op.rawValue)' needs a number or a date; '\(target.displayName)' is true or false", at: rhs.span))
