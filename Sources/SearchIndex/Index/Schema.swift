@@ -11,6 +11,11 @@
 /// - `fts`: the FTS5 full-text index over text attributes, rowid = items.rowid.
 /// - `rk_*`: the ranked index (block-max posting lists for exact BM25 top-k), kept in the
 ///   same transactions as the items; see `RankedSchema`.
+/// - `journal`: the outbox of staged changes, one pending entry per identifier (the newest
+///   revision); applying an entry and deleting it happen in one transaction.
+/// - `source_state`: what each synced source last delivered (key -> item id, version), so a
+///   sync stages only what changed.
+/// - `sources`: how each source is configured, so hydration can ask it for current records.
 package enum Schema {
   /// Marks a file as a Searchlight index.
   package static let formatMarker = "searchlight-index"
@@ -31,8 +36,10 @@ package enum Schema {
     }
   }
 
+  /// Tables every current index has; opening an older index for writing adds missing ones.
+  package static let requiredTables = ["meta", "indexes", "items", "attributes", "vals", "journal", "source_state", "sources", "fts"]
+
   package static let createStatements = """
-    PRAGMA journal_mode = WAL;
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS indexes(
       id INTEGER PRIMARY KEY,
@@ -67,6 +74,28 @@ package enum Schema {
     CREATE INDEX IF NOT EXISTS vals_item ON vals(item, attr);
     CREATE INDEX IF NOT EXISTS vals_num ON vals(attr, num) WHERE num IS NOT NULL;
     CREATE INDEX IF NOT EXISTS vals_fold ON vals(attr, fold) WHERE fold IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS journal(
+      indexId INTEGER NOT NULL,
+      id TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      op TEXT NOT NULL,
+      item TEXT,
+      source TEXT,
+      sourceKey TEXT,
+      version TEXT,
+      PRIMARY KEY(indexId, id)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS source_state(
+      indexId INTEGER NOT NULL,
+      source TEXT NOT NULL,
+      sourceKey TEXT NOT NULL,
+      id TEXT NOT NULL,
+      version TEXT NOT NULL,
+      PRIMARY KEY(indexId, source, sourceKey)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS sources(
+      indexId INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      config TEXT NOT NULL,
+      PRIMARY KEY(indexId, name)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
       tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');

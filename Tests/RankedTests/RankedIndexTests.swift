@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// The ranked index stored in the index file: exact against exhaustive scoring and the
+/// reference model while items are added, updated and deleted; the same after reopening;
+/// consistent with the items after failed writes, stale files and compaction.
+@Suite struct RankedIndexTests {
+  @Test(arguments: [UInt64(1), 2, 3])
+  func prunedTopKStaysExactUnderUpdatesAndDeletes(seed: UInt64) throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: seed, vocabularySize: [80, 400, 2_000][Int(seed - 1)])
+    var live: [String] = []
+    var next = 0
+    func newItems(_ count: Int) -> [SearchableItem] {
+      (0..<count).map { _ in
+        next += 1
+        live.append("item-\(next)")
+        return generator.item("item-\(next)")
+      }
+    }
+    try fixture.upsert(newItems(600))
+    #expect(try fixture.consistencyProblems() == [])
+    for step in 0..<12 {
+      for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "seed \(seed) step \(step)") }
+      switch step % 4 {
+      case 0:
+        // Updates: new text for existing items (same rowids).
+        let ids = (0..<20).map { _ in live.randomElement(using: &generator.random)! }
+        try fixture.upsert(Array(Set(ids)).sorted().map { generator.item($0) })
+      case 1:
+        // Deletes.
+        var doomed: [String] = []
+        for _ in 0..<25 where live.count > 100 { doomed.append(live.remove(at: Int.random(in: 0..<live.count, using: &generator.random))) }
+        try fixture.delete(doomed)
+      case 2:
+        // A mixed batch in one transaction: adds, updates and deletes.
+        let batch = fixture.index.beginBatch()
+        let added = newItems(15)
+        let updated = (0..<10).map { _ in generator.item(live[Int.random(in: 0..<(live.count - 15), using: &generator.random)]) }
+        var doomed: [String] = []
+        for _ in 0..<10 { doomed.append(live.remove(at: Int.random(in: 0..<(live.count - 15), using: &generator.random))) }
+        let doomedRowids = try doomed.compactMap(fixture.rowid)
+        batch.indexSearchableItems(added + updated)
+        batch.deleteSearchableItems(withIdentifiers: doomed)
+        try batch.endBatch(clientState: Data([UInt8(step)]))
+        for rowid in try doomed.compactMap(fixture.rowid) { Issue.record("deleted item still stored: \(rowid)") }
+        fixture.deleteFromModel(doomedRowids)
+        try fixture.refresh((added + updated).map(\.uniqueIdentifier))
+      default:
+        try fixture.upsert(newItems(40))
+      }
+      #expect(try fixture.consistencyProblems() == [], "seed \(seed) step \(step)")
+    }
+    try fixture.index.compactRankedIndex()
+    #expect(try fixture.consistencyProblems() == [])
+    for _ in 0..<6 { try fixture.expectExact(generator.query(), k: generator.k(), "after compaction") }
+  }
+
+  @Test func reopeningAnswersIdenticallyWithoutRebuilding() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 11, vocabularySize: 300)
+    try fixture.upsert((0..<500).map { generator.item("item-\($0)") })
+    try fixture.delete((0..<40).map { "item-\($0 * 3)" })
+    let queries = (0..<15).map { _ in (generator.query(), generator.k()) }
+    let before = try queries.map { try fixture.ranked($0.0, k: $0.1) }
+    let statisticsBefore = try fixture.index.read { try RankedStore(db: $0, indexID: fixture.index.indexID).statistics() }
+    try fixture.reopen()
+    let statisticsAfter = try fixture.index.read { try RankedStore(db: $0, indexID: fixture.index.indexID).statistics() }
+    #expect(statisticsAfter == statisticsBefore)
+    #expect(try queries.map { try fixture.ranked($0.0, k: $0.1) } == before)
+    // And once more with the snapshot cached.
+    #expect(try queries.map { try fixture.ranked($0.0, k: $0.1) } == before)
+  }
+
+  @Test func aWriteThatFailsHalfWayLeavesPostingsAndItemsConsistent() throws {
+    struct Failure: Error {}
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 5, vocabularySize: 200)
+    try fixture.upsert((0..<300).map { generator.item("item-\($0)") })
+    let query = [QueryTerm("connect"), QueryTerm("trail"), QueryTerm("w3")]
+    let before = try fixture.ranked(query, k: 20)
+    #expect(throws: Failure.self) {
+      try fixture.index.write { writer in
+        for index in 0..<200 { try writer.upsert(generator.item("new-\(index)")) }
+        for index in 0..<50 { try writer.upsert(generator.item("item-\(index)")) }
+        _ = try writer.delete(identifiers: (100..<150).map { "item-\($0)" })
+        throw Failure()
+      }
+    }
+    #expect(try fixture.ranked(query, k: 20) == before)
+    #expect(try fixture.consistencyProblems() == [])
+    // A failure inside SQLite (the file cannot grow) in a large bulk write.
+    try fixture.index.pool.withWriter { db in
+      let pages = try #require(try db.scalar("PRAGMA page_count")?.int64Value)
+      try db.setMaxPageCount(Int(pages) + 20)
+    }
+    #expect(throws: SearchIndexError.self) {
+      try fixture.index.indexSearchableItems((0..<3_000).map { generator.item("bulk-\($0)") })
+    }
+    try fixture.index.pool.withWriter { db in try db.setMaxPageCount(1 << 30) }
+    #expect(try fixture.ranked(query, k: 20) == before)
+    #expect(try fixture.consistencyProblems() == [])
+    try fixture.reopen()
+    #expect(try fixture.ranked(query, k: 20) == before)
+  }
+
+  @Test func stalePostingsAreRebuiltOnOpen() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 8, vocabularySize: 150)
+    try fixture.upsert((0..<200).map { generator.item("item-\($0)") })
+    let doomed = try ["item-1", "item-2"].compactMap(fixture.rowid)
+    // A writer without the ranked index: items change, the generation moves, postings do not.
+    try fixture.index.pool.withWriter { db in
+      try db.transaction {
+        try db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE id IN ('item-1', 'item-2'))")
+        try db.run("DELETE FROM items WHERE id IN ('item-1', 'item-2')")
+        try db.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+      }
+    }
+    fixture.deleteFromModel(doomed)
+    // The open index sees the postings are stale and answers through FTS5 (nil here).
+    let unavailable = try fixture.index.read { db in try fixture.index.rankedSearch([QueryTerm("trail")], k: 5, in: db) }
+    #expect(unavailable == nil)
+    try fixture.reopen()
+    #expect(try fixture.consistencyProblems() == [])
+    try fixture.expectExact([QueryTerm("trail"), QueryTerm("connect")], k: 10, "after rebuild")
+    // A file from before the ranked index: no ranked tables at all.
+    try fixture.index.pool.withWriter { db in
+      try db.execute("DROP TABLE rk_stats; DROP TABLE rk_terms; DROP TABLE rk_blocks; DROP TABLE rk_docs; DROP TABLE rk_dead; DROP TABLE rk_pages")
+    }
+    try fixture.reopen()
+    #expect(try fixture.consistencyProblems() == [])
+    try fixture.expectExact([QueryTerm("water"), QueryTerm("fall")], k: 10, "after migration")
+  }
+
+  @Test func deletedItemsNeverMatchAndReusedRowidsLoseOldTerms() throws {
+    let fixture = try RankedTestIndex()
+    func item(_ id: String, _ title: String) -> SearchableItem {
+      SearchableItem(uniqueIdentifier: id, attributeSet: AttributeSet([("title", .string(title))]))
+    }
+    try fixture.upsert((0..<50).map { item("filler-\($0)", "common filler \($0 % 5)") })
+    try fixture.upsert([item("last", "uniqueold common")])
+    let rowid = try #require(try fixture.rowid("last"))
+    #expect(try fixture.ranked([QueryTerm("uniqueold")], k: 5).map(\.id) == [rowid])
+    try fixture.delete(["last"])
+    #expect(try fixture.ranked([QueryTerm("uniqueold")], k: 5).isEmpty)
+    #expect(try fixture.ranked([QueryTerm("common")], k: 100).allSatisfy { $0.id != rowid })
+    // SQLite hands the largest rowid out again: the new item must not inherit old postings.
+    try fixture.upsert([item("again", "uniquenew")])
+    #expect(try fixture.rowid("again") == rowid)
+    #expect(try fixture.ranked([QueryTerm("uniqueold"), QueryTerm("common")], k: 100).allSatisfy { $0.id != rowid })
+    #expect(try fixture.ranked([QueryTerm("uniquenew")], k: 5).map(\.id) == [rowid])
+    #expect(try fixture.consistencyProblems() == [])
+  }
+
+  @Test func compactionRemovesTombstonesAndKeepsAnswers() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 21, vocabularySize: 120)
+    try fixture.upsert((0..<400).map { generator.item("item-\($0)") })
+    try fixture.delete((0..<80).map { "item-\($0 * 2)" })
+    let tombstones = try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones }
+    #expect(tombstones == 80)
+    let queries = (0..<10).map { _ in generator.query() }
+    let before = try queries.map { try fixture.ranked($0, k: 10) }
+    try fixture.index.compactRankedIndex()
+    #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } == 0)
+    #expect(try fixture.index.read { db in try db.scalar("SELECT count(*) FROM rk_dead")?.int64Value } == 0)
+    #expect(try queries.map { try fixture.ranked($0, k: 10) } == before)
+    #expect(try fixture.consistencyProblems() == [])
+    // Deleting enough items compacts on its own.
+    try fixture.delete((0..<160).map { "item-\($0 * 2 + 1)" })
+    #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } == 0)
+    #expect(try fixture.consistencyProblems() == [])
+  }
+
+  @Test func deletingEverythingEmptiesTheRankedIndex() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 3, vocabularySize: 50)
+    try fixture.upsert((0..<100).map { generator.item("item-\($0)") })
+    let rowids = try (0..<100).compactMap { try fixture.rowid("item-\($0)") }
+    try fixture.index.deleteAllSearchableItems()
+    fixture.deleteFromModel(rowids)
+    #expect(try fixture.ranked([QueryTerm("w1"), QueryTerm("trail")], k: 10).isEmpty)
+    #expect(try fixture.consistencyProblems() == [])
+    try fixture.upsert((0..<30).map { generator.item("again-\($0)") })
+    try fixture.expectExact([QueryTerm("w1"), QueryTerm("trail")], k: 10, "after refill")
+  }
+
+  @Test func fieldLengthsCountPositionsNotStemsOrParts() throws {
+    var terms: [String] = []
+    let length = RankedAnalysis.appendTerms(of: "Running MyWindowClass café", to: &terms)
+    #expect(length == 3)
+    #expect(terms.contains("running") && terms.contains("\u{1}run") && terms.contains("window") && terms.contains("cafe"))
+    #expect(RankedAnalysis.queryTerms(of: "Café") == ["cafe"])
+    #expect(RankedAnalysis.queryTerms(of: "e-mail") == nil)
+    #expect(RankedAnalysis.queryTerms(of: "\u{1}running") == ["\u{1}run", "run"])
+  }
+}
+

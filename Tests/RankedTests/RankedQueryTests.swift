@@ -1,0 +1,162 @@
+import Foundation
+import QueryEngine
+import Testing
+@testable import SearchIndex
+
+/// OR-ranked text searches through the public query path (`QueryExecutor`): they take
+/// the ranked index, return exactly its exhaustive top k with BM25F relevance, combine
+/// with predicates and the access scope, and leave every other search on FTS5.
+@Suite struct RankedQueryTests {
+  static func dsl(_ words: [String], _ rest: String = "") -> String {
+    "search (" + words.map { "\"\($0)\"" }.joined(separator: " || ") + ")" + rest
+  }
+
+  @Test func orSearchesTakeTheRankedIndexAndOthersStayOnFTS5() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 1, vocabularySize: 100)
+    try fixture.upsert((0..<50).map { generator.item("item-\($0)") })
+    for query in [#"search "water" || "trail" | top 5"#, #"search ("water" || "trail") && rating > 2"#] {
+      let explanation = try fixture.explain(query)
+      #expect(explanation.contains("ranked index: exact BM25F"), "\(query)\n\(explanation)")
+      #expect(!explanation.contains("fts MATCH"), "\(query)\n\(explanation)")
+    }
+    for query in [
+      #"search "water trail" | top 5"#, #"search 'water trail' | top 5"#, #"search "wat*" || "trail" | top 5"#,
+      #"search "water" | top 5"#, #"search "water" || "trail" | sort rating | top 5"#,
+      #"search "water" || "trail" | count"#, #"search "e-mail" || "trail" | top 5"#,
+    ] {
+      let explanation = try fixture.explain(query)
+      #expect(!explanation.contains("ranked index"), "\(query)\n\(explanation)")
+    }
+  }
+
+  @Test(arguments: [UInt64(1), 2])
+  func queryResultsEqualExhaustiveScoringWithUpdatesBetweenQueries(seed: UInt64) throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: seed + 40, vocabularySize: 250)
+    try fixture.upsert((0..<500).map { generator.item("item-\($0)") })
+    var next = 500
+    for step in 0..<8 {
+      for _ in 0..<4 {
+        let words = (0..<Int.random(in: 1...6, using: &generator.random)).map { _ in generator.word() }
+          .filter { RankedAnalysis.queryTerms(of: $0) != nil }
+        guard !words.isEmpty else { continue }
+        let k = generator.k()
+        let items = try fixture.query(Self.dsl(words, " | top \(k)"))
+        let terms = words.flatMap { word in RankedAnalysis.queryTerms(of: word)!.map { QueryTerm($0) } }
+        let expected = try fixture.expectExact(terms, k: k, "step \(step) \(words)")
+        #expect(items.map(\.rowid) == expected.map(\.id), "step \(step) \(words)")
+        #expect(items.map(\.relevance) == expected.map(\.score), "step \(step) \(words)")
+      }
+      try fixture.upsert((0..<10).map { _ in generator.item("item-\(Int.random(in: 0..<next, using: &generator.random))") })
+      try fixture.delete((0..<8).map { _ in "item-\(Int.random(in: 0..<next, using: &generator.random))" })
+      try fixture.upsert((0..<10).map { _ in
+        next += 1
+        return generator.item("item-\(next)")
+      })
+    }
+  }
+
+  @Test func withoutALimitEveryMatchComesBackInRankOrder() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 9, vocabularySize: 60)
+    try fixture.upsert((0..<120).map { generator.item("item-\($0)") })
+    let items = try fixture.query(#"search "trail" || "runs""#)
+    let expected = try fixture.ranked([QueryTerm("trail"), QueryTerm("runs")], k: 1_000, algorithm: nil)
+    #expect(items.map(\.rowid) == expected.map(\.id))
+    // The same items FTS5 matches for the two words.
+    let fts = try fixture.index.read { db in
+      try db.rows(
+        #"SELECT rowid FROM fts WHERE fts MATCH '"trail" OR "runs"' ORDER BY rowid"#, [], { $0.int64(0) })
+    }
+    #expect(items.map(\.rowid).sorted() == fts)
+  }
+
+  @Test func predicatesAndDateRangesFilterBeforeRanking() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 13, vocabularySize: 150)
+    let items = (0..<600).map { generator.item("item-\($0)") }
+    try fixture.upsert(items)
+    var states: [Int64: String] = [:]
+    var dates: [Int64: Double] = [:]
+    var ratings: [Int64: Double] = [:]
+    for item in items {
+      let rowid = try #require(try fixture.rowid(item.uniqueIdentifier))
+      if case .string(let state)? = item.attributeSet["stateOrProvince"] { states[rowid] = state }
+      if case .date(let date)? = item.attributeSet["contentCreationDate"] { dates[rowid] = date.timeIntervalSince1970 }
+      if case .number(let rating)? = item.attributeSet["rating"] { ratings[rowid] = rating }
+    }
+    let start = ISO8601.parse("2026-03-01T00:00:00Z")!.timeIntervalSince1970
+    let end = ISO8601.parse("2026-06-01T00:00:00Z")!.timeIntervalSince1970
+    let cases: [(String, (Int64) -> Bool)] = [
+      (#" && stateOrProvince == "Oregon""#, { states[$0] == "Oregon" }),
+      (#" && contentCreationDate >= $time.iso(2026-03-01T00:00:00Z) && contentCreationDate < $time.iso(2026-06-01T00:00:00Z)"#,
+       { dates[$0].map { $0 >= start && $0 < end } ?? false }),
+      (" && rating >= 2", { (ratings[$0] ?? 0) >= 2 }),
+    ]
+    for (rest, allow) in cases {
+      for limit in [20_000, 3] {
+        // Small allowed-set limits make the executor check candidates one at a time.
+        try SQLCompiler.$allowedSetLimit.withValue(limit) {
+          for words in [["trail", "water"], ["w1", "w2", "w3", "connected", "budget"], ["runs"]] {
+            let query = "search (" + words.map { "\"\($0)\"" }.joined(separator: " || ") + ")" + rest + " | top 10"
+            let got = try fixture.query(query)
+            let expected = try fixture.expectExact(words.map { QueryTerm($0) }, k: 10, allow: allow, query)
+            #expect(got.map(\.rowid) == expected.map(\.id), "\(query) limit \(limit)")
+            #expect(got.map(\.relevance) == expected.map(\.score), "\(query) limit \(limit)")
+            #expect(got.allSatisfy { allow($0.rowid) }, "\(query)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test func expiredAndProtectedItemsAreNeverReturned() throws {
+    let fixture = try RankedTestIndex()
+    func item(_ id: String, _ title: String, expiration: Date? = nil, protection: String? = nil) -> SearchableItem {
+      SearchableItem(
+        uniqueIdentifier: id, expirationDate: expiration, protectionClass: protection,
+        attributeSet: AttributeSet([("title", .string(title))]))
+    }
+    let past = RankedTestIndex.now.addingTimeInterval(-60)
+    let future = RankedTestIndex.now.addingTimeInterval(3_600)
+    try fixture.upsert((0..<30).map { item("plain-\($0)", "filler \($0)") } + [
+      item("expired", "secret secret secret", expiration: past),
+      item("later", "secret plain", expiration: future),
+      item("private", "secret secret", protection: "vault"),
+      item("open", "secret filler"),
+    ])
+    func ids(_ query: String, scope: AccessScope = AccessScope(now: RankedTestIndex.now)) throws -> [String] {
+      try fixture.query(query, scope: scope).map(\.item.uniqueIdentifier)
+    }
+    let query = #"search "secret" || "nothing" | top 10"#
+    #expect(try Set(ids(query)) == ["later", "open"])
+    #expect(try Set(ids(query, scope: AccessScope(now: RankedTestIndex.now, protectionClasses: ["vault"]))) == ["later", "open", "private"])
+    #expect(try Set(ids(query, scope: AccessScope(now: future.addingTimeInterval(1)))) == ["open"])
+    #expect(try Set(ids(#"search ("secret" || "nothing") && title == "*secret*" | top 10"#)) == ["later", "open"])
+    try fixture.index.deleteSearchableItems(withIdentifiers: ["open"])
+    #expect(try ids(query) == ["later"])
+  }
+
+  @Test func termWeightsComeFromTheTextSearch() throws {
+    let attributes = SQLCompiler.AttributeMap(ids: [:], textualIDs: [])
+    var compiler = SQLCompiler(attributes: attributes, scope: AccessScope(), indexID: 1)
+    let search = TextSearch(
+      terms: [.init(text: "Water", isPrefix: false), .init(text: "\u{1}running", isPrefix: false)], requireAll: false,
+      weights: [2, 0.5])
+    let plan = try #require(try compiler.rankedPlan(SQLPlan(predicate: .textSearch(search))))
+    #expect(plan.terms == [QueryTerm("water", weight: 2), QueryTerm("\u{1}run", weight: 0.5), QueryTerm("run", weight: 0.5)])
+    let zero = TextSearch(terms: [.init(text: "a", isPrefix: false), .init(text: "b", isPrefix: false)], requireAll: false, weights: [1, 0])
+    let zeroPlan = try compiler.rankedPlan(SQLPlan(predicate: .textSearch(zero)))
+    #expect(zeroPlan == nil)
+  }
+
+  @Test func weightedTermsRankExactly() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 17, vocabularySize: 120)
+    try fixture.upsert((0..<300).map { generator.item("item-\($0)") })
+    for _ in 0..<10 {
+      try fixture.expectExact(generator.query(), k: 10, "weighted")
+    }
+  }
+}
