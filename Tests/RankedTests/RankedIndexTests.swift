@@ -158,9 +158,9 @@ import Testing
     let fixture = try RankedTestIndex()
     var generator = RandomItems(seed: 21, vocabularySize: 120)
     try fixture.upsert((0..<400).map { generator.item("item-\($0)") })
-    try fixture.delete((0..<80).map { "item-\($0 * 2)" })
+    try fixture.delete((0..<40).map { "item-\($0 * 2)" })
     let tombstones = try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones }
-    #expect(tombstones == 80)
+    #expect(tombstones == 40)
     let queries = (0..<10).map { _ in generator.query() }
     let before = try queries.map { try fixture.ranked($0, k: 10) }
     try fixture.index.compactRankedIndex()
@@ -169,7 +169,7 @@ import Testing
     #expect(try queries.map { try fixture.ranked($0, k: 10) } == before)
     #expect(try fixture.consistencyProblems() == [])
     // Deleting enough items compacts on its own.
-    try fixture.delete((0..<160).map { "item-\($0 * 2 + 1)" })
+    try fixture.delete((0..<150).map { "item-\($0 * 2 + 1)" })
     #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } == 0)
     #expect(try fixture.consistencyProblems() == [])
   }

@@ -27,7 +27,7 @@ final class RankedWriter {
   static let flushThreshold = 1_500_000
   /// Tombstones that trigger a compaction at the end of a flush: a quarter of the live
   /// documents, and at least this many.
-  static let compactionMinimum = 1_024
+  static let compactionMinimum = 64
 
   private let store: RankedStore
   private let parameters = RankedSchema.parameters
@@ -279,6 +279,16 @@ final class RankedWriter {
   func compact(rebaseTolerance: Double = 0.05, repack: Bool = true) throws {
     try flush()
     guard !needsRebuild else { return }
+    if stats.documentCount == 0 {
+      // Nothing is live: every stored posting is dead.
+      try store.db.run(
+        "DELETE FROM rk_blocks WHERE term IN (SELECT id FROM rk_terms WHERE indexId = ?)", [.integer(store.indexID)])
+      try store.deleteAllTombstones()
+      stats.tombstones = 0
+      stats.basis = nil
+      try store.save(stats)
+      return
+    }
     // Every page, so liveness and lengths are known for any posting.
     var all = DocumentTable(fieldCount: fieldCount)
     for (number, bytes) in try store.db.rows(

@@ -16,7 +16,7 @@ import Testing
       var model = ReferenceModel(parameters: parameters)
       var ids = Set<DocID>()
       var batch: [IndexedDocument] = []
-      let documentCount = [400, 1500, 3000][corpusIndex]
+      let documentCount = [300, 800, 1500][corpusIndex]
       for _ in 0..<documentCount {
         let id = corpus.freshID(existing: ids)
         ids.insert(id)
@@ -26,7 +26,7 @@ import Testing
       }
       try index.add(contentsOf: batch)
       #expect(indexInvariantViolations(index, expectNoDeadPostings: true).isEmpty)
-      for trial in 0..<40 {
+      for trial in 0..<20 {
         let query = corpus.query()
         let k = corpus.k()
         let expected = index.searchExhaustive(query, k: k)

@@ -11,7 +11,7 @@ import Testing
     var model = ReferenceModel(parameters: parameters)
     var ids = Set<DocID>()
     var documents: [IndexedDocument] = []
-    for _ in 0..<3_000 {
+    for _ in 0..<1_500 {
       let id = corpus.freshID(existing: ids)
       ids.insert(id)
       documents.append(corpus.document(id: id, template: documents.last))
@@ -24,7 +24,7 @@ import Testing
       model.delete(id)
     }
     let sortedIDs = ids.sorted()
-    for trial in 0..<60 {
+    for trial in 0..<30 {
       let query = corpus.query()
       let k = corpus.k()
       let density = [0.002, 0.05, 0.5, 1.0][trial % 4]

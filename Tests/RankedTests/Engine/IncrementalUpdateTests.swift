@@ -29,7 +29,7 @@ import Testing
     }
 
     var initial: [IndexedDocument] = []
-    for _ in 0..<800 {
+    for _ in 0..<500 {
       let id = corpus.freshID(existing: all)
       all.insert(id)
       live.append(id)
@@ -40,7 +40,7 @@ import Testing
     try index.add(contentsOf: initial)
     check("initial")
 
-    for step in 0..<240 {
+    for step in 0..<120 {
       let operation = Int.random(in: 0..<10, using: &corpus.random)
       let before = index.documentCount
       switch operation {
