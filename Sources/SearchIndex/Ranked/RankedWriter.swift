@@ -34,6 +34,9 @@ final class RankedWriter {
   private let fieldCount = RankedSchema.parameters.fieldCount
 
   private var loaded = false
+  /// `SearchIndex.maintainsRankedIndex` was off: every call is a no-op and the stored
+  /// postings go stale.
+  private let disabled = !SearchIndex.maintainsRankedIndex
   private var needsRebuild = false
   private var generationAtStart: Int64 = 0
   private var stats: RankedStatistics
@@ -70,6 +73,11 @@ final class RankedWriter {
   /// Reads the statistics row and decides whether the stored postings are current.
   private func load() throws {
     guard !loaded else { return }
+    if disabled {
+      loaded = true
+      needsRebuild = false
+      return
+    }
     loaded = true
     if try !RankedSchema.exists(store.db) { try store.db.execute(RankedSchema.createStatements) }
     generationAtStart = try store.generation()
@@ -88,7 +96,7 @@ final class RankedWriter {
   /// replacing any version of it.
   func index(_ rowid: DocID, columns: [String]) throws {
     try load()
-    guard !needsRebuild else { return }
+    guard !needsRebuild, !disabled else { return }
     precondition(columns.count == fieldCount, "one text per FTS5 column")
     keys.removeAll(keepingCapacity: true)
     var lengths = Array(repeating: 0, count: fieldCount)
@@ -121,7 +129,7 @@ final class RankedWriter {
   /// Removes the item at `rowid` (no-op when it is not indexed).
   func remove(_ rowid: DocID) throws {
     try load()
-    guard !needsRebuild else { return }
+    guard !needsRebuild, !disabled else { return }
     removed.insert(rowid)
     if let previous = pending.removeValue(forKey: rowid) { pendingPostings -= previous.terms.count }
   }
@@ -138,6 +146,7 @@ final class RankedWriter {
   /// Applies the collected changes (or rebuilds, when the stored postings are stale).
   func flush() throws {
     try load()
+    guard !disabled else { return }
     if needsRebuild {
       try rebuild()
       return
@@ -228,6 +237,7 @@ final class RankedWriter {
   /// transaction began move along, so a stale row of another named index stays stale.
   func stampGeneration() throws {
     try load()
+    guard !disabled else { return }
     let generation = try store.generation()
     try store.db.run(
       "UPDATE rk_stats SET generation = ? WHERE generation = ?", [.integer(generation), .integer(generationAtStart)])
@@ -278,7 +288,7 @@ final class RankedWriter {
   /// current averages when they drifted more than `rebaseTolerance` from the basis.
   func compact(rebaseTolerance: Double = 0.05, repack: Bool = true) throws {
     try flush()
-    guard !needsRebuild else { return }
+    guard !needsRebuild, !disabled else { return }
     if stats.documentCount == 0 {
       // Nothing is live: every stored posting is dead.
       try store.db.run(

@@ -4,6 +4,11 @@ import Foundation
 /// words without scoring every match (see `RankedSchema` for the tables, `RankedWriter`
 /// for maintenance and `RankedReader` for queries).
 extension SearchIndex {
+  /// Whether writes in this task maintain the ranked index. Benchmarks turn it off to
+  /// measure ingest without the postings; the postings of a file written that way are
+  /// stale (queries use FTS5) until the next writable open rebuilds them.
+  @TaskLocal package static var maintainsRankedIndex = true
+
   /// Exact top-`k` of the weighted OR of `terms` (ranked-index terms, see
   /// `RankedAnalysis.queryTerms(of:)`) among live documents accepted by `filter`, read
   /// through `connection`, a reader inside an open read transaction.

@@ -3,7 +3,7 @@ enum CommandList {
   static let all: [any Command.Type] = [
     IndexCommand.self, DeleteCommand.self, StatsCommand.self, ParseCommand.self, QueryCommand.self,
     ExplainCommand.self, StagesCommand.self, ToolCallCommand.self, ToolSchemaCommand.self, MCPCommand.self, SyncCommand.self,
-    CheckCommand.self, RebuildCommand.self, DemoCommand.self,
+    CheckCommand.self, RebuildCommand.self, RankBenchCommand.self, DemoCommand.self,
   ]
 
   static let version = "0.1.0"
