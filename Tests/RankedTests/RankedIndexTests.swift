@@ -57,6 +57,22 @@ import Testing
     for _ in 0..<6 { try fixture.expectExact(generator.query(), k: generator.k(), "after compaction") }
   }
 
+  /// Large transactions flush many times before they commit (here every 400 postings).
+  @Test func intermediateFlushesOfLargeTransactionsStayExact() throws {
+    try RankedWriter.$flushThreshold.withValue(400) {
+      let fixture = try RankedTestIndex()
+      var generator = RandomItems(seed: 31, vocabularySize: 300)
+      try fixture.upsert((0..<400).map { generator.item("item-\($0)") })
+      #expect(try fixture.consistencyProblems() == [])
+      for step in 0..<3 {
+        try fixture.upsert((0..<120).map { _ in generator.item("item-\(Int.random(in: 0..<600, using: &generator.random))") })
+        try fixture.delete((0..<30).map { _ in "item-\(Int.random(in: 0..<600, using: &generator.random))" })
+        #expect(try fixture.consistencyProblems() == [], "step \(step)")
+        for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "step \(step)") }
+      }
+    }
+  }
+
   @Test func reopeningAnswersIdenticallyWithoutRebuilding() throws {
     let fixture = try RankedTestIndex()
     var generator = RandomItems(seed: 11, vocabularySize: 300)

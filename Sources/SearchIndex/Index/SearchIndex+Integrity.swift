@@ -35,6 +35,9 @@ extension SearchIndex {
         } else {
           report.lines.append("derived rows: consistent with items")
         }
+        let ranked = try Self.rankedIntegrity(db, indexID: indexID)
+        report.lines += ranked.lines
+        if !ranked.healthy { report.isHealthy = false }
         let pending = try db.scalar("SELECT count(*) FROM journal")?.int64Value ?? 0
         report.lines.append(pending == 0 ? "journal: no pending work" : "journal: \(pending) pending changes (run sync to apply them)")
       }

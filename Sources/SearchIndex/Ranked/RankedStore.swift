@@ -47,7 +47,7 @@ struct RankedStore {
   // MARK: - Lexicon
 
   /// The term's id and live document frequency, nil when the index never saw it.
-  func term(_ text: String) throws -> (id: TermID, df: Int)? {
+  func term(_ text: String) throws(DatabaseError) -> (id: TermID, df: Int)? {
     let statement = try db.cachedStatement("SELECT id, df FROM rk_terms WHERE indexId = ? AND term = ?")
     try statement.bind(int: indexID, at: 1)
     try statement.bind(text: text, at: 2)
@@ -56,15 +56,14 @@ struct RankedStore {
     return (TermID(truncatingIfNeeded: statement.int64(0)), Int(statement.int64(1)))
   }
 
-  func insertTerm(_ text: String, df: Int) throws -> TermID {
-    let statement = try db.cachedStatement("INSERT INTO rk_terms(indexId, term, df) VALUES (?, ?, ?)")
-    try statement.bind(int: indexID, at: 1)
-    try statement.bind(text: text, at: 2)
-    try statement.bind(int: Int64(df), at: 3)
+  /// Adds a term with the id the writer chose (ids are file-wide: `max(id) + 1` onwards).
+  func insertTerm(id: TermID, text: String, df: Int) throws {
+    let statement = try db.cachedStatement("INSERT INTO rk_terms(id, indexId, term, df) VALUES (?, ?, ?, ?)")
+    try statement.bind(int: Int64(id), at: 1)
+    try statement.bind(int: indexID, at: 2)
+    try statement.bind(text: text, at: 3)
+    try statement.bind(int: Int64(df), at: 4)
     try statement.step()
-    let id = db.lastInsertRowID
-    guard id > 0 && id <= Int64(UInt32.max) else { throw DatabaseError(code: .full, message: "ranked index: term ids exhausted") }
-    return TermID(id)
   }
 
   func addDocumentFrequency(_ delta: Int, to term: TermID) throws {

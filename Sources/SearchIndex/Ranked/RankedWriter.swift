@@ -23,13 +23,15 @@
 /// the writer ignores the collected changes and rebuilds the ranked index from the FTS5
 /// rows in `flush`, so the commit leaves postings and items agreeing either way.
 final class RankedWriter {
-  /// Postings collected before an intermediate flush (about 40 MB of buffers).
-  static let flushThreshold = 1_500_000
+  /// Postings collected before an intermediate flush (about 100 MB of buffers); a
+  /// task-local so tests can make every transaction flush many times.
+  @TaskLocal static var flushThreshold = 4_000_000
   /// Tombstones that trigger a compaction at the end of a flush: a quarter of the live
   /// documents, and at least this many.
   static let compactionMinimum = 64
 
   private let store: RankedStore
+  private let flushThreshold = RankedWriter.flushThreshold
   private let parameters = RankedSchema.parameters
   private let fieldCount = RankedSchema.parameters.fieldCount
 
@@ -45,9 +47,28 @@ final class RankedWriter {
   private var documents: DocumentTable
   private var dirtyPages = Set<Int64>()
   private var checkedPages = Set<Int64>()
-  /// Persisted ids of the terms seen in this transaction.
-  private var termIDs: [String: TermID] = [:]
+  /// Ids of the terms seen in this transaction, by their bytes.
+  private var termIDs = TermTable()
+  /// True while this index has no stored terms (a first bulk load): new terms need
+  /// no lookup before they are inserted.
+  private var lexiconIsEmpty = false
+  /// The next id for a new term (ids are chosen here, so a new term costs no SQL until
+  /// the flush inserts it), nil until the first new term.
+  private var nextTermID: TermID?
+  /// Terms first seen in this transaction and not yet in `rk_terms`.
+  private var newTerms: [(id: TermID, text: String)] = []
+  /// Document frequency changes not yet written; written by the final flush (queries
+  /// are the only readers, and they see the transaction only once it commits).
   private var documentFrequencyDeltas: [TermID: Int] = [:]
+  /// Flush scratch: term id -> slot in the flush's grouping, -1 when untouched.
+  private var slotOfTerm: [Int32] = []
+  /// Word term id -> its stem's term id; -1 not yet known, -2 no stem token.
+  private var stemOfTerm: [Int32] = []
+  /// Scratch for stemming: the marker byte and up to `maxTokenBytes` letters.
+  private let stemBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: TextAnalyzer.maxTokenBytes + 1)
+  /// The last block of each list as this transaction wrote it, so the next flush
+  /// appends without reading it back.
+  private var tails: [TermID: PostingBlock] = [:]
 
   /// A document waiting to be written: field lengths (positions) and its terms,
   /// ascending, with `fieldCount` frequencies per term.
@@ -62,13 +83,14 @@ final class RankedWriter {
   private var pendingPostings = 0
   /// Scratch for `index`.
   private var keys: [UInt64] = []
-  private var tokens: [String] = []
 
   init(connection: Connection, indexID: Int64) {
     store = RankedStore(db: connection, indexID: indexID)
     stats = RankedStatistics(fieldCount: RankedSchema.parameters.fieldCount, generation: 0)
     documents = DocumentTable(fieldCount: RankedSchema.parameters.fieldCount)
   }
+
+  deinit { stemBuffer.deallocate() }
 
   /// Reads the statistics row and decides whether the stored postings are current.
   private func load() throws {
@@ -85,6 +107,7 @@ final class RankedWriter {
       stored.fingerprint == RankedSchema.fingerprint
     {
       stats = stored
+      lexiconIsEmpty = try store.db.scalar("SELECT 1 FROM rk_terms WHERE indexId = ? LIMIT 1", [.integer(store.indexID)]) == nil
     } else {
       needsRebuild = true
     }
@@ -98,32 +121,50 @@ final class RankedWriter {
     try load()
     guard !needsRebuild, !disabled else { return }
     precondition(columns.count == fieldCount, "one text per FTS5 column")
+    // A local array (swapped back at the end): class properties would pay an
+    // exclusivity check per token.
+    var keys = self.keys
+    self.keys = []
+    defer { self.keys = keys }
     keys.removeAll(keepingCapacity: true)
     var lengths = Array(repeating: 0, count: fieldCount)
     for (field, text) in columns.enumerated() where !text.isEmpty {
-      tokens.removeAll(keepingCapacity: true)
-      lengths[field] = RankedAnalysis.appendTerms(of: text, to: &tokens)
-      for token in tokens { keys.append(UInt64(try termID(token)) << 8 | UInt64(field)) }
+      var positions = 0
+      try RankedAnalysis.wordAnalyzer.tokenize(text, mode: .document) { (token) throws(DatabaseError) in
+        if !token.colocated { positions += 1 }
+        let id = try termID(token.bytes)
+        keys.append(UInt64(id) << 8 | UInt64(field))
+        if let stem = try stemID(of: id, token) { keys.append(UInt64(stem) << 8 | UInt64(field)) }
+      }
+      lengths[field] = positions
     }
     if let previous = pending.removeValue(forKey: rowid) { pendingPostings -= previous.terms.count }
     removed.insert(rowid)
     guard !keys.isEmpty else { return }
     keys.sort()
-    var document = PendingDocument(lengths: lengths, terms: [], frequencies: [])
-    var k = 0
-    while k < keys.count {
-      let term = TermID(truncatingIfNeeded: keys[k] >> 8)
-      let row = document.frequencies.count
-      document.frequencies.append(contentsOf: repeatElement(0, count: fieldCount))
-      while k < keys.count && TermID(truncatingIfNeeded: keys[k] >> 8) == term {
-        document.frequencies[row + Int(keys[k] & 0xFF)] += 1
-        k += 1
+    // Distinct terms, then one row of per-field frequencies each.
+    var termCount = 1
+    for k in 1..<keys.count where keys[k] >> 8 != keys[k - 1] >> 8 { termCount += 1 }
+    var document = PendingDocument(
+      lengths: lengths, terms: Array(repeating: 0, count: termCount),
+      frequencies: Array(repeating: 0, count: termCount * fieldCount))
+    document.terms.withUnsafeMutableBufferPointer { terms in
+      document.frequencies.withUnsafeMutableBufferPointer { frequencies in
+        var slot = -1
+        var previous = UInt64.max
+        for key in keys {
+          if key >> 8 != previous {
+            previous = key >> 8
+            slot += 1
+            terms[slot] = TermID(truncatingIfNeeded: previous)
+          }
+          frequencies[slot * fieldCount + Int(key & 0xFF)] += 1
+        }
       }
-      document.terms.append(term)
     }
     pending[rowid] = document
     pendingPostings += document.terms.count
-    if pendingPostings >= Self.flushThreshold { try flush() }
+    if pendingPostings >= flushThreshold { try flush(final: false) }
   }
 
   /// Removes the item at `rowid` (no-op when it is not indexed).
@@ -134,24 +175,69 @@ final class RankedWriter {
     if let previous = pending.removeValue(forKey: rowid) { pendingPostings -= previous.terms.count }
   }
 
-  private func termID(_ text: String) throws -> TermID {
-    if let id = termIDs[text] { return id }
-    let id = try store.term(text)?.id ?? store.insertTerm(text, df: 0)
-    termIDs[text] = id
+  private func termID(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatabaseError) -> TermID {
+    if let id = termIDs.id(for: bytes) { return id }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let id: TermID
+    if !lexiconIsEmpty, let stored = try store.term(text) {
+      id = stored.id
+    } else {
+      if nextTermID == nil {
+        let maximum = try store.db.scalar("SELECT max(id) FROM rk_terms")?.int64Value ?? 0
+        nextTermID = TermID(truncatingIfNeeded: maximum + 1)
+      }
+      id = nextTermID!
+      guard id < TermID.max else { throw DatabaseError(code: .full, message: "ranked index: term ids exhausted") }
+      nextTermID = id + 1
+      newTerms.append((id, text))
+    }
+    termIDs.insert(bytes, id: id)
     return id
+  }
+
+  /// The stem term of the word `token` (term `id`), nil when the analyzer would emit no
+  /// stem for it (not stemmable, or its own stem).
+  @inline(__always)
+  private func stemID(of id: TermID, _ token: TokenView) throws(DatabaseError) -> TermID? {
+    let index = Int(id)
+    if index >= stemOfTerm.count {
+      stemOfTerm.append(contentsOf: repeatElement(-1, count: max(index + 1, stemOfTerm.count * 2) - stemOfTerm.count))
+    }
+    let known = stemOfTerm[index]
+    if known >= 0 { return TermID(known) }
+    if known == -2 { return nil }
+    let bytes = token.bytes
+    guard RankedAnalysis.isStemmable(token) else {
+      stemOfTerm[index] = -2
+      return nil
+    }
+    stemBuffer[0] = TextAnalyzer.stemMarker
+    (stemBuffer + 1).update(from: bytes.baseAddress!, count: bytes.count)
+    let length = PorterStemmer.stem(stemBuffer + 1, count: bytes.count)
+    if length == bytes.count && (0..<length).allSatisfy({ stemBuffer[1 + $0] == bytes[$0] }) {
+      stemOfTerm[index] = -2
+      return nil
+    }
+    let stem = try termID(UnsafeBufferPointer(start: stemBuffer, count: length + 1))
+    if stem <= TermID(Int32.max) { stemOfTerm[index] = Int32(stem) }
+    return stem
   }
 
   // MARK: - Applying changes
 
   /// Applies the collected changes (or rebuilds, when the stored postings are stale).
-  func flush() throws {
+  /// The final flush (the default; `IndexWriter.finish` calls it) also writes the
+  /// document frequencies; intermediate ones of a large transaction leave them in memory.
+  func flush(final: Bool = true) throws {
     try load()
     guard !disabled else { return }
     if needsRebuild {
       try rebuild()
       return
     }
-    guard !pending.isEmpty || !removed.isEmpty else { return }
+    guard !pending.isEmpty || !removed.isEmpty || !newTerms.isEmpty || (final && !documentFrequencyDeltas.isEmpty) else {
+      return
+    }
     var removals: [TermID: [DocID]] = [:]
     for doc in removed.sorted() {
       try ensurePage(of: doc)
@@ -176,44 +262,116 @@ final class RankedWriter {
         stats.tombstones -= 1
       }
     }
-    var insertions: [TermID: PostingBuffer] = [:]
-    for doc in pending.keys.sorted() {
-      let document = pending[doc]!
+    // The new postings grouped by term (a counting sort over term ids), each term's in
+    // ascending doc order because documents are visited in that order.
+    let docs = pending.keys.sorted()
+    let documentsToAdd = docs.map { pending[$0]! }
+    var touched: [TermID] = []
+    var counts: [Int] = []
+    // A local copy (swapped back when done): class properties would pay an exclusivity
+    // check per posting.
+    var slotOfTerm = self.slotOfTerm
+    self.slotOfTerm = []
+    let termLimit = Int(nextTermID ?? 0) + 1
+    for document in documentsToAdd {
+      if let last = document.terms.last, Int(last) >= slotOfTerm.count {
+        slotOfTerm.append(contentsOf: repeatElement(-1, count: max(Int(last) + 1, termLimit) - slotOfTerm.count))
+      }
+    }
+    for document in documentsToAdd {
+      for term in document.terms {
+        let slot = slotOfTerm[Int(term)]
+        if slot >= 0 {
+          counts[Int(slot)] += 1
+        } else {
+          slotOfTerm[Int(term)] = Int32(counts.count)
+          touched.append(term)
+          counts.append(1)
+        }
+      }
+    }
+    var starts = Array(repeating: 0, count: counts.count + 1)
+    for slot in counts.indices { starts[slot + 1] = starts[slot] + counts[slot] }
+    for (doc, document) in zip(docs, documentsToAdd) {
       try ensurePage(of: doc)
       documents.insert(doc, fieldLengths: document.lengths, encodedTerms: nil)
       dirtyPages.insert(DocumentTable.page(of: doc))
       stats.add(fieldLengths: document.lengths)
       try store.saveForwardTerms(TermListCodec.encode(document.terms), of: doc)
-      document.frequencies.withUnsafeBufferPointer { frequencies in
-        for (index, term) in document.terms.enumerated() {
-          documentFrequencyDeltas[term, default: 0] += 1
-          let row = UnsafeBufferPointer(rebasing: frequencies[(index * fieldCount)..<((index + 1) * fieldCount)])
-          insertions[term, default: PostingBuffer(fieldCount: fieldCount)].append(doc: doc, frequencies: row)
-        }
-      }
     }
-    pending.removeAll()
-    removed.removeAll()
-    pendingPostings = 0
     if stats.basis == nil && stats.documentCount > 0 {
       stats.basis = ScoreBoundBasis(averageFieldLengths: stats.averageFieldLengths)
     }
-    if let basis = stats.basis {
-      let editor = BlockWriter(
-        store: store, documents: documents,
-        scorer: BM25FScorer(parameters: parameters, averageFieldLengths: basis.averageFieldLengths))
-      let empty = PostingBuffer(fieldCount: fieldCount)
-      for (term, buffer) in insertions {
-        try editor.apply(to: term, removing: removals.removeValue(forKey: term)?.sorted() ?? [], inserting: buffer)
-      }
-      for (term, docs) in removals {
-        try editor.apply(to: term, removing: docs.sorted(), inserting: empty)
+    // Each new posting with its pseudo-frequency at the basis (its contribution to the
+    // bound of the block it lands in), from norms computed once per document.
+    let total = starts.last ?? 0
+    var fill = Array(starts.dropLast())
+    var postingDocs = Array(repeating: DocID(0), count: total)
+    var postingFrequencies = Array(repeating: UInt32(0), count: total * fieldCount)
+    var postingBounds = Array(repeating: 0.0, count: total)
+    let basisScorer = stats.basis.map { BM25FScorer(parameters: parameters, averageFieldLengths: $0.averageFieldLengths) }
+    var norms = Array(repeating: 0.0, count: fieldCount)
+    let fieldCount = self.fieldCount
+    postingDocs.withUnsafeMutableBufferPointer { postingDocs in
+      postingFrequencies.withUnsafeMutableBufferPointer { postingFrequencies in
+        postingBounds.withUnsafeMutableBufferPointer { postingBounds in
+          for (doc, document) in zip(docs, documentsToAdd) {
+            if let basisScorer {
+              for field in 0..<fieldCount { norms[field] = basisScorer.norm(field: field, length: document.lengths[field]) }
+            }
+            document.frequencies.withUnsafeBufferPointer { frequencies in
+              for (index, term) in document.terms.enumerated() {
+                let slot = Int(slotOfTerm[Int(term)])
+                let position = fill[slot]
+                fill[slot] = position + 1
+                postingDocs[position] = doc
+                var ptf = 0.0
+                for field in 0..<fieldCount {
+                  let frequency = frequencies[index * fieldCount + field]
+                  postingFrequencies[position * fieldCount + field] = frequency
+                  ptf += Double(frequency) * norms[field]
+                }
+                postingBounds[position] = ptf
+              }
+            }
+          }
+        }
       }
     }
-    for (term, delta) in documentFrequencyDeltas where delta != 0 {
-      try store.addDocumentFrequency(delta, to: term)
+    for term in touched { slotOfTerm[Int(term)] = -1 }
+    self.slotOfTerm = slotOfTerm
+    pending.removeAll()
+    removed.removeAll()
+    pendingPostings = 0
+    // Terms in id order, so block rows and lexicon rows are visited in key order.
+    var order = Array(touched.indices)
+    order.sort { touched[$0] < touched[$1] }
+    if stats.basis != nil {
+      var editor = BlockWriter(
+        store: store, fieldCount: fieldCount, docs: postingDocs, frequencies: postingFrequencies,
+        bounds: postingBounds, tails: tails)
+      for slot in order {
+        let term = touched[slot]
+        try editor.apply(to: term, removing: removals.removeValue(forKey: term)?.sorted() ?? [], inserting: starts[slot]..<starts[slot + 1])
+      }
+      for term in removals.keys.sorted() {
+        try editor.apply(to: term, removing: removals[term]!.sorted(), inserting: 0..<0)
+      }
+      tails = editor.tails
     }
-    documentFrequencyDeltas.removeAll()
+    for slot in touched.indices { documentFrequencyDeltas[touched[slot], default: 0] += counts[slot] }
+    // New terms go in now (compaction and rebasing find lists through `rk_terms`), with
+    // the frequency they have so far.
+    for (id, text) in newTerms {
+      try store.insertTerm(id: id, text: text, df: documentFrequencyDeltas.removeValue(forKey: id) ?? 0)
+    }
+    newTerms.removeAll()
+    if final {
+      for (term, delta) in documentFrequencyDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
+        try store.addDocumentFrequency(delta, to: term)
+      }
+      documentFrequencyDeltas.removeAll()
+    }
     for number in dirtyPages.sorted() {
       if let page = documents.page(number) { try store.save(page) }
     }
@@ -259,6 +417,11 @@ final class RankedWriter {
     dirtyPages.removeAll()
     checkedPages.removeAll()
     termIDs.removeAll()
+    stemOfTerm.removeAll()
+    lexiconIsEmpty = true
+    nextTermID = nil
+    newTerms.removeAll()
+    tails.removeAll()
     documentFrequencyDeltas.removeAll()
     pending.removeAll()
     removed.removeAll()
@@ -291,6 +454,7 @@ final class RankedWriter {
     guard !needsRebuild, !disabled else { return }
     if stats.documentCount == 0 {
       // Nothing is live: every stored posting is dead.
+      tails.removeAll()
       try store.db.run(
         "DELETE FROM rk_blocks WHERE term IN (SELECT id FROM rk_terms WHERE indexId = ?)", [.integer(store.indexID)])
       try store.deleteAllTombstones()
@@ -311,6 +475,7 @@ final class RankedWriter {
     }
     documents = all
     checkedPages.removeAll()
+    tails.removeAll()
     var rewrite = Set<TermID>()
     for (_, encoded) in try store.allTombstones() {
       for term in TermListCodec.decode(encoded) { rewrite.insert(term) }
@@ -358,27 +523,32 @@ final class RankedWriter {
 }
 
 /// Applies removals and insertions to one term's stored blocks, touching only the
-/// blocks they land in (see `RankedWriter`).
+/// blocks they land in (see `RankedWriter`). New postings come from flat arrays
+/// (`docs`, `frequencies`), grouped by term.
 private struct BlockWriter {
   let store: RankedStore
-  let documents: DocumentTable
-  /// Scorer at the basis averages: pseudo-frequencies of new postings.
-  let scorer: BM25FScorer
+  let fieldCount: Int
+  let docs: [DocID]
+  let frequencies: [UInt32]
+  /// Basis pseudo-frequency of each new posting.
+  let bounds: [Double]
+  /// Each list's last block as written in this transaction (see `RankedWriter.tails`).
+  var tails: [TermID: PostingBlock]
 
-  var fieldCount: Int { scorer.fieldCount }
-
-  /// `removals` ascending; `insertions` ascending, all live in `documents`.
-  func apply(to term: TermID, removing removals: [DocID], inserting insertions: PostingBuffer) throws {
-    guard let tail = try store.tailBlock(of: term) else {
-      if !insertions.isEmpty { try write(PostingBuffer(fieldCount: fieldCount), [], insertions, 0..<insertions.count, bound: 0, packTail: true, term: term) }
+  /// `removals` ascending; `insertions` (a range of `docs`) ascending.
+  mutating func apply(to term: TermID, removing removals: [DocID], inserting insertions: Range<Int>) throws {
+    guard let tail = try tails[term] ?? store.tailBlock(of: term) else {
+      if !insertions.isEmpty {
+        tails[term] = try write(PostingBuffer(fieldCount: fieldCount), [], insertions, bound: 0, packTail: true, term: term)
+      }
       return
     }
     var r = 0
-    var i = 0
+    var i = insertions.lowerBound
     // Removals past the tail cannot be in the list.
     let removalCount = removals.firstIndex(where: { $0 > tail.lastDoc }) ?? removals.count
-    while r < removalCount || i < insertions.count {
-      let next = min(r < removalCount ? removals[r] : .max, i < insertions.count ? insertions.docs[i] : .max)
+    while r < removalCount || i < insertions.upperBound {
+      let next = min(r < removalCount ? removals[r] : .max, i < insertions.upperBound ? docs[i] : .max)
       let found = next > tail.lastDoc ? nil : try store.block(of: term, atOrAfter: next)
       let block = found ?? tail
       let isTail = block.lastDoc == tail.lastDoc
@@ -386,43 +556,37 @@ private struct BlockWriter {
       let removalStart = r
       while r < removalCount && removals[r] <= upper { r += 1 }
       let insertionStart = i
-      while i < insertions.count && insertions.docs[i] <= upper { i += 1 }
+      while i < insertions.upperBound && docs[i] <= upper { i += 1 }
       let old = BlockCodec.decode(block, fieldCount: fieldCount)
       try store.deleteBlock(of: term, lastDoc: block.lastDoc)
-      try write(
-        old, Array(removals[removalStart..<r]), insertions, insertionStart..<i, bound: block.maxPseudoTF,
-        packTail: isTail, term: term)
+      let last = try write(
+        old, Array(removals[removalStart..<r]), insertionStart..<i, bound: block.maxPseudoTF, packTail: isTail, term: term)
+      if isTail { tails[term] = last }
     }
   }
 
-  /// Merges `old` minus `removals` with `insertions[range]` and stores the result as
-  /// blocks: packed greedily at the tail, split evenly inside the list.
+  /// Merges `old` minus `removals` with the postings `range` of `docs` and stores the
+  /// result as blocks: packed greedily at the tail, split evenly inside the list.
+  /// Returns the last block written (nil when nothing remains).
   private func write(
-    _ old: PostingBuffer, _ removals: [DocID], _ insertions: PostingBuffer, _ range: Range<Int>, bound oldBound: Float,
-    packTail: Bool, term: TermID
-  ) throws {
+    _ old: PostingBuffer, _ removals: [DocID], _ range: Range<Int>, bound oldBound: Float, packTail: Bool, term: TermID
+  ) throws -> PostingBlock? {
     var merged = PostingBuffer(fieldCount: fieldCount)
     merged.reserveCapacity(old.count + range.count)
     /// Per merged posting: its basis pseudo-frequency when new, -1 when old.
     var fresh: [Double] = []
     fresh.reserveCapacity(old.count + range.count)
-    let norms = UnsafeMutablePointer<Double>.allocate(capacity: fieldCount)
-    defer { norms.deallocate() }
     var o = 0
     var n = range.lowerBound
     var removal = 0
-    insertions.frequencies.withUnsafeBufferPointer { frequencies in
+    frequencies.withUnsafeBufferPointer { frequencies in
       while o < old.count || n < range.upperBound {
         let oldDoc = o < old.count ? old.docs[o] : .max
-        let newDoc = n < range.upperBound ? insertions.docs[n] : .max
+        let newDoc = n < range.upperBound ? docs[n] : .max
         if newDoc <= oldDoc {
-          merged.append(from: insertions, at: n)
-          var ptf = 0.0
-          if let location = documents.location(of: newDoc) {
-            scorer.norms(location: location, documents: documents, into: norms)
-            ptf = scorer.pseudoFrequency(frequencies: frequencies.baseAddress! + n * fieldCount, norms: norms)
-          }
-          fresh.append(ptf)
+          let row = UnsafeBufferPointer(rebasing: frequencies[(n * fieldCount)..<((n + 1) * fieldCount)])
+          merged.append(doc: newDoc, frequencies: row)
+          fresh.append(bounds[n])
           n += 1
           if newDoc == oldDoc { o += 1 }
           continue
@@ -436,10 +600,11 @@ private struct BlockWriter {
       }
     }
     let total = merged.count
-    guard total > 0 else { return }
+    guard total > 0 else { return nil }
     let capacity = BlockCodec.capacity
     let blockCount = (total + capacity - 1) / capacity
     var lower = 0
+    var last: PostingBlock?
     for blockIndex in 0..<blockCount {
       let size = packTail ? min(capacity, total - lower) : (total - lower) / (blockCount - blockIndex)
       let blockRange = lower..<(lower + size)
@@ -450,8 +615,11 @@ private struct BlockWriter {
       }
       var bound = BM25FScorer.roundedUp(best)
       if keepsOld { bound = max(bound, oldBound) }
-      try store.insert(BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound), of: term)
+      let block = BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound)
+      try store.insert(block, of: term)
+      last = block
       lower += size
     }
+    return last
   }
 }

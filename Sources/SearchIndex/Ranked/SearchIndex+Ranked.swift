@@ -84,3 +84,38 @@ extension SearchIndex {
     }
   }
 }
+
+extension SearchIndex {
+  /// `searchlight check`'s view of the ranked index: current for this generation, and
+  /// its document count, forward lists, pages and tombstones agreeing with each other and
+  /// with the items that have full-text rows. Returns report lines and whether they are
+  /// healthy; stale postings are not a fault (the next writable open rebuilds them).
+  static func rankedIntegrity(_ db: Connection, indexID: Int64) throws -> (lines: [String], healthy: Bool) {
+    guard indexID >= 0, try RankedSchema.exists(db) else { return (["ranked index: none yet (added by the next writable open)"], true) }
+    let store = RankedStore(db: db, indexID: indexID)
+    guard let stats = try store.statistics(), stats.generation == (try store.generation()),
+      stats.fingerprint == RankedSchema.fingerprint
+    else { return (["ranked index: stale (rebuilt by the next writable open; queries use FTS5 meanwhile)"], true) }
+    let forward = try db.scalar("SELECT count(*) FROM rk_docs WHERE indexId = ?", [.integer(indexID)])?.int64Value ?? 0
+    let dead = try db.scalar("SELECT count(*) FROM rk_dead WHERE indexId = ?", [.integer(indexID)])?.int64Value ?? 0
+    let texts = try db.scalar(
+      "SELECT count(*) FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE indexId = ?)", [.integer(indexID)])?.int64Value ?? 0
+    var live = 0
+    for (number, bytes) in try db.rows("SELECT page, data FROM rk_pages WHERE indexId = ?", [.integer(indexID)], { ($0.int64(0), $0.blob(1)) }) {
+      guard let page = DocumentPage.decode(number: number, fieldCount: RankedSchema.parameters.fieldCount, bytes: bytes) else {
+        return (["ranked index: page \(number) is malformed (run rebuild)"], false)
+      }
+      live += page.liveCount
+    }
+    var problems: [String] = []
+    if Int64(stats.documentCount) != forward || stats.documentCount != live {
+      problems.append("\(stats.documentCount) documents, \(forward) forward lists, \(live) live in pages")
+    }
+    if Int64(stats.documentCount) > texts { problems.append("\(stats.documentCount) documents but \(texts) items with text") }
+    if Int64(stats.tombstones) != dead { problems.append("\(stats.tombstones) tombstones counted, \(dead) stored") }
+    if problems.isEmpty {
+      return (["ranked index: \(stats.documentCount) documents, \(stats.tombstones) deleted awaiting compaction, consistent"], true)
+    }
+    return (problems.map { "ranked index: \($0) (run rebuild)" }, false)
+  }
+}

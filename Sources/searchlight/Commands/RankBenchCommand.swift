@@ -100,7 +100,7 @@ enum RankBenchCommand: Command {
       text += "\n"
     }
     func ingest(_ label: String, _ value: RankBenchmark.Ingest) -> String {
-      "\(label)\(Int(value.itemsPerSecond.rounded())) items/s (\(String(format: "%.1f", value.seconds)) s), \(Int(value.bytesPerItem.rounded())) bytes per item\n"
+      "\(label)\(Int(value.itemsPerSecond.rounded())) items/s (\(String(format: "%.1f s, %.1f s CPU", value.seconds, value.cpuSeconds))), \(Int(value.bytesPerItem.rounded())) bytes per item\n"
     }
     text += "\n" + ingest("ingest with ranked postings:    ", report.withRanked)
     if let without = report.withoutRanked {

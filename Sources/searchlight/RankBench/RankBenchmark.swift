@@ -57,6 +57,8 @@ struct RankBenchmark {
   struct Ingest {
     var items = 0
     var seconds = 0.0
+    /// Process CPU time (user + system) of the ingest: less sensitive to other load.
+    var cpuSeconds = 0.0
     var bytes: Int64 = 0
     var itemsPerSecond: Double { seconds > 0 ? Double(items) / seconds : 0 }
     var bytesPerItem: Double { items > 0 ? Double(bytes) / Double(items) : 0 }
@@ -64,6 +66,7 @@ struct RankBenchmark {
     var json: JSONValue {
       .object(JSONObject([
         ("items", .number(Double(items))), ("seconds", .number(Latency.rounded(seconds))),
+        ("cpuSeconds", .number(Latency.rounded(cpuSeconds))),
         ("itemsPerSecond", .number(itemsPerSecond.rounded())), ("bytes", .number(Double(bytes))),
         ("bytesPerItem", .number(bytesPerItem.rounded())),
       ]))
@@ -188,6 +191,7 @@ struct RankBenchmark {
     let index = try SearchIndex(path: path)
     var result = Ingest()
     let start = Date()
+    let cpuStart = Self.processCPUSeconds()
     try index.write { writer in
       var reader = ItemReader(decoder: ItemDecoder(catalog: writer.catalog), format: .corpus)
       try reader.read(path: configuration.corpus) { item, _, _ in
@@ -197,6 +201,7 @@ struct RankBenchmark {
       }
     }
     result.seconds = Date().timeIntervalSince(start)
+    result.cpuSeconds = Self.processCPUSeconds() - cpuStart
     result.bytes = try index.read { db in
       let pages = try db.scalar("PRAGMA page_count")?.int64Value ?? 0
       let size = try db.scalar("PRAGMA page_size")?.int64Value ?? 0
@@ -219,6 +224,12 @@ struct RankBenchmark {
       }
       return words.isEmpty ? nil : words
     }
+  }
+
+  static func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
   }
 
   private static func time(_ latency: inout Latency, _ body: () throws -> Void) throws {
