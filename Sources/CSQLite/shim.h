@@ -7,4 +7,17 @@
 static inline sqlite3_destructor_type searchlight_sqlite_transient(void) {
   return SQLITE_TRANSIENT;
 }
+
+// The FTS5 extension API of this connection, or NULL when SQLite was built without FTS5.
+// The pointer type tag must outlive the statement, so it is a C string literal here.
+// https://www.sqlite.org/fts5.html#extending_fts5
+static inline fts5_api *searchlight_fts5_api(sqlite3 *db) {
+  fts5_api *api = 0;
+  sqlite3_stmt *statement = 0;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0) != SQLITE_OK) return 0;
+  sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", 0);
+  sqlite3_step(statement);
+  sqlite3_finalize(statement);
+  return api;
+}
 #endif

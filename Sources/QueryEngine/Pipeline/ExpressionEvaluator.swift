@@ -177,36 +177,42 @@ public final class ExpressionEvaluator {
     return matcher
   }
 
-  /// A text search in Swift: every term (or any, for OR searches) among the item's words.
+  /// A text search in Swift, as FTS5 would answer it: every term (or any, for OR searches)
+  /// among the item's tokens. Text goes through the same analyzer as the `fts` table, so
+  /// camelCase parts, stems (`"\u{1}word"` terms from the planner) and CJK bigrams match here
+  /// exactly when they match in SQLite.
   static func textMatches(_ search: TextSearch, _ item: ResultItem) -> Bool {
-    // The folded words of each text value, in order: FTS5 matches a quoted term (and a
-    // single-quoted phrase) as consecutive tokens, so word order matters.
-    var values: [[String]] = []
+    let analyzer = TextAnalyzer(stemming: true)
+    // Each text value's positions in order: FTS5 matches a quoted term (and a single-quoted
+    // phrase) as consecutive positions, so order matters.
+    var values: [[[String]]] = []
     for (name, value) in item.item.attributeSet {
       guard let type = StandardAttributes.types[name] ?? (value.elements.first?.stringValue != nil ? AttributeType.string : nil),
         Schema.ftsColumn(for: name, type: type) != nil
       else { continue }
       for element in value.elements {
-        if let text = element.stringValue {
-          values.append(PatternMatcher.words(of: text, splitCamelCase: false).map(TextFolding.fold))
-        }
+        if let text = element.stringValue { values.append(analyzer.positions(text, mode: .document)) }
       }
     }
-    func occurs(_ phrase: [String], prefix: Bool) -> Bool {
+    /// Whether the positions of `phrase` (each a list of alternatives) occur consecutively.
+    func occurs(_ phrase: [[String]], prefix: Bool) -> Bool {
       guard !phrase.isEmpty else { return false }
-      return values.contains { words in
-        guard words.count >= phrase.count else { return false }
-        return (0...(words.count - phrase.count)).contains { start in
+      return values.contains { positions in
+        guard positions.count >= phrase.count else { return false }
+        return (0...(positions.count - phrase.count)).contains { start in
           phrase.indices.allSatisfy { offset in
-            let word = words[start + offset]
-            return prefix && offset == phrase.count - 1 ? word.hasPrefix(phrase[offset]) : word == phrase[offset]
+            let tokens = positions[start + offset]
+            let last = prefix && offset == phrase.count - 1
+            return phrase[offset].contains { wanted in
+              tokens.contains { last ? $0.hasPrefix(wanted) && !wanted.isEmpty : $0 == wanted }
+            }
           }
         }
       }
     }
-    let termWords = search.terms.map { PatternMatcher.words(of: $0.text, splitCamelCase: false).map(TextFolding.fold) }
-    if search.phrase { return occurs(termWords.flatMap { $0 }, prefix: search.terms.last?.isPrefix == true) }
-    let found = zip(search.terms, termWords).map { term, words in occurs(words, prefix: term.isPrefix) }
+    let termPositions = search.terms.map { analyzer.positions($0.text, mode: .query) }
+    if search.phrase { return occurs(termPositions.flatMap { $0 }, prefix: search.terms.last?.isPrefix == true) }
+    let found = zip(search.terms, termPositions).map { term, positions in occurs(positions, prefix: term.isPrefix) }
     return search.requireAll ? found.allSatisfy { $0 } : found.contains(true)
   }
 }

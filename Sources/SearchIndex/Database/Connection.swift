@@ -35,6 +35,7 @@ package final class Connection {
     sqlite3_extended_result_codes(db, 1)
     // Writers wait for each other instead of failing at once; readers never wait in WAL mode.
     sqlite3_busy_timeout(db, 10_000)
+    try registerTokenizer()
   }
 
   deinit {

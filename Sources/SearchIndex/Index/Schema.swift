@@ -19,8 +19,10 @@
 package enum Schema {
   /// Marks a file as a Searchlight index.
   package static let formatMarker = "searchlight-index"
-  /// Bumped on any incompatible change to the tables below.
-  package static let version = 1
+  /// Bumped on any incompatible change to the tables below. Version 2 tokenizes `fts` with
+  /// Searchlight's own tokenizer (stems, camelCase parts, CJK) instead of unicode61; opening
+  /// a version 1 file for writing re-tokenizes it (`migrateTokenizer`).
+  package static let version = 2
 
   /// The FTS5 columns, in order; text attributes map onto them with `ftsColumn(for:)`.
   package static let ftsColumns = ["title", "keywords", "description", "body", "other"]
@@ -38,6 +40,19 @@ package enum Schema {
 
   /// Tables every current index has; opening an older index for writing adds missing ones.
   package static let requiredTables = ["meta", "indexes", "items", "attributes", "vals", "journal", "source_state", "sources", "fts"]
+
+  /// Re-tokenizes a version 1 file's `fts` table with the `searchlight` tokenizer: the
+  /// contentful table still holds every text, so no item is read again.
+  static let tokenizerMigration = """
+    CREATE VIRTUAL TABLE fts_v2 USING fts5(
+      title, keywords, description, body, other,
+      tokenize = '\(FTS5Tokenizer.name)', prefix = '2 3');
+    INSERT INTO fts_v2(rowid, title, keywords, description, body, other)
+      SELECT rowid, title, keywords, description, body, other FROM fts;
+    DROP TABLE fts;
+    ALTER TABLE fts_v2 RENAME TO fts;
+    UPDATE meta SET value = 2 WHERE key = 'schemaVersion';
+    """
 
   package static let createStatements = """
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -98,6 +113,6 @@ package enum Schema {
       PRIMARY KEY(indexId, name)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
-      tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+      tokenize = '\(FTS5Tokenizer.name)', prefix = '2 3');
     """ + RankedSchema.createStatements
 }

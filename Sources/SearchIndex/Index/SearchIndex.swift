@@ -78,6 +78,9 @@ public final class SearchIndex: Sendable {
       if Schema.requiredTables.contains(where: { !tables.contains($0) }) {
         try db.transaction { try db.execute(Schema.createStatements) }
       }
+      if version < 2 {
+        try db.transaction { try db.execute(Schema.tokenizerMigration) }
+      }
       try db.execute("PRAGMA journal_mode = WAL")
     }
   }

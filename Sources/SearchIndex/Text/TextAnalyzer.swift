@@ -108,4 +108,20 @@ package struct TextAnalyzer: Sendable {
     tokenize(text, mode: mode) { result.append($0.token) }
     return result
   }
+
+  /// The tokens of `text` grouped by position: each inner array holds a position's token and
+  /// the tokens colocated with it (camelCase parts, stems, CJK bigrams). This is how FTS5
+  /// sees the text, for matching outside SQLite the way a MATCH would.
+  package func positions(_ text: String, mode: TokenizeMode) -> [[String]] {
+    var result: [[String]] = []
+    tokenize(text, mode: mode) { token in
+      let text = String(decoding: token.bytes, as: UTF8.self)
+      if token.colocated, !result.isEmpty {
+        result[result.count - 1].append(text)
+      } else {
+        result.append([text])
+      }
+    }
+    return result
+  }
 }
