@@ -31,7 +31,8 @@ let package = Package(
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
     .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CustomStageTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
-    .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
+    .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "AnswerTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
