@@ -60,7 +60,7 @@ struct ToolResultFormatter {
         omitted += 1
         continue
       }
-      text += line + "\n"
+      text += Self.defused(line) + "\n"
     }
     text += closing
     if omitted > 0 { text += "\n\(omitted) lines were left out to keep the response under \(maximumResponseSize) characters; ask for fewer items or fewer attributes." }
@@ -80,5 +80,13 @@ struct ToolResultFormatter {
   private func clip(_ text: String) -> String {
     let flat = text.replacingOccurrences(of: "\n", with: " ")
     return flat.count <= maximumValueLength ? flat : String(flat.prefix(maximumValueLength)) + "…"
+  }
+
+  /// Retrieved text with its own `<data>` and `</data>` tags broken up, so an item cannot
+  /// close the fence early and have the rest of its text read as instructions.
+  static func defused(_ text: String) -> String {
+    guard text.range(of: "data>", options: .caseInsensitive) != nil else { return text }
+    return text.replacingOccurrences(of: "</data>", with: "</ data>", options: .caseInsensitive)
+      .replacingOccurrences(of: "<data>", with: "< data>", options: .caseInsensitive)
   }
 }
