@@ -70,7 +70,13 @@ public final class SearchIndex: Sendable {
     }
     let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
     guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
-    if !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
+    if !readOnly {
+      // Indexes written by an earlier version gain the tables added since (all additive).
+      if Schema.requiredTables.contains(where: { !tables.contains($0) }) {
+        try db.transaction { try db.execute(Schema.createStatements) }
+      }
+      try db.execute("PRAGMA journal_mode = WAL")
+    }
   }
 
   private static func namedIndexID(_ db: Connection, name: String, create: Bool, path: String) throws -> Int64 {
