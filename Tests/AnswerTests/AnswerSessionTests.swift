@@ -284,10 +284,10 @@ import Testing
         if case .text = event { sawText.open() }
       }
     }
-    #expect(await sawText.wait(timeout: .seconds(30)))
+    #expect(await sawText.wait(timeout: TestGate.patience))
     consumer.cancel()
     // The server is inside a 300 s pause: only the client closing the connection opens this.
-    #expect(await loopback.clientHungUp.wait(timeout: .seconds(30)))
+    #expect(await loopback.clientHungUp.wait(timeout: TestGate.patience))
     _ = await consumer.result
   }
 
@@ -299,10 +299,10 @@ import Testing
     defer { loopback.stop() }
     let session = try F.session(model: T.model(loopback))
     let consumer = Task { try await session.respond(to: "orion retrospective") }
-    #expect(await answering.wait(timeout: .seconds(30)))
+    #expect(await answering.wait(timeout: TestGate.patience))
     consumer.cancel()
     await #expect(throws: CancellationError.self) { try await consumer.value }
-    #expect(await loopback.clientHungUp.wait(timeout: .seconds(30)))
+    #expect(await loopback.clientHungUp.wait(timeout: TestGate.patience))
   }
 
   // MARK: Search results

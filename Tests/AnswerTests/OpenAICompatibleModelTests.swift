@@ -354,7 +354,7 @@ import Testing
     #expect(error == .timeout(seconds: 1, idle: false))
     #expect(loopback.requests.count == 1)
     // The timed-out request must not linger: the connection is closed.
-    #expect(await loopback.clientHungUp.wait(timeout: .seconds(20)))
+    #expect(await loopback.clientHungUp.wait(timeout: TestGate.patience))
   }
 
   @Test func stalledStreamHitsIdleTimeout() async throws {
@@ -381,11 +381,11 @@ import Testing
         if case .textDelta = event { firstDeltaSeen.open() }
       }
     }
-    #expect(await firstDeltaSeen.wait(timeout: .seconds(30)))
+    #expect(await firstDeltaSeen.wait(timeout: TestGate.patience))
     consumer.cancel()
     // The server is still inside its 300 s pause; only the client closing the socket
     // can open this gate, so seeing it proves the HTTP request was torn down.
-    #expect(await loopback.clientHungUp.wait(timeout: .seconds(30)))
+    #expect(await loopback.clientHungUp.wait(timeout: TestGate.patience))
     _ = await consumer.result
   }
 
@@ -398,6 +398,6 @@ import Testing
       if case .textDelta = event { break }
     }
     // No task was cancelled: dropping the iterator alone must tear the request down.
-    #expect(await loopback.clientHungUp.wait(timeout: .seconds(30)))
+    #expect(await loopback.clientHungUp.wait(timeout: TestGate.patience))
   }
 }

@@ -9,8 +9,8 @@ enum TestSupport {
   static func server(
     _ loopback: LoopbackHTTPServer,
     apiKey: String? = nil,
-    requestTimeout: Duration = .seconds(60),
-    idleTimeout: Duration = .seconds(30)
+    requestTimeout: Duration = .seconds(300),
+    idleTimeout: Duration = TestGate.patience
   ) -> ModelServer {
     ModelServer(
       baseURL: loopback.baseURL,

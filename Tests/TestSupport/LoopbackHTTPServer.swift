@@ -36,7 +36,7 @@ package final class LoopbackHTTPServer: Sendable {
 
   /// Longest a `.waitFor` step holds a response; long enough for a loaded machine, short
   /// enough that a broken client fails the test instead of hanging it.
-  static let gateTimeout: Duration = .seconds(30)
+  static let gateTimeout = TestGate.patience
 
   package init(_ script: [ScriptedResponse]) throws {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -12,6 +12,11 @@ package final class TestGate: Sendable {
 
   package init() {}
 
+  /// How long a test waits for something that should happen at once: long, because a
+  /// loaded two-core machine can starve a test for many seconds, and only a failing test
+  /// ever waits this long.
+  package static let patience: Duration = .seconds(120)
+
   package var isOpen: Bool { state.withLock { $0 } }
 
   package func open() {
@@ -34,11 +39,16 @@ package final class TestGate: Sendable {
 
   /// Waits from async test code without blocking a cooperative thread (there are only two
   /// on the CI machine); polls because a condition variable cannot be awaited.
+  ///
+  /// The timeout counts polls, not clock time: synchronous tests running in parallel can hold
+  /// both cooperative threads for minutes, and a waiter starved that long must not fail for
+  /// it when the task it waits for was starved too.
   package func wait(timeout: Duration) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while !isOpen, clock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(20))
+    let interval = Duration.milliseconds(20)
+    var polls = Int(timeout / interval)
+    while !isOpen, polls > 0 {
+      try? await Task.sleep(for: interval)
+      polls -= 1
     }
     return isOpen
   }

@@ -60,6 +60,7 @@ struct AnswerRun {
       let streaming = !sources.isEmpty
       var turnText = ""
       var calls: [ToolCall] = []
+      var finished = false
       do {
         for try await event in model.stream(messages: messages, tools: toolsAllowed ? [definition] : [], options: configuration.generation) {
           switch event {
@@ -69,10 +70,16 @@ struct AnswerRun {
             if streaming { write(piece) }
           case .toolCall(let call):
             calls.append(call)
-          case .reasoningDelta, .finished:
+          case .finished:
+            finished = true
+          case .reasoningDelta:
             break
           }
         }
+        // A model stream ends without `.finished` only when its consumer was cancelled.
+        if !finished { throw CancellationError() }
+      } catch is CancellationError {
+        throw CancellationError()
       } catch {
         let failure = ModelError(wrapping: error)
         if failure == .cancelled || Task.isCancelled { throw CancellationError() }

@@ -103,7 +103,8 @@ enum AskCommand: Command {
       let result: Result<AnswerTiming, any Error>
       do {
         for try await event in events { printer.print(event) }
-        result = .success(printer.timing)
+        // A cancelled iteration just ends; only an answer that reached `.done` is complete.
+        result = printer.timing.end == nil ? .failure(CancellationError()) : .success(printer.timing)
       } catch {
         result = .failure(error)
       }
