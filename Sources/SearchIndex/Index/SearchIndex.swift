@@ -249,6 +249,21 @@ public final class SearchIndex: Sendable {
     try writeTyped { writer in try writer.purgeExpired(now: now) }
   }
 
+  /// Caps the file at `pages` pages for this handle's writes (fault tests simulate a full
+  /// disk with it); nil lifts the cap.
+  package func limitFileSize(pages: Int?) throws(SearchIndexError) {
+    do {
+      try pool.withWriter { db in try db.setMaxPageCount(pages ?? 1_073_741_823) }
+    } catch {
+      throw Self.wrap(error)
+    }
+  }
+
+  /// Pages the file uses now.
+  package func pageCount() throws(SearchIndexError) -> Int {
+    try read { db in Int(try db.scalar("PRAGMA page_count")?.int64Value ?? 0) }
+  }
+
   /// Starts a batch: changes collected in it are written in one transaction by `endBatch`.
   public func beginBatch() -> IndexBatch { IndexBatch(index: self) }
 }
