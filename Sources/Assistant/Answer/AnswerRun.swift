@@ -98,11 +98,11 @@ struct AnswerRun {
         toolRounds += 1
         continue
       }
-      if sources.isEmpty, toolRounds == 0, !searchedForTheModel, toolsAllowed {
+      if sources.isEmpty, toolRounds == 0, !searchedForTheModel, toolsAllowed, let arguments = try plannedCall(question) {
         // The model answered without searching: run the planned search for it, as if it had
         // called the tool, so its answer can rest on something.
         searchedForTheModel = true
-        let call = ToolCall(id: "planned_search", name: definition.name, arguments: try plannedCall(question))
+        let call = ToolCall(id: "planned_search", name: definition.name, arguments: arguments)
         messages.append(.assistant(content: turnText.isEmpty ? nil : turnText, toolCalls: [call]))
         messages.append(.tool(callID: call.id, content: try await runToolCall(call, model: model)))
         continue
@@ -144,10 +144,12 @@ struct AnswerRun {
     return result.text
   }
 
-  /// A `dsl` tool call of the planned query, for a model that did not search.
-  private func plannedCall(_ question: String) throws -> String {
+  /// A `dsl` tool call of the planned query, for a model that did not search; nil when the
+  /// question has nothing to search for.
+  private func plannedCall(_ question: String) throws -> String? {
     let plan = try session.planner.plan(question)
-    let query: JSONValue = ["query": ["type": "dsl", "value": ["query": .string(plan.dsl.isEmpty ? "search * | limit 0" : plan.dsl)]]]
+    guard !plan.dsl.isEmpty else { return nil }
+    let query: JSONValue = ["query": ["type": "dsl", "value": ["query": .string(plan.dsl)]]]
     return query.compactText
   }
 
@@ -204,7 +206,7 @@ struct AnswerRun {
     for reply in toolReplies {
       let items = reply.content.resultItems
       if items.isEmpty, !EvidenceQuery.producesItems(reply.content.type) { aggregate = true }
-      for item in items {
+      for item in items where !sourceIDs.contains(item.id) {
         cite(try tool.executor.index.item(withIdentifier: item.id) ?? item.item, token: reply.queryToken)
       }
     }

@@ -63,11 +63,16 @@ enum AskCommand: Command {
     } catch {
       throw queryFailure(error)
     }
-    let printer = AnswerPrinter(json: json)
-    switch Self.wait(for: session.streamResponse(to: question), printer: printer) {
+    let timing = try answer(question, with: session, printer: AnswerPrinter(json: json))
+    if arguments.has("timing") { Terminal.err(timing.description + "\n") }
+    return .success
+  }
+
+  /// Prints the answer to `question` as it streams. Ctrl-C stops it and exits 130.
+  static func answer(_ question: String, with session: AnswerSession, printer: AnswerPrinter) throws -> AnswerTiming {
+    switch wait(for: session.streamResponse(to: question), printer: printer) {
     case .success(let timing):
-      if arguments.has("timing") { Terminal.err(timing.description + "\n") }
-      return .success
+      return timing
     case .failure(let error) where error is CancellationError:
       Terminal.err("\ncancelled\n")
       exit(130)
