@@ -111,7 +111,7 @@ struct AnswerRun {
         write(AnswerInstructions.notFound)
       } else if !streaming || turnText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
         // Evidence, but no usable text from the model: describe what came back.
-        write(ExtractiveAnswer(terms: []).describe(replies: replies, items: sources.map { ResultItem(rowid: 0, item: $0.item) }))
+        write(whatCameBack)
       }
       session.remember(question, answer: text)
       return true
@@ -169,7 +169,8 @@ struct AnswerRun {
       }
     }
     guard !evidence.isEmpty else {
-      write(AnswerInstructions.notFound)
+      // After a model failure, the model's own searches may have found what the plan did not.
+      write(sources.isEmpty ? AnswerInstructions.notFound : whatCameBack)
       return
     }
     let writer = ExtractiveAnswer(terms: coverage.terms.map(\.term))
@@ -225,6 +226,11 @@ struct AnswerRun {
     sources.append(source)
     emit(.source(source))
     return true
+  }
+
+  /// The extractive answer for everything the searches returned so far.
+  private var whatCameBack: String {
+    ExtractiveAnswer(terms: []).describe(replies: replies, items: sources.map { ResultItem(rowid: 0, item: $0.item) })
   }
 
   private mutating func write(_ piece: String) {
