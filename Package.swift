@@ -19,11 +19,14 @@ let package = Package(
     .systemLibrary(
       name: "CPCRE2", path: "Sources/CPCRE2",
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
+    .systemLibrary(
+      name: "CEditLine", path: "Sources/CEditLine",
+      providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages"),
     .executableTarget(
-      name: "searchlight", dependencies: ["Stages", "QueryEngine", "SearchIndex"],
+      name: "searchlight", dependencies: ["Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
