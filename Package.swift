@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "SearchIndex", targets: ["SearchIndex"]),
     .library(name: "QueryEngine", targets: ["QueryEngine"]),
     .library(name: "Stages", targets: ["Stages"]),
+    .library(name: "Assistant", targets: ["Assistant"]),
     .executable(name: "searchlight", targets: ["searchlight"]),
   ],
   targets: [
@@ -24,12 +25,17 @@ let package = Package(
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
-    .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages"),
+    .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
+    .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Stages", "QueryEngine", "SearchIndex", "CEditLine"],
+      name: "searchlight", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
-    .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
+    .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
+    .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "CustomStageTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "SyncTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
+    .testTarget(name: "MCPTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
   ],
   swiftLanguageModes: [.v6]

@@ -84,7 +84,11 @@ import Testing
       for name in ["count", "extract", "fetch", "group", "limit", "people", "sample", "score", "select", "sort", "stats", "table", "text", "top", "where"] {
         #expect(result.stdout.contains("\n  \(name) ") || result.stdout.hasPrefix("  \(name) "), "\(name)")
       }
-      #expect(result.stdout.contains("  count    Count the items; after group by, a table of each group's key and count.\n           items | scoredItems -> count; groupedItems -> table\n"))
+      let lines = result.stdout.split(separator: "\n").map(String.init)
+      let count = try #require(lines.firstIndex { $0.hasPrefix("  count ") })
+      #expect(lines[count].hasSuffix(" Count the items; after group by, a table of each group's key and count."))
+      #expect(lines[count + 1].trimmingCharacters(in: .whitespaces) == "items | scoredItems -> count; groupedItems -> table")
+      #expect(result.stdout.hasSuffix("\nSee '.help STAGE' for a stage's parameters and examples.\n"))
     }
   }
 
@@ -218,14 +222,31 @@ import Testing
     }
   }
 
-  @Test(arguments: [".json search * | count", ".plan how many hikes", ".ask what is on my list"])
-  func plannerCommandsSayWhatTheyNeed(_ line: String) throws {
+  @Test func jsonShowsAQueryAsAToolCall() throws {
+    try Workspace.withReplIndex { workspace in
+      let result = try workspace.repl(".json search keywords == \"lake\" | sort rating desc | limit 2\n.json search * | count\n")
+      #expect(result.status == 0, "\(result)")
+      let lines = result.stdout.split(separator: "\n").map(String.init)
+      #expect(lines.count == 2)
+      let structured = try JSONParser.parse(lines[0])
+      #expect(structured["query"]?["type"] == "search")
+      #expect(structured["query"]?["value"]?["pipeline"]?["stages"]?.arrayValue?.count == 3)
+      #expect(try JSONParser.parse(lines[1]) == ["query": ["type": "dsl", "value": ["query": "search * | count"]]])
+      #expect(result.stderr == "note: printed as a dsl query: a search of every item has no query node\n")
+      let wrong = try workspace.repl(".json search * | cuont\n")
+      #expect(wrong.status == 65)
+      #expect(wrong.stderr.contains("error: unknown stage 'cuont'\n --> stdin:1:18\n"))
+    }
+  }
+
+  @Test(arguments: [(".plan how many hikes", "the built-in planner"), (".ask what is on my list", "the answer loop")])
+  func planAndAskSayWhatTheyNeed(_ line: String, _ part: String) throws {
     try Workspace.withReplIndex { workspace in
       let result = try workspace.repl(line + "\n")
       #expect(result.status == 65)
       #expect(result.stdout == "")
       let command = String(line.prefix(while: { $0 != " " }))
-      #expect(result.stderr.hasPrefix("error: '\(command)' is not available yet: it needs the planner tool\n"))
+      #expect(result.stderr.hasPrefix("error: '\(command)' is not available yet: it needs \(part)\n"))
     }
   }
 

@@ -62,6 +62,8 @@ public final class ExecutionContext {
   public let catalog: AttributeCatalog
   public let cancellation: CancellationFlag
   public let token: QueryToken
+  /// The app's side of the index, for hydration; nil when none is registered.
+  public let delegate: (any IndexDelegate)?
   let connection: Connection
   let attributeMap: SQLCompiler.AttributeMap
   /// SQL statements run so far, for `explain` and tests.
@@ -69,8 +71,9 @@ public final class ExecutionContext {
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
-    cancellation: CancellationFlag, token: QueryToken
+    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil
   ) throws {
+    self.delegate = delegate
     self.index = index
     self.connection = connection
     self.scope = scope
@@ -117,7 +120,9 @@ public final class ExecutionContext {
     var buffer: [ResultItem] = []
     try run(compiled) { row in
       let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog)
-      buffer.append(ResultItem(rowid: row.int64(0), item: item, relevance: row.double(7)))
+      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
+      result.engagement = Int(row.int64(7))
+      buffer.append(result)
       if buffer.count >= batchSize {
         try batch(buffer)
         buffer.removeAll(keepingCapacity: true)

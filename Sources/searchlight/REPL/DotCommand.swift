@@ -66,7 +66,7 @@ enum DotCommand: String, CaseIterable, Sendable {
     case .stages: "List the stages with their signatures"
     case .attributes: "The index's attributes with their types and item counts"
     case .explain: "Show the typed graph, the resolved dates, where each stage runs and the SQL"
-    case .json: "Show a query in the planner's JSON form"
+    case .json: "Show a query as a tool call, in the planner's JSON form"
     case .parse: "Show the syntax tree of a query"
     case .why: "Show the score terms of the last result"
     case .format: "Print replies as aligned tables, JSON Lines or CSV"

@@ -1,14 +1,16 @@
+import Assistant
 import QueryEngine
 
 /// What the REPL needs from the Assistant module for `.json`, `.plan` and `.ask`.
 ///
-/// The planner tool (the JSON form of a query), the built-in planner and the answer loop have
-/// not landed yet; until they do, `ReplCommand` uses `PendingAssistant`, which says so. Wiring
-/// them in means writing a type that conforms to this protocol and returning it from
-/// `ReplAssistantProvider.make`.
+/// `.json` uses the planner tool's encoder (`explain --json`). The built-in planner and the
+/// answer loop have not landed yet, so `.plan` and `.ask` say what they need; wiring them means
+/// filling in `plan` and `ask` of `AssistantBridge` (or returning another conformer from
+/// `ReplAssistantProvider.make`).
 protocol ReplAssistant {
-  /// `.json QUERY`: the query in the planner tool's JSON form (`{"query":{"type":"search",...}}`).
-  func plannerJSON(for query: String, context: ReplQueryContext) throws -> String
+  /// `.json QUERY`: the query as a tool call in the planner's JSON form, and a note when it is
+  /// printed in the `dsl` form (with the reason).
+  func plannerJSON(for query: String, context: ReplQueryContext) throws -> (json: String, note: String?)
   /// `.plan QUESTION`: the graph the built-in planner makes of a plain question.
   func plan(_ question: String, context: ReplQueryContext) throws -> String
   /// `.ask QUESTION`: an answer with its sources, written through `output` as it streams.
@@ -22,28 +24,30 @@ struct ReplQueryContext {
   var options: QueryOptions
 }
 
-/// The assistant the REPL uses; the one place to change when the Assistant module lands.
+/// The assistant the REPL uses; the one place to change when the planner or the answer loop lands.
 enum ReplAssistantProvider {
-  static func make() -> any ReplAssistant { PendingAssistant() }
+  static func make() -> any ReplAssistant { AssistantBridge() }
 }
 
-/// Stands in for the Assistant module until it exists: every command says what it needs.
-struct PendingAssistant: ReplAssistant {
-  func plannerJSON(for query: String, context: ReplQueryContext) throws -> String {
-    throw Self.unavailable(".json")
+/// The REPL's view of the Assistant module.
+struct AssistantBridge: ReplAssistant {
+  func plannerJSON(for query: String, context: ReplQueryContext) throws -> (json: String, note: String?) {
+    let encoded = try ToolCallEncoder().encode(query, verifyingWith: context.executor, options: context.options)
+    return (encoded.json.compactText, encoded.reason.map { "printed as a dsl query: \($0)" })
   }
 
   func plan(_ question: String, context: ReplQueryContext) throws -> String {
-    throw Self.unavailable(".plan")
+    throw Self.unavailable(".plan", needs: "the built-in planner")
   }
 
   func ask(_ question: String, context: ReplQueryContext, output: (String) -> Void) throws {
-    throw Self.unavailable(".ask")
+    throw Self.unavailable(".ask", needs: "the answer loop")
   }
 
-  private static func unavailable(_ command: String) -> CommandFailure {
-    var failure = CommandFailure(.usage, "'\(command)' is not available yet: it needs the planner tool")
-    failure.hints = ["note: use '.explain QUERY' for the typed graph and the SQL"]
+  /// The error of a command whose part of the Assistant module has not landed.
+  static func unavailable(_ command: String, needs part: String) -> CommandFailure {
+    var failure = CommandFailure(.usage, "'\(command)' is not available yet: it needs \(part)")
+    failure.hints = ["note: '.json QUERY' shows a query as a tool call; '.explain QUERY' shows its graph and SQL"]
     return failure
   }
 }

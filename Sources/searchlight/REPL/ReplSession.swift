@@ -167,7 +167,12 @@ final class ReplSession {
         Terminal.out(try Explainer(executor: executor).explain(graph, options: options) + "\n")
       }
     case .json:
-      Terminal.out(try assistant.plannerJSON(for: argument, context: context()) + "\n")
+      // Checked where it was typed first, so errors point into the input.
+      let context = context()
+      _ = try context.executor.prepare(source(argument, column: column, origin: origin), options: context.options, sourceName: origin.name)
+      let (json, note) = try assistant.plannerJSON(for: argument, context: context)
+      if let note { Terminal.err("note: \(note)\n") }
+      Terminal.out(json + "\n")
     case .parse:
       let syntax = try Parser.parse(SourceText(source(argument, column: column, origin: origin), name: origin.name))
       Terminal.out((format == .json ? SyntaxPrinter.json(syntax).compactText : SyntaxPrinter.tree(syntax)) + "\n")
