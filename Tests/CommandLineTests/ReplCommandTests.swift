@@ -77,6 +77,24 @@ import Testing
     }
   }
 
+  @Test func customStagesFromStagesAreListedDescribedAndRun() throws {
+    try Workspace.withReplIndex { workspace in
+      try workspace.write("stages/bestTrails.stage", """
+        stage bestTrails(minimum: Number = 4.5 "Lowest rating kept")
+          "Keeps the best-rated trails"
+          : items -> items
+          = where rating >= minimum
+
+        """)
+      let result = try workspace.repl(".stages\n.help bestTrails\nsearch * | bestTrails(minimum: 4.85) | table title\n", ["--stages", "stages"])
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout.contains("Keeps the best-rated trails (custom)\n"))
+      #expect(result.stdout.contains("bestTrails (custom)"))
+      #expect(result.stdout.contains("    minimum: number = 4.5  Lowest rating kept\n"))
+      #expect(result.stdout.hasSuffix("  title\n  --------\n  Sky Pond\n"))
+    }
+  }
+
   @Test func stagesListsEveryStageWithItsSignature() throws {
     try Workspace.withReplIndex { workspace in
       let result = try workspace.repl(".stages\n")

@@ -48,7 +48,8 @@ enum ReplCommand: Command {
     }
     let setup = try QuerySetup(arguments, command: name)
     let interactive = isatty(0) == 1
-    let session = ReplSession(setup: setup, interactive: interactive, format: ReplyRenderer.Format(rawValue: format)!, limit: limit)
+    let session = ReplSession(
+      setup: setup, arguments: arguments, interactive: interactive, format: ReplyRenderer.Format(rawValue: format)!, limit: limit)
     let fixed = arguments.value("now") ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_NOW"]
     if let fixed, !fixed.isEmpty { session.fixClock(setup.options.clock.now) }
 

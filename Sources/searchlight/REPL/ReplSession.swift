@@ -40,9 +40,17 @@ final class ReplSession {
   /// How deeply `.read` files may read other files.
   static let maximumReadDepth = 16
 
-  init(setup: QuerySetup, interactive: Bool, format: ReplyRenderer.Format = .table, limit: Int? = nil,
-       assistant: any ReplAssistant = ReplAssistantProvider.make()) {
+  /// `--stages` and `--index` as given, so `.help STAGE` finds the same custom stages.
+  private let stageArguments: ParsedArguments
+
+  init(setup: QuerySetup, arguments: ParsedArguments, interactive: Bool, format: ReplyRenderer.Format = .table,
+       limit: Int? = nil, assistant: any ReplAssistant = ReplAssistantProvider.make()) {
     self.setup = setup
+    var stageArguments = ParsedArguments()
+    stageArguments.values["stages"] = arguments.values["stages"]
+    stageArguments.values["index"] = arguments.values["index"]
+    stageArguments.values["db"] = [setup.index.path]
+    self.stageArguments = stageArguments
     self.interactive = interactive
     self.color = interactive && Terminal.useColor
     self.format = format
@@ -242,8 +250,10 @@ final class ReplSession {
       Terminal.out("\(command.usage)\n  \(command.summary)\n")
       return
     }
-    // The same description as `searchlight stages NAME`.
-    _ = try StagesCommand.run(ParsedArguments(positionals: [argument]))
+    // The same description as `searchlight stages NAME`, custom stages included.
+    var arguments = stageArguments
+    arguments.positionals = [argument]
+    _ = try StagesCommand.run(arguments)
   }
 
   private func stages() {
