@@ -72,5 +72,6 @@ import Testing
     #expect(LineAssembler.historyEntry("search \"launch\" |\n  top 5") == "search \"launch\" |   top 5")
     #expect(LineAssembler.historyEntry("search * | # all\ncount") == "search * | # all\ncount")
     #expect(LineAssembler.historyEntry("title == \"a\nb\"") == "title == \"a\nb\"")
+    #expect(LineAssembler.historyEntry("search * | count ") == "search * | count")
   }
 }

@@ -257,6 +257,17 @@ import Testing
     }
   }
 
+  @Test func tablesShowTwentyFiveItemsUnlessALimitIsSet() throws {
+    try Workspace.with { workspace in
+      try workspace.write("items.jsonl", (1...30).map { #"{"id":"i\#($0)","attributes":{"title":"Item \#($0)"}}"# }.joined(separator: "\n") + "\n")
+      #expect(try workspace.run("index", "--db", "index.db", "items.jsonl").status == 0)
+      let table = try workspace.repl("search *\n")
+      #expect(table.stdout.hasSuffix("  i25  Item 25\n  … 5 more\n"), "\(table)")
+      let json = try workspace.repl(".format json\nsearch *\n")
+      #expect(json.stdout.split(separator: "\n").flatMap { try! JSONParser.parse(String($0))["content"]?["items"]?.arrayValue ?? [] }.count == 30)
+    }
+  }
+
   @Test(arguments: [(".plan how many hikes", "the built-in planner"), (".ask what is on my list", "the answer loop")])
   func planAndAskSayWhatTheyNeed(_ line: String, _ part: String) throws {
     try Workspace.withReplIndex { workspace in

@@ -28,6 +28,8 @@ final class EditLineReader {
 
   private static let context = Mutex(CallbackContext())
   private let historyPath: String?
+  /// The last input added, so repeating it does not fill the history.
+  private var lastEntry: String?
 
   /// Sets libedit up; reads the history from `historyPath` when given.
   init(historyPath: String?, completer: ReplCompleter) {
@@ -71,6 +73,8 @@ final class EditLineReader {
   /// Adds an input to the history and saves the history file (owner-only: queries can be
   /// private).
   func addHistory(_ entry: String) {
+    guard entry != lastEntry else { return }
+    lastEntry = entry
     _ = add_history(entry)
     guard let historyPath else { return }
     if write_history(historyPath) == 0 { chmod(historyPath, 0o600) }

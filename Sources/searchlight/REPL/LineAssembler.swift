@@ -115,6 +115,7 @@ struct LineAssembler {
       let state = scan(entry)
       entry += (state.openQuote != nil || state.inComment ? "\n" : " ") + line
     }
+    while let last = entry.last, last == " " || last == "\t" { entry.removeLast() }
     return entry
   }
 }

@@ -72,12 +72,16 @@ final class ReplSession {
     var assembler = LineAssembler()
     var lineNumber = 0
     var firstLine = 1
-    while !finished, let line = nextLine() {
+    // At the prompt, Ctrl-C during `.read FILE` also stops the rest of the file.
+    let interrupts = InterruptMonitor.shared.count
+    while !finished, InterruptMonitor.shared.count == interrupts, let line = nextLine() {
       lineNumber += 1
       if assembler.isEmpty { firstLine = lineNumber }
       if let input = assembler.add(line) { run(input, origin: InputOrigin(name: name, line: firstLine)) }
     }
-    if !finished, let rest = assembler.flush() { run(rest, origin: InputOrigin(name: name, line: firstLine)) }
+    if !finished, InterruptMonitor.shared.count == interrupts, let rest = assembler.flush() {
+      run(rest, origin: InputOrigin(name: name, line: firstLine))
+    }
   }
 
   /// Runs one complete input; false when it failed (the error has been printed).
@@ -144,7 +148,8 @@ final class ReplSession {
 
   private func makeRenderer(why: Bool = false) -> ReplyRenderer {
     var renderer = ReplyRenderer(format: format)
-    renderer.limit = limit
+    // Tables show a screenful by default, with "… N more" under them.
+    renderer.limit = limit ?? (format == .table ? ReplyRenderer.defaultTableLimit : nil)
     renderer.color = color && format == .table
     renderer.why = why
     return renderer
