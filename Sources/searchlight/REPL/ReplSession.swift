@@ -1,7 +1,6 @@
 import Foundation
 import QueryEngine
 import SearchIndex
-import Stages
 
 /// Where an input came from, so errors point at it.
 struct InputOrigin {
@@ -57,11 +56,9 @@ final class ReplSession {
     self.limit = limit
     self.assistant = assistant
     self.timeZone = setup.options.clock.timeZone
-    // QuerySetup reads --now and SEARCHLIGHT_NOW; without them the clock follows the system.
-    self.fixedNow = nil
   }
 
-  /// Fixes the clock (from `--now`).
+  /// Fixes the clock (from `--now` or SEARCHLIGHT_NOW); without it the clock follows the system.
   func fixClock(_ now: Date?) { fixedNow = now }
 
   // MARK: Inputs
@@ -129,12 +126,11 @@ final class ReplSession {
     let start = Date()
     let options = currentOptions()
     let executor = setup.executor
-    var renderer = makeRenderer()
+    let renderer = makeRenderer()
     var assembler = ReplyAssembler()
     var replies: [Reply] = []
     try InterruptMonitor.shared.running(options.cancellation) {
       let graph = try executor.prepare(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
-      renderer.width = Terminal.width
       try executor.execute(graph, options: options) { reply in
         if renderer.format == .json { Terminal.out(renderer.render(reply)) }
         guard let whole = assembler.add(reply) else { return }
