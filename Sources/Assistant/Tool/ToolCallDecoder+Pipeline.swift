@@ -65,7 +65,7 @@ extension DecodingState {
       throw ToolCallError(path: "\(cursor.path).stages[0]", message: "a pipeline must begin with a query stage", example: Self.stageExample)
     }
     let ordered = try Self.dependencyOrder(stages, path: "\(cursor.path).stages")
-    var grouped: [String: (attribute: String, input: String)] = [:]
+    var grouped: [String: (attribute: String, input: String, path: String)] = [:]
     var referenced = Set<String>()
     for stage in ordered { for input in stage.inputs { referenced.insert(Self.statementName(input.id)) } }
     // Compute stages read the stage listed before them.
@@ -80,7 +80,7 @@ extension DecodingState {
       if linear, stage.type == "groupBy", let next, Self.valueStages.contains(next.type) {
         // `group by A` then `valueAverage(x)` is `stats avg(x) by A` over the items.
         let attribute = try stage.value.required("attribute", expected: "the attribute to group by").string()
-        grouped[stage.name] = (attribute, previous ?? "")
+        grouped[stage.name] = (attribute, previous ?? "", "\(stage.value.path).attribute")
         namedAttributes.append(attribute)
         previous = stage.name
         continue
@@ -150,7 +150,7 @@ extension DecodingState {
 
   // swiftlint:disable:next function_body_length
   mutating func statement(
-    _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String)], ranking: JSONCursor?,
+    _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String, path: String)], ranking: JSONCursor?,
     terminal: Bool, inline: Bool = false, pageSize: Int, into writer: inout DSLWriter
   ) throws(ToolCallError) {
     let value = stage.value
@@ -242,7 +242,7 @@ extension DecodingState {
       let input = try requireFrom()
       writer.write((inline ? "" : input) + " | group by ")
       writer.write(attribute, path: "\(value.path).attribute")
-      grouped[stage.name] = (attribute, input)
+      grouped[stage.name] = (attribute, input, "\(value.path).attribute")
     case "count":
       try value.checkKeys(["from"])
       writer.write(try requireFrom() + " | count")
@@ -259,11 +259,13 @@ extension DecodingState {
       let field = try value.required("field", expected: "a number or date attribute").string()
       namedAttributes.append(field)
       let input = try requireFrom()
-      if let group = grouped[input] {
+      // Inline, `input` is empty: look the group up by the stage it reads.
+      if let from, let group = grouped[from] {
         // Statistics per group run on the grouped stage's items, by the group attribute.
         writer.write((inline ? "" : group.input) + " | stats \(function)(")
         writer.write(field, path: "\(value.path).field")
-        writer.write(") by \(group.attribute)")
+        writer.write(") by ")
+        writer.write(group.attribute, path: group.path)
         if let variable = try value.optional("bindVariable")?.string() {
           letStatements.append("let \(Self.variableName(variable)) = \(stage.name) | select max-by \"\(function)(\(field))\"")
         }
@@ -337,7 +339,7 @@ extension DecodingState {
   }
 
   /// `extractValue`: binds a variable to a field of one selected result.
-  func extraction(_ cursor: JSONCursor, stage: PipelineStage, grouped: [String: (attribute: String, input: String)]) throws(ToolCallError) -> String {
+  func extraction(_ cursor: JSONCursor, stage: PipelineStage, grouped: [String: (attribute: String, input: String, path: String)]) throws(ToolCallError) -> String {
     try cursor.checkKeys(["selector", "extractField", "bindVariable", "fromStageId"])
     let variable = Self.variableName(try cursor.required("bindVariable", expected: "a variable name").string())
     let field = try cursor.required("extractField", expected: "the field to extract (_groupKey and _count for groups)").string()
