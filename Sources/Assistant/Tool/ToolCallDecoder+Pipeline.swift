@@ -59,6 +59,8 @@ extension DecodingState {
         for id in ids { inputs.append((try id.string(), id.path)) }
       }
       if let extract = value.optional("extractValue"), let from = extract.optional("fromStageId") { inputs.append((try from.string(), from.path)) }
+      // Compute has no `from`: it reads the stage listed before it.
+      if type == "compute", let prior = stages.last { inputs.append((prior.id, kind.path)) }
       stages.append(PipelineStage(id: id, name: name, type: type, value: value, cursor: element, label: label, inputs: inputs))
     }
     guard let first = stages.first, first.type == "query", first.value.optional("from") == nil else {
@@ -68,7 +70,6 @@ extension DecodingState {
     var grouped: [String: (attribute: String, input: String, path: String)] = [:]
     var referenced = Set<String>()
     for stage in ordered { for input in stage.inputs { referenced.insert(Self.statementName(input.id)) } }
-    // Compute stages read the stage listed before them.
     // A linear chain (each stage reads only the one before it, nothing else reads it) becomes
     // one pipeline, so SQLite can run its leading stages in one statement.
     let linear = Self.isLinear(ordered)
@@ -305,11 +306,11 @@ extension DecodingState {
       writer.write("merge(\(ids.joined(separator: ", ")))")
     case "compute":
       try value.checkKeys(["expression", "outputFields"])
-      guard let previous else {
+      guard let input = stage.inputs.first else {
         throw ToolCallError(path: stage.cursor.path, message: "compute needs an earlier stage to compute over")
       }
       let expression = try value.required("expression", expected: "an expression such as rating / 5").string()
-      writer.write("\(previous) | table ")
+      writer.write("\(Self.statementName(input.id)) | table ")
       writer.write(expression, path: "\(value.path).expression")
     case "custom":
       try value.checkKeys(["from", "stageType", "processingMode", "parameters"])
