@@ -107,7 +107,8 @@ public struct ToolCallDecoder: Sendable {
     let ranking = value.optional("modelComposition") ?? value.optional("ranking")
     var writer = DSLWriter()
     if let pipeline = value.optional("pipeline") {
-      try state.pipeline(pipeline, ranking: ranking, label: try value.optional("label")?.string(), pageSize: pageSize, into: &writer)
+      // A query stage that is a reply returns the pages up to this one (and one more item).
+      try state.pipeline(pipeline, ranking: ranking, label: try value.optional("label")?.string(), pageSize: offset + pageSize, into: &writer)
     } else {
       writer.write("search ")
       let root = value.optional("root")
