@@ -315,16 +315,23 @@ extension DecodingState {
     case "custom":
       try value.checkKeys(["from", "stageType", "processingMode", "parameters"])
       let type = try value.required("stageType", expected: "the name of a registered stage").string()
-      var arguments: [String] = []
-      for parameter in try value.optional("parameters")?.array() ?? [] {
-        try parameter.checkKeys(["key", "value"])
-        let key = try parameter.required("key", expected: "a parameter name").string()
-        let raw = try parameter.required("value", expected: "the parameter's value as text").string()
-        let literal = Double(raw).map(DSLWriter.number) ?? (["true", "false"].contains(raw) ? raw : DSLWriter.pattern(raw))
-        arguments.append("\(key): \(literal)")
-      }
+      let parameters = try value.optional("parameters")?.array() ?? []
       writer.write(try requireFrom() + " | ")
-      writer.write("\(type)(\(arguments.joined(separator: ", ")))", path: "\(value.path).stageType")
+      writer.write(type, path: "\(value.path).stageType")
+      writer.write("(")
+      // Each key and value is marked with its own path, so a bad argument is reported there.
+      for (index, parameter) in parameters.enumerated() {
+        try parameter.checkKeys(["key", "value"])
+        let keyCursor = try parameter.required("key", expected: "a parameter name")
+        let valueCursor = try parameter.required("value", expected: "the parameter's value as text")
+        let raw = try valueCursor.string()
+        let literal = Double(raw).map(DSLWriter.number) ?? (["true", "false"].contains(raw) || Self.isDuration(raw) ? raw : DSLWriter.pattern(raw))
+        if index > 0 { writer.write(", ") }
+        writer.write(try keyCursor.string(), path: keyCursor.path)
+        writer.write(": ")
+        writer.write(literal, path: valueCursor.path)
+      }
+      writer.write(")")
     case "hydration":
       throw ToolCallError(path: stage.cursor.path, message: "hydration needs the app's delegate, and none is registered for this index",
                           expected: "a pipeline without a hydration stage; results already carry their stored attributes")
@@ -366,6 +373,15 @@ extension DecodingState {
   static func variableName(_ name: String) -> String {
     let cleaned = String((name.hasPrefix("$") ? String(name.dropFirst()) : name).map { $0.isLetter || $0.isNumber ? $0 : "_" })
     return cleaned.first?.isLetter == true ? cleaned : "v_" + cleaned
+  }
+
+  /// True for a duration literal of the language: a number and a unit, as in 14d, 2h, 30min.
+  static func isDuration(_ text: String) -> Bool {
+    for unit in ["min", "s", "m", "h", "d", "w"] where text.hasSuffix(unit) {
+      let number = text.dropLast(unit.count)
+      if !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), Double(number) != nil { return true }
+    }
+    return false
   }
 
   static func sortKey(_ attribute: String) -> String {
