@@ -195,7 +195,8 @@ public struct SQLCompiler {
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
     if let condition = try condition(predicate) {
-      where_ = where_ + " AND " + condition
+      // Parenthesised: a top-level OR must not escape the visibility condition.
+      where_ = where_ + " AND (" + condition + ")"
     }
     return (from, where_, ranked)
   }
