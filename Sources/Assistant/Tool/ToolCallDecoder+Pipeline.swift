@@ -86,6 +86,18 @@ extension DecodingState {
         previous = stage.name
         continue
       }
+      let readers = ordered.filter { $0.inputs.contains { $0.id == stage.id } }
+      if !linear, stage.type == "groupBy", !readers.isEmpty, readers.allSatisfy({ Self.valueStages.contains($0.type) }),
+        let from = try stage.value.optional("from")?.string()
+      {
+        // Read only by value stages, which run on its input by its attribute: as a statement
+        // of its own it would be an extra reply nobody asked for.
+        let attribute = try stage.value.required("attribute", expected: "the attribute to group by").string()
+        grouped[stage.name] = (attribute, Self.statementName(from), "\(stage.value.path).attribute")
+        namedAttributes.append(attribute)
+        previous = stage.name
+        continue
+      }
       if !first_ && !linear { writer.write("; ") }
       first_ = false
       try writer.group(stage.cursor.path) { (writer: inout DSLWriter) throws(ToolCallError) in
