@@ -60,7 +60,7 @@ struct ToolResultFormatter {
     // Room for the closing tag and the omission note, so the whole text stays in bounds.
     let reserve = closing.count + omission(body.count).count
     var omitted = 0
-    for line in body {
+    for line in body.map(Self.neutralised) {
       if text.count + line.count + 1 + reserve > maximumResponseSize {
         omitted += 1
         continue
@@ -70,6 +70,13 @@ struct ToolResultFormatter {
     text += closing
     if omitted > 0 { text += omission(omitted) }
     return text
+  }
+
+  /// Retrieved text cannot open or close the fence: its `<data>` and `</data>` tags (any case)
+  /// lose their `<`.
+  static func neutralised(_ line: String) -> String {
+    line.replacingOccurrences(of: "</data", with: "&lt;/data", options: .caseInsensitive)
+      .replacingOccurrences(of: "<data", with: "&lt;data", options: .caseInsensitive)
   }
 
   private func line(for item: ResultItem, scored: Bool) -> String {
