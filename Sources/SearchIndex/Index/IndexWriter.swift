@@ -50,6 +50,9 @@ package struct IndexWriter {
     return result
   }
 
+  /// Checks an item that is being staged in the journal, as `upsert` would.
+  mutating func validateForStaging(_ item: SearchableItem) throws { try validate(item) }
+
   /// Checks every value against the catalogue before anything is written.
   private mutating func validate(_ item: SearchableItem) throws {
     if let domain = item.domainIdentifier {
