@@ -1,5 +1,7 @@
 import Foundation
+import QueryEngine
 import SearchIndex
+import Stages
 import Testing
 
 /// A temporary folder of notes.
@@ -152,5 +154,35 @@ func snapshot(_ index: SearchIndex) throws -> [String: String] {
     #expect(throws: IngestError.self) {
       try SQLiteTableSource(path: app, table: "notes", idColumn: "id", updatedColumn: "updatd", mapping: [("title", "title")])
     }
+  }
+}
+
+@Suite struct HydrationTests {
+  @Test func hydrationSuppliesTextThatWasIndexedButNotStoredAndDropsWhatTheSourceLost() throws {
+    let folder = try NoteFolder()
+    try folder.write("a.md", "---\ntitle: Alpha\n---\nThe sourdough starter needs feeding.\n")
+    try folder.write("b.md", "---\ntitle: Beta\n---\nAnother sourdough note.\n")
+    let index = try temporaryIndex()
+    try index.setStoresText(false)
+    let source = FolderSource(folder: folder.root.path)
+    try Synchronizer(index: index, source: source).sync()
+    #expect(try index.item(withIdentifier: "a.md")?.attributeSet["textContent"] == nil, "text is not stored")
+    let executor = QueryExecutor(index: index, registry: StandardLibrary.registry())
+    var options = QueryOptions(scope: AccessScope(now: Date()))
+    options.delegate = CompositeDelegate([source])
+    func run(_ query: String) throws -> [ResultItem] {
+      var items: [ResultItem] = []
+      try executor.run(query, options: options) { if !$0.isPartial { items += $0.content.resultItems } }
+      return items
+    }
+    #expect(try run(#"search "feeding""#).map(\.id) == ["a.md"], "text is still searchable")
+    let hydrated = try run(#"search "sourdough" | hydrate"#)
+    #expect(hydrated.count == 2)
+    #expect(hydrated.allSatisfy { $0.item.attributeSet["textContent"]?.stringValue?.contains("sourdough") == true })
+    // The source loses b.md before the index hears of it: hydration drops it.
+    try folder.remove("b.md")
+    #expect(try run(#"search "sourdough" | hydrate"#).map(\.id) == ["a.md"])
+    options.delegate = nil
+    #expect(throws: QueryRuntimeError.self) { try run(#"search "sourdough" | hydrate"#) }
   }
 }

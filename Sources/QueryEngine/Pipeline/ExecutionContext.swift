@@ -62,6 +62,8 @@ public final class ExecutionContext {
   public let catalog: AttributeCatalog
   public let cancellation: CancellationFlag
   public let token: QueryToken
+  /// The app's side of the index, for hydration; nil when none is registered.
+  public let delegate: (any IndexDelegate)?
   let connection: Connection
   let attributeMap: SQLCompiler.AttributeMap
   /// SQL statements run so far, for `explain` and tests.
@@ -69,8 +71,9 @@ public final class ExecutionContext {
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
-    cancellation: CancellationFlag, token: QueryToken
+    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil
   ) throws {
+    self.delegate = delegate
     self.index = index
     self.connection = connection
     self.scope = scope

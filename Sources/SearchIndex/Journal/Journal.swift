@@ -147,6 +147,14 @@ extension SearchIndex {
     }
   }
 
+  /// Whether `textContent` is stored with items (true, the default) or only made searchable,
+  /// for hydration to supply from the app's store. Affects items written from now on.
+  public func setStoresText(_ stores: Bool) throws(SearchIndexError) {
+    try writeTyped { writer in
+      try writer.db.run("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [.text("storesText:\(writer.indexID)"), .integer(stores ? 1 : 0)])
+    }
+  }
+
   /// Records how a source is configured (hydration asks it for current records later).
   public func recordSource(name: String, configuration: JSONValue) throws(SearchIndexError) {
     try writeTyped { writer in

@@ -28,6 +28,7 @@ public struct Synchronizer {
 
   /// Stages the source's changes (everything with `full`, plus deletes for orphans in
   /// `domain`) and applies all pending work.
+  @discardableResult
   public func sync(full: Bool = false, batchSize: Int = 500, afterBatch: (ApplyReport) -> Void = { _ in }) throws -> SyncReport {
     var report = SyncReport()
     let previous = try index.sourceState(source.name)

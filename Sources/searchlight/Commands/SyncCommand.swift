@@ -31,12 +31,16 @@ enum SyncCommand: Command {
     OptionSpec(name: "watch", kind: .flag, help: "Sync again every --interval seconds until interrupted."),
     OptionSpec(name: "interval", kind: .value, valueName: "SECONDS", help: "Seconds between syncs with --watch (default 5)."),
     OptionSpec(name: "batch", kind: .value, valueName: "N", help: "Items per applied batch (default 500)."),
+    OptionSpec(name: "no-store-text", kind: .flag, help: "Index note text for search without storing it; `hydrate` reads it from the source."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     guard arguments.positionals.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name) }
     let source = try makeSource(arguments)
     let index = try Common.openIndex(arguments, command: name, create: true)
+    if arguments.has("no-store-text") {
+      do { try index.setStoresText(false) } catch { throw CommandFailure(error) }
+    }
     let batch = Int(arguments.value("batch") ?? "500") ?? 500
     let interval = Double(arguments.value("interval") ?? "5") ?? 5
     let domain = arguments.value("domain") ?? (source as? FolderSource)?.domain ?? (source as? SQLiteTableSource)?.domain
