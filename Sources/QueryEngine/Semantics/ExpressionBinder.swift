@@ -545,8 +545,8 @@ public struct ExpressionBinder {
     switch literal {
     case .string(let s): "\"\(s.text)\" is text"
     case .number(let n): "\(JSONValue.format(number: n)) is a number"
-    case .time: "a date"
-    case .boolean(let b): "\(b) is a Boolean"
+    case .time: "the value is a date"
+    case .boolean(let b): "\(b) is true or false"
     }
   }
 
