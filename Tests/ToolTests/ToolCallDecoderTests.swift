@@ -132,6 +132,16 @@ import Testing
     #expect(Harness.fingerprint(replies) == Harness.fingerprint(expected))
   }
 
+  @Test func hydrationBecomesTheHydrateStageAndNeedsTheAppsStore() throws {
+    let call = Call.pipeline([Call.query("q", Call.allText("sourdough"), #""limit":2"#), Call.stage("h", "hydration", #"{"from":"q","timeoutSeconds":2}"#)])
+    let request = try Harness.searchRequest(call)
+    #expect(request.query == #"s_h = search ("sourdough") | top 2 | hydrate timeout 2 as "h""#)
+    // The samples were indexed from files, not synced: there is no store to hydrate from.
+    let result = try Harness.tool().call(call)
+    #expect(result.isError)
+    #expect(result.error?.message == "hydrate needs the app's store, and none is registered for this index (sync a source first)")
+  }
+
   @Test func aPipelineLabelIsNotedWhenAStageHasNone() throws {
     let request = try Harness.searchRequest(Call.pipeline([Call.trailsStage, Call.stage("c", "count", #"{"from":"q"}"#)], #""label":"Trails""#))
     #expect(request.notes.contains(#"label "Trails" applies to the pipeline's last stage"#))
