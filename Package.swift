@@ -39,6 +39,7 @@ let package = Package(
     .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "SearchIndex"]),
     .testTarget(name: "StagesTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
+    .testTarget(name: "ToolTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -54,17 +54,29 @@ struct ToolResultFormatter {
     }
     var text = lines.joined(separator: "\n") + "\n" + Self.fence + "\n<data>\n"
     let closing = "</data>"
+    func omission(_ count: Int) -> String {
+      "\n\(count) lines were left out to keep the response under \(maximumResponseSize) characters; ask for fewer items or fewer attributes."
+    }
+    // Room for the closing tag and the omission note, so the whole text stays in bounds.
+    let reserve = closing.count + omission(body.count).count
     var omitted = 0
-    for line in body {
-      if text.count + line.count + closing.count + 80 > maximumResponseSize {
+    for line in body.map(Self.neutralised) {
+      if text.count + line.count + 1 + reserve > maximumResponseSize {
         omitted += 1
         continue
       }
       text += line + "\n"
     }
     text += closing
-    if omitted > 0 { text += "\n\(omitted) lines were left out to keep the response under \(maximumResponseSize) characters; ask for fewer items or fewer attributes." }
+    if omitted > 0 { text += omission(omitted) }
     return text
+  }
+
+  /// Retrieved text cannot open or close the fence: its `<data>` and `</data>` tags (any case)
+  /// lose their `<`.
+  static func neutralised(_ line: String) -> String {
+    line.replacingOccurrences(of: "</data", with: "&lt;/data", options: .caseInsensitive)
+      .replacingOccurrences(of: "<data", with: "&lt;data", options: .caseInsensitive)
   }
 
   private func line(for item: ResultItem, scored: Bool) -> String {
