@@ -70,7 +70,7 @@ import Testing
       #expect(result.status == 0, "\(result)")
       #expect(result.stdout.hasPrefix("query token: q"))
       #expect(result.stdout.contains("<data>\n## Search results (items)\n[1] id: "))
-      #expect(result.stdout.contains(#"More items match; for the next page call again with "cursor": "offset:3"."#))
+      #expect(result.stdout.contains(#"for the next page call again with "cursor": "offset:3"."#))
       #expect(result.stdout.hasSuffix("</data>\n"))
     }
   }

@@ -105,7 +105,7 @@ import Testing
   @Test func maximumResultCountBoundsThePage() throws {
     let result = try Harness.tool(maximumResultCount: 3).call(C.root(C.allText("lake"), #""pageSize":10"#))
     #expect(ids(result).count == 3)
-    #expect(result.text.contains(#"More items match; for the next page call again with "cursor": "offset:3"."#))
+    #expect(result.text.contains(#"for the next page call again with "cursor": "offset:3"."#))
   }
 
   @Test(arguments: [400, 700, 1200, 3000])

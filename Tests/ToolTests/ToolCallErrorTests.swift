@@ -253,7 +253,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     ErrorCase(name: "a text value for a number attribute", call: C.root(C.predicate("rating", "greaterThan", C.string("high"))), path: "$.query.value.root.value.value",
               message: #"'rating' is a number; "high" is text"#),
     ErrorCase(name: "a Boolean for a number attribute", call: C.root(C.predicate("rating", "equals", C.bool(true))), path: "$.query.value.root.value.value",
-              message: "'rating' is a number; true is true or false"),
+              message: "'rating' is a number; true is a Boolean"),
     ErrorCase(name: "an order comparison of text", call: C.root(C.predicate("title", "greaterThan", C.int(3))), path: "$.query.value.root.value.attribute",
               message: "'>' needs a number or a date; 'title' is text"),
     ErrorCase(name: "an unknown attribute in a filter stage",

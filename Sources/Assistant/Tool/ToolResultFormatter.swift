@@ -19,6 +19,7 @@ struct ToolResultFormatter {
     for note in notes { lines.append("note: \(note)") }
     if replies.isEmpty { lines.append("no results") }
     var body: [String] = []
+    var after: [String] = []
     for reply in replies {
       body.append("## \(reply.label) (\(reply.content.type))")
       switch reply.content {
@@ -33,7 +34,8 @@ struct ToolResultFormatter {
           body.append("[\(offset + number + 1)] " + line(for: item, scored: scored))
         }
         if let remaining = more[reply.label], remaining > 0 {
-          body.append("More items match; for the next page call again with \"cursor\": \"offset:\(offset + items.count)\".")
+          // Outside the fence: an instruction for the model, not retrieved data.
+          after.append("More items match in \"\(reply.label)\"; for the next page call again with \"cursor\": \"offset:\(offset + items.count)\".")
         }
       case .groupedItems(let grouped):
         for group in grouped.groups {
@@ -58,7 +60,8 @@ struct ToolResultFormatter {
       "\n\(count) lines were left out to keep the response under \(maximumResponseSize) characters; ask for fewer items or fewer attributes."
     }
     // Room for the closing tag and the omission note, so the whole text stays in bounds.
-    let reserve = closing.count + omission(body.count).count
+    let trailer = after.map { "\n" + $0 }.joined()
+    let reserve = closing.count + omission(body.count).count + trailer.count
     var omitted = 0
     for line in body.map(Self.neutralised) {
       if text.count + line.count + 1 + reserve > maximumResponseSize {
@@ -69,7 +72,7 @@ struct ToolResultFormatter {
     }
     text += closing
     if omitted > 0 { text += omission(omitted) }
-    return text
+    return text + trailer
   }
 
   /// Retrieved text cannot open or close the fence: its `<data>` and `</data>` tags (any case)
