@@ -129,7 +129,7 @@ struct PromptedStage {
       data += "id: \(item.uniqueIdentifier)\n"
       for name in ["title", "contentCreationDate", "authorNames", "contentDescription", "textContent"] {
         guard let value = item.attributeSet[name] else { continue }
-        data += "\(name): \(ToolResultFormatter.defused(String(value.displayText.prefix(4000))))\n"
+        data += "\(name): \(ToolResultFormatter.neutralised(String(value.displayText.prefix(4000))))\n"
       }
       data += "\n"
     }
