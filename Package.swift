@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "SearchIndex", targets: ["SearchIndex"]),
     .library(name: "QueryEngine", targets: ["QueryEngine"]),
     .library(name: "Stages", targets: ["Stages"]),
+    .library(name: "Assistant", targets: ["Assistant"]),
     .executable(name: "searchlight", targets: ["searchlight"]),
   ],
   targets: [
@@ -22,14 +23,16 @@ let package = Package(
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
+    .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Stages", "QueryEngine", "SearchIndex"],
+      name: "searchlight", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
     .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CustomStageTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
+    .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
