@@ -60,7 +60,7 @@ extension PlanBuilder {
     recognizeCounting()
     recognizeStatistic()
     recognizeGrouping()
-    if !counting && statistic == nil { recognizeSuperlative() }
+    if !counting && statistic == nil && superlative == nil { recognizeSuperlative() }
   }
 
   /// An attribute (or calendar period) named by the free words at `index`: its length in
@@ -154,6 +154,7 @@ extension PlanBuilder {
 
   private mutating func recognizeGrouping() {
     let cues: [[String]] = [
+      ["sorted", "by"], ["ordered", "by"], ["sort", "by"], ["order", "by"],
       ["broken", "down", "by"], ["grouped", "by"], ["group", "by"], ["for", "each"], ["for", "every"], ["in", "each"],
       ["per"], ["by"], ["each"],
     ]
@@ -162,7 +163,16 @@ extension PlanBuilder {
         var next = index + cue.count
         if word(next) == "the", isFree(next) { next += 1 }
         guard let named = attributeName(at: next) else { continue }
-        // "by rating" orders rather than groups a number without counting.
+        // "sorted by rating", and "by rating" without counting: an order, not groups.
+        let ordered = ["sorted", "ordered", "sort", "order"].contains(cue[0])
+        if let attribute = named.attribute, ordered || (cue == ["by"] && !counting && statistic == nil),
+          let type = vocabulary.type(of: attribute), type.scalar == .number || type.scalar == .date {
+          superlative = Superlative(attribute: attribute, descending: true, limit: resultLimit)
+          claim(index..<next + named.length)
+          note(index, "\(quote(index..<next + named.length)) -> sort \(attribute) desc")
+          return
+        }
+        if ordered { continue }
         grouping = Grouping(attribute: named.attribute, period: named.period)
         claim(index..<next + named.length)
         let target = named.period.map { "each \($0) of the date" } ?? "group by \(named.attribute!)"
@@ -185,6 +195,12 @@ extension PlanBuilder {
     for index in 0..<count where isFree(index) {
       var found: (length: Int, attribute: String?, descending: Bool)?
       for (words, attributes, descending) in Self.superlatives where matches(words, at: index) {
+        // "best", "worst", "favorite" alone rank by rating only before a content type: "best
+        // trails", not "the best way to ...".
+        if words.count == 1, ["best", "worst", "favorite", "favourite"].contains(words[0]),
+          contentTypes(named: word(index + 1) ?? "").isEmpty {
+          continue
+        }
         if let attributes {
           guard let attribute = numericAttribute(attributes) ?? attributes.first(where: { vocabulary.type(of: $0)?.scalar == .date }) else { continue }
           found = (words.count, attribute, descending)

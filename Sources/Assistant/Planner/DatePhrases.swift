@@ -21,10 +21,6 @@ extension PlanBuilder {
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30,
     "couple": 2, "few": 3,
   ]
-  /// Words before a month or year that make it a date: "in October", "since 2025".
-  static let datePrepositions: Set<String> = [
-    "in", "during", "of", "since", "from", "after", "before", "until", "till", "throughout", "on", "over", "within",
-  ]
 
   /// How a date phrase bounds the range it names.
   enum DateRelation {

@@ -115,7 +115,9 @@ struct IndexVocabulary: Sendable {
         let word = prefix ? String(term.dropLast()) : term
         let match = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
         result[term] = Int(try db.scalar(
-          "SELECT count(*) FROM fts JOIN items i ON i.rowid = fts.rowid WHERE fts MATCH ? AND " + visibility.sql,
+          // The full-text match drives the count: as the inner side of a join FTS5 would run
+          // the match once per item.
+          "SELECT count(*) FROM items i WHERE i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AND " + visibility.sql,
           [.text(match)] + visibility.arguments)?.int64Value ?? 0)
       }
       return result

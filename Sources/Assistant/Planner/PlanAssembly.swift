@@ -56,7 +56,7 @@ extension PlanBuilder {
     var words: [String] = []
     for index in 0..<count where isFree(index) {
       let word = tokens[index].word
-      guard !StopWords.contains(word), word.contains(where: { $0.isLetter || $0.isNumber }), seen.insert(word).inserted else { continue }
+      guard !isStopWord(index), word.contains(where: { $0.isLetter || $0.isNumber }), seen.insert(word).inserted else { continue }
       words.append(word)
     }
     return words
@@ -282,7 +282,7 @@ extension PlanBuilder {
       let listed = weights.map { "\($0.term) \(String(format: "%.2f", $0.weight))" }.joined(separator: ", ")
       note(count, (ranked ? "ranked text search, any of (rarest first): " : "text search, all of: ") + listed)
     }
-    let dropped = (0..<count).filter { isFree($0) && StopWords.contains(tokens[$0].word) }.map { tokens[$0].word }
+    let dropped = (0..<count).filter { isFree($0) && isStopWord($0) }.map { tokens[$0].word }
     if !dropped.isEmpty {
       var seen = Set<String>()
       note(count + 1, "stop words dropped: " + dropped.filter { seen.insert($0).inserted }.joined(separator: ", "))

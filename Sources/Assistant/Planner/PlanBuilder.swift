@@ -134,6 +134,15 @@ struct PlanBuilder {
 
   // MARK: Recognition
 
+  /// True when the word at `index` says nothing about what to find: a stop word, or a verb of
+  /// asking where the request starts ("show me", "please list").
+  func isStopWord(_ index: Int) -> Bool {
+    let word = tokens[index].word
+    if StopWords.contains(word) { return true }
+    guard StopWords.requestVerbs.contains(word) else { return false }
+    return (0..<index).allSatisfy { StopWords.contains(tokens[$0].word) }
+  }
+
   /// Runs every recogniser, in the order that lets the most specific phrases win.
   mutating func recognize() {
     recognizeNumericPhrases()

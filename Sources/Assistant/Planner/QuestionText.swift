@@ -23,7 +23,6 @@ struct QuestionText: Sendable {
     var endsClause = false
 
     var isNumber: Bool { number != nil }
-    var isISODate: Bool { word.count == 10 && ISO8601Day.parse(word) != nil }
   }
 
   /// A quoted phrase of the question.
@@ -109,7 +108,8 @@ struct QuestionText: Sendable {
   /// One written word as tokens: a number with a unit written against it splits in two.
   private static func token(_ text: String) -> [Token] {
     let folded = TextFolding.fold(text)
-    if let value = Double(folded), folded.first?.isNumber == true {
+    let numeric = !folded.isEmpty && folded.first!.isNumber && folded.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+    if numeric, let value = Double(folded), value.isFinite, value < 1e15 {
       return [Token(text: text, word: folded, number: value)]
     }
     if folded.count == 10, ISO8601Day.parse(folded) != nil {
@@ -119,7 +119,7 @@ struct QuestionText: Sendable {
     if let split = folded.firstIndex(where: { $0.isLetter }), split != folded.startIndex {
       let digits = String(folded[..<split])
       let suffix = String(folded[split...])
-      if let value = Double(digits), numberSuffixes.contains(suffix) || suffix.allSatisfy({ $0.isLetter }) && unitWords.contains(suffix) {
+      if digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(digits), value.isFinite, value < 1e15, numberSuffixes.contains(suffix) || suffix.allSatisfy({ $0.isLetter }) && unitWords.contains(suffix) {
         let number = Token(text: String(text.prefix(digits.count)), word: digits, number: suffix == "k" ? value * 1000 : value)
         if ["st", "nd", "rd", "th", "k"].contains(suffix) { return [number] }
         return [number, Token(text: String(text.dropFirst(digits.count)), word: suffix)]

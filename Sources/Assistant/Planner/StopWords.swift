@@ -11,7 +11,7 @@ enum StopWords {
     "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "doing", "have", "has", "had", "having",
     "will", "would", "can", "could", "should", "shall", "may", "might", "must", "ll", "ve", "re", "d", "s", "t", "don",
     "didn", "doesn", "isn", "aren", "wasn", "weren", "haven", "hasn", "won", "wouldn", "get", "got", "gets", "getting",
-    "show", "list", "find", "tell", "give", "search", "look", "looking", "know", "need", "want", "please", "let",
+    "tell", "give", "looking", "know", "need", "want", "please", "let",
     "say", "said", "says", "mention", "mentions", "mentioned", "mentioning", "contain", "contains", "containing",
     // pronouns and determiners
     "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "you", "your", "yours", "it", "its", "they", "them",
@@ -29,4 +29,8 @@ enum StopWords {
   ]
 
   static func contains(_ word: String) -> Bool { english.contains(word) }
+
+  /// Verbs of asking that are content words elsewhere ("reading list", "trade show"): dropped
+  /// only where a request starts ("list my notes", "please show me ...").
+  static let requestVerbs: Set<String> = ["show", "list", "find", "search", "look", "get", "fetch", "display", "pull", "bring"]
 }

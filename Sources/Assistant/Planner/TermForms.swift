@@ -8,6 +8,8 @@ enum TermForms {
   /// The stem of a word: the word without its first matching suffix, at least four letters.
   static func stem(_ word: String) -> String {
     for suffix in suffixes where word.hasSuffix(suffix) && word.count - suffix.count >= 4 {
+      // "discuss", "suspicious", "analysis" end in s without being plurals.
+      if suffix == "s", word.hasSuffix("ss") || word.hasSuffix("us") || word.hasSuffix("is") { continue }
       return String(word.dropLast(suffix.count))
     }
     return word

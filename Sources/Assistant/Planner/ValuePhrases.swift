@@ -22,6 +22,9 @@ extension PlanBuilder {
     var values: [IndexVocabulary.KnownValue]
   }
 
+  /// Verbs after a name that make it the author.
+  static let authorVerbs: Set<String> = ["sent", "send", "sends", "wrote", "write", "writes", "emailed", "email", "said", "say", "says", "asked", "ask"]
+
   static func role(of attribute: String) -> ValueRole {
     switch attribute {
     case "keywords": return .tag
@@ -103,6 +106,11 @@ extension PlanBuilder {
         let role = Self.role(of: value.attribute)
         switch role {
         case .person:
+          // "did Sam Ortiz send", "what Lena Novak wrote": the author.
+          if let after, Self.authorVerbs.contains(after), !value.attribute.hasPrefix("recipient") {
+            decided = (value, match.span.lowerBound..<match.span.upperBound + 1, "from")
+            break
+          }
           guard let cue else { break }
           let isRecipient = value.attribute.hasPrefix("recipient")
           // "from Sam Ortiz and Lena Novak": the second takes the first one's role.
@@ -171,7 +179,7 @@ extension PlanBuilder {
   /// True when free content words remain outside `span` (words a text search would use).
   func hasOtherContentWords(than span: Range<Int>) -> Bool {
     (0..<count).contains { index in
-      !span.contains(index) && isFree(index) && !StopWords.contains(tokens[index].word) && !(cueBefore(span.lowerBound)?.index == index)
+      !span.contains(index) && isFree(index) && !isStopWord(index) && !(cueBefore(span.lowerBound)?.index == index)
     }
   }
 

@@ -2,6 +2,7 @@ import Assistant
 import Foundation
 import QueryEngine
 import SearchIndex
+import Stages
 
 /// `searchlight plan`: what the built-in planner makes of a question.
 enum PlanCommand: Command {
@@ -14,7 +15,8 @@ enum PlanCommand: Command {
     waterfall"), numeric phrases ("rated 4 or more", "under 5 km"), counting, grouping,
     superlatives and quoted phrases; the remaining words become a ranked text search.
     The first line of text output is the query, ready for 'searchlight query'.
-    JSON output: {"question","dsl","notes","intent"} (and "evidence" for counts and statistics).
+    JSON output: {"question","dsl","notes","intent","toolCall"} ("evidence" too for counts and
+    statistics); "toolCall" is the query in Apple's FullArguments shape, as explain --json.
 
     EXAMPLES:
       searchlight plan --db items.db 'how many hikes did I complete in California this year'
@@ -32,8 +34,9 @@ enum PlanCommand: Command {
     let scope = try Common.scope(arguments, command: name)
     let index = try Common.openIndex(arguments, command: name, create: false)
     let plan: PlannedQuery
+    let clock = QueryClock(now: scope.now, timeZone: TimeZone.current)
     do {
-      let planner = try BuiltinPlanner(index: index, clock: QueryClock(now: scope.now, timeZone: TimeZone.current), scope: scope)
+      let planner = try BuiltinPlanner(index: index, clock: clock, scope: scope)
       plan = try planner.plan(question)
     } catch {
       throw queryFailure(error)
@@ -45,7 +48,7 @@ enum PlanCommand: Command {
       if let evidence = plan.evidenceDSL { object["evidence"] = .string(evidence) }
       object["intent"] = .string(plan.intent.description)
       object["notes"] = .array(plan.notes.map(JSONValue.string))
-      if let toolCall = toolCallJSON(for: plan) { object["toolCall"] = toolCall }
+      if let toolCall = try toolCallJSON(for: plan, index: index, clock: clock, scope: scope) { object["toolCall"] = toolCall }
       Terminal.out(JSONValue.object(object).compactText + "\n")
       return .success
     }
@@ -57,10 +60,15 @@ enum PlanCommand: Command {
     return .success
   }
 
-  /// HOOK for the tool-call encoder (Sources/Assistant/Tool, DSL -> Apple tool-call JSON):
-  /// the plan as `FullArguments` for `--format json`. Returns nil until the encoder is wired
-  /// in here; the JSON output then carries the DSL only.
-  static func toolCallJSON(for plan: PlannedQuery) -> JSONValue? {
-    nil
+  /// The hook for the JSON form of a plan: the query as a tool call in Apple's `FullArguments`
+  /// shape, from the tool-call encoder (`Sources/Assistant/Tool`), which falls back to the
+  /// `dsl` query type when the query has no exact structured form.
+  static func toolCallJSON(for plan: PlannedQuery, index: SearchIndex, clock: QueryClock, scope: AccessScope) throws -> JSONValue? {
+    let executor = QueryExecutor(index: index, registry: StandardLibrary.registry())
+    do {
+      return try ToolCallEncoder().encode(plan.dsl, verifyingWith: executor, options: QueryOptions(scope: scope, clock: clock)).json
+    } catch {
+      throw queryFailure(error)
+    }
   }
 }
