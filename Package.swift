@@ -20,12 +20,15 @@ let package = Package(
     .systemLibrary(
       name: "CPCRE2", path: "Sources/CPCRE2",
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
+    .systemLibrary(
+      name: "CEditLine", path: "Sources/CEditLine",
+      providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex"],
+      name: "searchlight", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
@@ -36,6 +39,7 @@ let package = Package(
     .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "SearchIndex"]),
     .testTarget(name: "StagesTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
+    .testTarget(name: "ToolTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport", "searchlight"]),
   ],
   swiftLanguageModes: [.v6]
