@@ -39,6 +39,7 @@ let package = Package(
     .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "SearchIndex"]),
     .testTarget(name: "StagesTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .testTarget(name: "ToolTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport", "searchlight"]),
     .testTarget(name: "AnswerTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex", "SearchlightTestSupport"]),
   ],
