@@ -10,9 +10,10 @@ enum AnswerFixture {
   /// A session over `index` (the shared samples by default) with the fixed sample clock.
   static func session(
     model: (any LanguageModel)?, index: SearchIndex = SampleIndex.shared, guidance: ToolGuidance = .focused,
-    planner: any QuestionPlanner = RankedTextPlanner(), configure: (inout AnswerSession.Configuration) -> Void = { _ in }
+    planner: (any QuestionPlanner)? = nil, configure: (inout AnswerSession.Configuration) -> Void = { _ in }
   ) throws -> AnswerSession {
     let registry = StandardLibrary.registry()
+    let planner = try planner ?? BuiltinPlanner(index: index, clock: SampleIndex.clock, registry: registry)
     let tool = SearchTool(executor: QueryExecutor(index: index, registry: registry), options: SampleIndex.options, maximumResultCount: 10)
     let schema = try ToolSchemaGenerator(index: index, registry: registry, scope: SampleIndex.options.scope).tool(guidance)
     var configuration = AnswerSession.Configuration()
@@ -103,8 +104,8 @@ enum AnswerFixture {
   }
 }
 
-/// A planner that returns a fixed plan, for the offline paths the ranked planner never takes.
+/// A planner that returns a fixed plan.
 struct FixedPlanner: QuestionPlanner {
-  var plan: AnswerPlan
-  func plan(_ question: String) throws -> AnswerPlan { plan }
+  var plan: PlannedQuery
+  func plan(_ question: String) throws -> PlannedQuery { plan }
 }

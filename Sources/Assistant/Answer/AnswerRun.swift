@@ -148,7 +148,7 @@ struct AnswerRun {
   /// question has nothing to search for.
   private func plannedCall(_ question: String) throws -> String? {
     let plan = try session.planner.plan(question)
-    guard !plan.dsl.isEmpty else { return nil }
+    guard !plan.searchesNothing else { return nil }
     let query: JSONValue = ["query": ["type": "dsl", "value": ["query": .string(plan.dsl)]]]
     return query.compactText
   }
@@ -159,9 +159,10 @@ struct AnswerRun {
   /// items (or, for aggregates, from the numbers, citing the items behind them).
   private mutating func answerOffline(_ question: String) throws {
     let plan = try session.planner.plan(question)
-    let planReplies = plan.dsl.isEmpty ? [] : try run(plan.dsl)
+    let planReplies = plan.searchesNothing ? [] : try run(plan.dsl)
     let coverage = TermCoverage(plan.rankedTerms, minimum: configuration.minimumTermCoverage)
-    let evidenceReplies = try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
+    let evidenceReplies = plan.searchesNothing
+      ? [] : try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
     var evidence: [ResultItem] = []
     for reply in evidenceReplies {
       for item in reply.content.resultItems where evidence.count < configuration.resultLimit && coverage.isRelevant(item.item) {

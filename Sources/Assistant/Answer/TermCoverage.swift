@@ -12,8 +12,8 @@ struct TermCoverage {
   /// The smallest share of the total weight an item must contain.
   let minimum: Double
 
-  init(_ terms: [(term: String, weight: Double)], minimum: Double) {
-    self.terms = terms.map { (TextFolding.fold($0.term.hasSuffix("*") ? String($0.term.dropLast()) : $0.term), max($0.weight, 0)) }
+  init(_ weights: [PlannedQuery.TermWeight], minimum: Double) {
+    terms = weights.map { (TextFolding.fold($0.term.hasSuffix("*") ? String($0.term.dropLast()) : $0.term), max($0.weight, 0)) }
       .filter { !$0.0.isEmpty }
     self.minimum = minimum
   }

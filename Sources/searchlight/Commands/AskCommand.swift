@@ -57,9 +57,9 @@ enum AskCommand: Command {
       guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
       var configuration = AnswerSession.Configuration()
       configuration.resultLimit = resultLimit
-      session = AnswerSession(
-        tool: tool, toolDefinition: definition, model: model, planner: RankedTextPlanner(resultLimit: resultLimit),
-        configuration: configuration)
+      let planner = try BuiltinPlanner(
+        index: setup.index, clock: setup.options.clock, scope: setup.options.scope, resultLimit: resultLimit, registry: setup.registry)
+      session = AnswerSession(tool: tool, toolDefinition: definition, model: model, planner: planner, configuration: configuration)
     } catch {
       throw queryFailure(error)
     }

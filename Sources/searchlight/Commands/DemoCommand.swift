@@ -110,8 +110,8 @@ enum DemoCommand: Command {
     guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
     var configuration = AnswerSession.Configuration()
     configuration.resultLimit = 5
-    let session = AnswerSession(
-      tool: tool, toolDefinition: definition, model: nil, planner: RankedTextPlanner(resultLimit: 5), configuration: configuration)
+    let planner = try BuiltinPlanner(index: index, clock: options.clock, scope: options.scope, resultLimit: 5, registry: executor.registry)
+    let session = AnswerSession(tool: tool, toolDefinition: definition, model: nil, planner: planner, configuration: configuration)
     for (number, (title, question)) in questions.enumerated() {
       Terminal.out("\(bold)\(tour.count + number + 1). \(title)\(reset)\n\(dim)$ searchlight ask '\(question)'\(reset)\n")
       _ = try AskCommand.answer(question, with: session, printer: AnswerPrinter(json: false))
