@@ -19,6 +19,12 @@ import Testing
     #expect(writer.sentence(of: item) == "Kenji adds a canary for CDN changes.")
   }
 
+  @Test func aSalutationLosesToASentenceWithAsManyTerms() {
+    let writer = ExtractiveAnswer(terms: ["tom", "quote"])
+    let item = Self.item("m", [("textContent", .string("Hi Tom,\nWe'd like to go ahead with your $38,400 quote, starting May 11."))]).item
+    #expect(writer.sentence(of: item) == "We'd like to go ahead with your $38,400 quote, starting May 11.")
+  }
+
   @Test func withoutMatchingTermsTheDescriptionIsQuoted() {
     let writer = ExtractiveAnswer(terms: ["zebra"])
     let item = Self.item("n", [("contentDescription", .string("A summary.")), ("textContent", .string("Body text."))]).item

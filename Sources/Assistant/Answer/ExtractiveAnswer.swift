@@ -44,18 +44,21 @@ struct ExtractiveAnswer {
     return summary.body.isEmpty ? text : text + "\n" + summary.body
   }
 
-  /// The sentence of the item's text with the most terms (the earliest of equals); with no
-  /// term in any, the description, else the first sentence. Clipped at a word.
+  /// The sentence of the item's text with the most terms, a salutation losing to a real
+  /// sentence with as many (the earliest of equals); with no term in any, the description,
+  /// else the first sentence. Clipped at a word.
   func sentence(of item: SearchableItem) -> String? {
     let attributes = item.attributeSet
     let description = attributes["contentDescription"]?.stringValue
     let body = attributes["textContent"]?.stringValue ?? description ?? ""
     let sentences = Self.sentences(body)
-    var best: (score: Int, text: String)?
+    var best: (score: (terms: Int, words: Int), text: String)?
     for sentence in sentences {
-      let words = Set(TextFolding.fold(sentence).split { !$0.isLetter && !$0.isNumber })
-      let score = terms.filter { term in words.contains { $0.hasPrefix(term) } }.count
-      if score > (best?.score ?? 0) { best = (score, sentence) }
+      let words = TextFolding.fold(sentence).split { !$0.isLetter && !$0.isNumber }
+      let found = terms.filter { term in words.contains { $0.hasPrefix(term) } }.count
+      // Up to eight words, longer is better: "Hi Tom," says less than a sentence about Tom.
+      let score = (terms: found, words: min(words.count, 8))
+      if found > 0, best.map({ score > $0.score }) ?? true { best = (score, sentence) }
     }
     guard let chosen = best?.text ?? description ?? sentences.first else { return nil }
     return clip(chosen)
