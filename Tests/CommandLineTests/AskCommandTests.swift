@@ -132,6 +132,15 @@ import Testing
     #expect(await loopback.clientHungUp.wait(timeout: TestGate.patience))
   }
 
+  @Test func demoEndsWithTwoOfflineQuestions() throws {
+    try Workspace.with { workspace in
+      let result = try workspace.run(["demo"], environment: Self.noModel)
+      #expect(result.status == 0)
+      #expect(result.stdout.contains("$ searchlight ask 'What went wrong at the Orion launch?'\nFound "))
+      #expect(result.stdout.contains("$ searchlight ask 'How many trails are in Utah?'\n8 items match.\n\nSources:\n  [1] trail-"))
+    }
+  }
+
   @Test func usageErrors() throws {
     try Workspace.with { workspace in
       let missing = try workspace.run(["ask", "--db", Self.db], environment: Self.noModel)
