@@ -52,12 +52,17 @@ enum PlanCommand: Command {
       Terminal.out(JSONValue.object(object).compactText + "\n")
       return .success
     }
+    Terminal.out(text(for: plan))
+    return .success
+  }
+
+  /// A plan for people: the query, the items query behind counts, what was understood.
+  static func text(for plan: PlannedQuery) -> String {
     var text = plan.dsl + "\n"
     if let evidence = plan.evidenceDSL { text += "items: \(evidence)\n" }
     text += "\nunderstood (\(plan.intent)):\n"
     for note in plan.notes { text += "  - \(note)\n" }
-    Terminal.out(text)
-    return .success
+    return text
   }
 
   /// The hook for the JSON form of a plan: the query as a tool call in Apple's `FullArguments`
