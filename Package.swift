@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependencies point one way (DESIGN §1):
-// searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite.
+// searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite;
+// Evaluation (eval and bench) sits beside Assistant: searchlight -> Evaluation -> Stages.
 let package = Package(
   name: "Searchlight",
   platforms: [.macOS(.v15)],
@@ -10,6 +11,7 @@ let package = Package(
     .library(name: "SearchIndex", targets: ["SearchIndex"]),
     .library(name: "QueryEngine", targets: ["QueryEngine"]),
     .library(name: "Stages", targets: ["Stages"]),
+    .library(name: "Evaluation", targets: ["Evaluation"]),
     .executable(name: "searchlight", targets: ["searchlight"]),
   ],
   targets: [
@@ -22,12 +24,14 @@ let package = Package(
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages"),
+    .target(name: "Evaluation", dependencies: ["QueryEngine", "SearchIndex", "Stages"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Stages", "QueryEngine", "SearchIndex"],
+      name: "searchlight", dependencies: ["Evaluation", "Stages", "QueryEngine", "SearchIndex"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
+    .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Stages", "QueryEngine", "SearchIndex"]),
   ],
   swiftLanguageModes: [.v6]
 )
