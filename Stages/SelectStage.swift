@@ -42,7 +42,9 @@ public struct SelectStage: StageDefinition {
       guard let n = context.bindInteger(clause[1], name: "nth", range: 1...1_000_000) else { return nil }
       which = .nth(n)
     case ("max-by", 2), ("min-by", 2):
-      let keyName = clause[1].identifierName ?? ""
+      var keyName = clause[1].identifierName ?? ""
+      // A table column may be named by a string: select max-by "avg(distance)".
+      if case .string(let literal) = clause[1].kind, input == .table { keyName = literal.text }
       var key: BoundExpression?
       // `count` picks the largest group, or a table's count column.
       if !(keyName == "count" && (input == .groupedItems || input == .table)) && input != .table {

@@ -11,4 +11,12 @@ public enum StandardLibrary {
 
   /// A registry holding the standard library.
   public static func registry() -> StageRegistry { StageRegistry(stages) }
+
+  /// The standard library plus the example Swift custom stage (`freshness`), as the
+  /// command-line tool offers them.
+  public static func registryWithExamples() -> StageRegistry {
+    var registry = registry()
+    try? registry.register(.freshness())
+    return registry
+  }
 }

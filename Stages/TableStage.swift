@@ -7,12 +7,31 @@ public struct TableStage: StageDefinition {
   public let descriptor = StageDescriptor(
     name: "table", abstract: "A table of the chosen attributes (or expressions), one row per item, columns in the order given.",
     usage: "table ATTRIBUTE, ...",
-    signatures: [.init(.items, .table), .init(.scoredItems, .table), .init(.groupedItems, .table)],
+    signatures: [.init(.items, .table), .init(.scoredItems, .table), .init(.groupedItems, .table), .init(.table, .table)],
     parameters: [StageParameter("columns", .attributes, "Attributes or expressions, in column order", required: true)],
     examples: [#"search domainIdentifier == "trails" && stateOrProvince == "Utah" | table title, rating, distance"#])
 
   public func bind(_ call: StageSyntax, input: PipelineType, context: inout StageBindingContext) -> (any BoundStage)? {
     guard let clauses = context.clauses(call) else { return nil }
+    if input == .table {
+      // Keep chosen columns of a table: table count, stateOrProvince.
+      var names: [String] = []
+      for clause in clauses {
+        guard clause.count == 1 else { return nil }
+        switch clause[0].kind {
+        case .identifier(let name): names.append(name)
+        case .string(let literal): names.append(literal.text)
+        default:
+          context.report(Diagnostic("stage.usage", "after a table, 'table' takes column names", at: clause[0].span))
+          return nil
+        }
+      }
+      guard !names.isEmpty else {
+        context.report(Diagnostic("stage.usage", "'table' needs at least one column", at: call.nameSpan))
+        return nil
+      }
+      return Projection(names: names)
+    }
     if input == .groupedItems {
       guard clauses.isEmpty else {
         context.report(Diagnostic("stage.usage", "after group by, 'table' takes no columns; it lists each key and count", at: call.span))
@@ -34,6 +53,25 @@ public struct TableStage: StageDefinition {
       columns.append((context.source.slice(clause[0].span), bound))
     }
     return Bound(columns: columns)
+  }
+
+  /// Chosen columns of a table.
+  struct Projection: BoundStage {
+    let names: [String]
+    var outputType: PipelineType { .table }
+    var explanation: String { "keep the columns \(names.joined(separator: ", "))" }
+
+    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+      guard case .table(let table) = input else { return input }
+      var indexes: [Int] = []
+      for name in names {
+        guard let index = table.columns.firstIndex(of: name) else {
+          throw QueryRuntimeError("the table has no column '\(name)'; its columns are \(table.columns.joined(separator: ", "))")
+        }
+        indexes.append(index)
+      }
+      return .table(Table(columns: indexes.map { table.columns[$0] }, rows: table.rows.map { row in indexes.map { row[$0] } }))
+    }
   }
 
   struct Bound: BoundStage, @unchecked Sendable {

@@ -128,8 +128,8 @@ struct Workspace {
 
   /// Runs `searchlight arguments` in the workspace.
   @discardableResult
-  func run(_ arguments: [String], stdin: String? = nil) throws -> CLIResult {
-    try CLI.run(arguments, stdin: stdin, in: directory)
+  func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+    try CLI.run(arguments, stdin: stdin, in: directory, environment: environment)
   }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import QueryEngine
 import SearchIndex
 import Stages
+import SearchlightTestSupport
 import Testing
 
 /// Runs every example in `Grammar/examples/*.query`: ok cases must parse to the expected tree
@@ -74,22 +75,8 @@ import Testing
     return cases
   }
 
-  /// The bundled samples indexed once for every case.
-  static let sampleIndex: SearchIndex = {
-    let samples = grammarDirectory.deletingLastPathComponent().appendingPathComponent("Sources/searchlight/Samples")
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("grammar-\(UUID().uuidString).db").path
-    let index = try! SearchIndex(path: path)
-    try! index.write { writer in
-      var reader = ItemReader(decoder: ItemDecoder(catalog: writer.catalog))
-      for name in ["trails.jsonl", "notes.jsonl", "notes-folder"] {
-        try reader.read(path: samples.appendingPathComponent(name).path) { item, _, _ in try writer.upsert(item) }
-      }
-    }
-    return index
-  }()
-
-  static let options = QueryOptions(
-    clock: QueryClock(now: ISO8601.parse("2026-11-29T12:00:00Z")!, timeZone: TimeZone(identifier: "UTC")!))
+  static var sampleIndex: SearchIndex { SampleIndex.shared }
+  static var options: QueryOptions { SampleIndex.options }
 
   @Test func thereAreAtLeastEightyExamples() {
     #expect(Self.cases.count >= 80)

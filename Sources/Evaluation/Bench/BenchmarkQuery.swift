@@ -1,6 +1,7 @@
 import Foundation
 import QueryEngine
 import SearchIndex
+import Stages
 
 /// One query of the benchmark mix: the engine's query and the same work written by hand in
 /// SQL against the index schema (`Schema.swift`), with variants (different words, states,
@@ -162,21 +163,26 @@ package struct BenchmarkQuery: Sendable {
       comparison: .rows)
   }
 
-  /// A text search scored by the custom `freshness` stage, best `k`.
-  static func customScoring(_ words: [String], k: Int, modified: Int64, now: Date) -> BenchmarkQuery {
+  /// A text search scored by the example Swift custom stage `freshness` (Stages): each item's
+  /// relevance times 1 + weight x recency of its modification date (halving every half-life),
+  /// best `k`.
+  static func customScoring(_ words: [String], k: Int, modified: Int64, now: Date, stage: FreshnessStage) -> BenchmarkQuery {
     BenchmarkQuery(
       name: "custom scoring stage",
       sql: """
         SELECT i.id, i.attributes,
-          0.7 * -\(bm25) + 0.3 * coalesce(pow(0.5, max(0.0, ?4 - m.num) / ?5), 0.0) AS score
+          (CASE WHEN -\(bm25) > 0 THEN -\(bm25) ELSE 1.0 END)
+            * (1 + ?5 * coalesce(pow(0.5, max(0.0, ?4 - m.num) / ?6), 0.0)) AS score
         FROM fts JOIN items i ON i.rowid = fts.rowid
-        LEFT JOIN vals m ON m.item = i.rowid AND m.attr = ?6
+        LEFT JOIN vals m ON m.item = i.rowid AND m.attr = ?7
         WHERE fts MATCH ?3 AND \(visible) ORDER BY score DESC, i.rowid LIMIT \(k)
         """,
       variants: words.map { word in
         Variant(
           engine: .text("search \"\(word)\" | freshness | top \(k)"),
-          arguments: [.text(match([word], all: true)), .real(now.timeIntervalSince1970), .real(FreshnessStage.halfLife), .integer(modified)])
+          arguments: [
+            .text(match([word], all: true)), .real(now.timeIntervalSince1970), .real(stage.weight), .real(stage.halfLife), .integer(modified),
+          ])
       },
       comparison: .identifiers)
   }

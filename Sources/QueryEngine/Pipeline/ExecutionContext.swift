@@ -117,7 +117,9 @@ public final class ExecutionContext {
     var buffer: [ResultItem] = []
     try run(compiled) { row in
       let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog)
-      buffer.append(ResultItem(rowid: row.int64(0), item: item, relevance: row.double(7)))
+      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
+      result.engagement = Int(row.int64(7))
+      buffer.append(result)
       if buffer.count >= batchSize {
         try batch(buffer)
         buffer.removeAll(keepingCapacity: true)

@@ -28,6 +28,7 @@ public final class ExpressionEvaluator {
       return ExecutionContext.values(of: target, in: item).first ?? .null
     case .relevance: return .number(item.relevance)
     case .score: return .number(item.score ?? 0)
+    case .engagement: return .number(Double(item.engagement))
     case .negate(let inner):
       guard let n = try evaluate(inner, on: item).number else { return .null }
       return .number(-n)
@@ -94,6 +95,19 @@ public final class ExpressionEvaluator {
       return try number(0).map { .number($0 >= 0 ? $0.squareRoot() : .nan) } ?? .null
     case .exp:
       return try number(0).map { .number(Foundation.exp(Swift.min($0, 700))) } ?? .null
+    case .year, .month, .dayOfMonth, .weekday, .weekOfYear, .hour:
+      guard let seconds = try number(0) else { return .null }
+      let date = Date(timeIntervalSince1970: seconds)
+      let calendar = clock.calendar
+      let component: Calendar.Component = switch function {
+      case .year: .year
+      case .month: .month
+      case .dayOfMonth: .day
+      case .weekday: .weekday
+      case .weekOfYear: .weekOfYear
+      default: .hour
+      }
+      return .number(Double(calendar.component(component, from: date)))
     }
   }
 

@@ -88,7 +88,9 @@ public struct GraphBuilder {
         if syntax.isLet, context.variables[name] == nil { context.variables[name] = .null }
       }
     }
-    for index in referenced { statements[index].isTerminal = false }
+    // A statement used by another is not a reply, unless its last stage is labelled
+    // (`as "Matches"`): a label asks for the result to be shown.
+    for index in referenced where statements[index].nodes.last?.label == nil { statements[index].isTerminal = false }
     for index in statements.indices where statements[index].isLet { statements[index].isTerminal = false }
     if !statements.contains(where: \.isTerminal) {
       diagnostics.append(Diagnostic("graph.no-result", "the query has no result: every statement is used by another or binds a variable",
@@ -98,6 +100,17 @@ public struct GraphBuilder {
       throw DiagnosticsError(source: source, diagnostics: diagnostics)
     }
     return QueryGraph(source: source, statements: statements, syntax: query)
+  }
+
+  /// Binds a run of stages from an input type (declarative stage bodies use this too).
+  public func bindStages(
+    _ stages: [StageSyntax], input: PipelineType, context: BindingContext, source: SourceText
+  ) -> (nodes: [QueryGraph.Node], output: PipelineType, diagnostics: [Diagnostic]) {
+    var type = input
+    var nodes: [QueryGraph.Node] = []
+    var diagnostics: [Diagnostic] = []
+    bindStages(stages, input: &type, context: context, source: source, nodes: &nodes, diagnostics: &diagnostics)
+    return (nodes, type, diagnostics)
   }
 
   private func bindStages(

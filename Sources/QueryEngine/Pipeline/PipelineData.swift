@@ -18,6 +18,8 @@ public struct ResultItem: Sendable, Hashable {
   public var score: Double?
   /// The terms of the score, for `--why`: name and contribution.
   public var scoreTerms: [ScoreTerm]
+  /// How often the user engaged with the item (`searchlight engage`).
+  public var engagement: Int = 0
 
   public init(rowid: Int64, item: SearchableItem, relevance: Double = 0, score: Double? = nil, scoreTerms: [ScoreTerm] = []) {
     self.rowid = rowid

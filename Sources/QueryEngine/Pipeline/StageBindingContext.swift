@@ -99,6 +99,7 @@ public struct StageBindingContext {
   /// did-you-mean), types, ranges, choices, required parameters and defaults.
   public mutating func bindArguments(_ call: StageSyntax, parameters: [StageParameter]) -> [String: Value]? {
     var values: [String: Value] = [:]
+    var given = Set<String>()
     var ok = true
     var arguments: [Argument] = []
     switch call.arguments {
@@ -134,14 +135,14 @@ public struct StageBindingContext {
         }
         parameter = parameters[position]
       }
-      if values[parameter.name] != nil {
+      if !given.insert(parameter.name).inserted {
         report(Diagnostic("stage.duplicate-argument", "'\(parameter.name)' is given twice", at: argument.value.span))
         ok = false
         continue
       }
       if let value = bindParameterValue(argument.value, parameter, stage: call.name) { values[parameter.name] = value } else { ok = false }
     }
-    for parameter in parameters where values[parameter.name] == nil {
+    for parameter in parameters where values[parameter.name] == nil && !given.contains(parameter.name) {
       if let defaultValue = parameter.defaultValue {
         values[parameter.name] = defaultValue
       } else if parameter.isRequired {

@@ -80,7 +80,7 @@ public struct SQLCompiler {
   }
 
   /// The columns `ItemRow.decode` reads: rowid, the six stored-item columns, relevance.
-  static let itemColumns = "i.rowid, i.id, i.domain, i.contentType, i.expiration, i.protection, i.attributes"
+  static let itemColumns = "i.rowid, i.id, i.domain, i.contentType, i.expiration, i.protection, i.attributes, i.engagement"
 
   // MARK: Statements
 
@@ -189,7 +189,7 @@ public struct SQLCompiler {
     var ranked = false
     if let search = plan.rankingSearch {
       from = Fragment("fts JOIN items i ON i.rowid = fts.rowid AND fts MATCH ?", [.text(Self.matchExpression(search))])
-      predicate = Self.removingFirstTextSearch(predicate)
+      predicate = plan.predicateWithoutRankingSearch
       ranked = true
     }
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
@@ -198,18 +198,6 @@ public struct SQLCompiler {
       where_ = where_ + " AND " + condition
     }
     return (from, where_, ranked)
-  }
-
-  private static func removingFirstTextSearch(_ predicate: BoundExpression) -> BoundExpression {
-    switch predicate {
-    case .textSearch: return .matchAll
-    case .and(var parts):
-      if let index = parts.firstIndex(where: { if case .textSearch = $0 { return true }; return false }) {
-        parts.remove(at: index)
-      }
-      return parts.isEmpty ? .matchAll : (parts.count == 1 ? parts[0] : .and(parts))
-    default: return predicate
-    }
   }
 
   /// The SQL condition for a stored-only predicate; nil for "always true".

@@ -33,13 +33,43 @@ public struct SQLPlan: Sendable, Hashable {
   /// True while a sort still applies (nothing limited or grouped yet).
   public var acceptsSort: Bool { limit == nil && groupBy == nil && aggregate == nil }
 
-  /// The text search that ranks the results: a positive text search in the top-level AND.
+  /// The text search that ranks the results: a positive text search in the top-level AND,
+  /// or an OR of text searches (`"kitchen" || "remodel"`), which ranks by any of their words.
   public var rankingSearch: TextSearch? {
     switch predicate {
+    case .and(let parts): return parts.lazy.compactMap(Self.rankable).first
+    default: return Self.rankable(predicate)
+    }
+  }
+
+  /// The predicate without the part `rankingSearch` came from (it becomes the FTS5 join).
+  public var predicateWithoutRankingSearch: BoundExpression {
+    switch predicate {
+    case .and(var parts):
+      if let index = parts.firstIndex(where: { Self.rankable($0) != nil }) { parts.remove(at: index) }
+      return parts.isEmpty ? .matchAll : (parts.count == 1 ? parts[0] : .and(parts))
+    default:
+      return Self.rankable(predicate) != nil ? .matchAll : predicate
+    }
+  }
+
+  /// A text search, or an OR of unphrased text searches merged into one OR search.
+  static func rankable(_ expression: BoundExpression) -> TextSearch? {
+    switch expression {
     case .textSearch(let search): return search
-    case .and(let parts):
-      for part in parts { if case .textSearch(let search) = part { return search } }
-      return nil
+    case .or(let parts):
+      var terms: [TextSearch.Term] = []
+      var weights: [Double] = []
+      var weighted = false
+      for part in parts {
+        guard case .textSearch(let search) = part, !search.phrase, search.columns == nil else { return nil }
+        // Each part needs all its words; as one OR search a multi-word part would match any
+        // of them, which is a different query.
+        guard search.terms.count == 1 || !search.requireAll else { return nil }
+        terms += search.terms
+        if let w = search.weights { weighted = true; weights += w } else { weights += Array(repeating: 1, count: search.terms.count) }
+      }
+      return terms.isEmpty ? nil : TextSearch(terms: terms, requireAll: false, weights: weighted ? weights : nil)
     default: return nil
     }
   }

@@ -33,6 +33,7 @@ extension BoundExpression {
     case .attribute(let target): return target.displayName
     case .relevance: return "relevance"
     case .score: return "score"
+    case .engagement: return "engagement"
     case .negate(let inner): return "-(\(inner.explained(in: zone)))"
     case .arithmetic(let op, let lhs, let rhs): return "(\(lhs.explained(in: zone)) \(op.rawValue) \(rhs.explained(in: zone)))"
     case .compare(let op, let lhs, let rhs): return "\(lhs.explained(in: zone)) \(op.rawValue) \(rhs.explained(in: zone))"

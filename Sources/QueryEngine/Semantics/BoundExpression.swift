@@ -111,6 +111,8 @@ public indirect enum BoundExpression: Sendable, Hashable {
   case relevance
   /// The item's current score (after `score`), 0 before.
   case score
+  /// How often the user engaged with the item (opened, cited): `searchlight engage ID`.
+  case engagement
   case negate(BoundExpression)
   case arithmetic(BinaryOperator, BoundExpression, BoundExpression)
   /// A comparison of computed values (`score >= 0.5`).
@@ -141,6 +143,8 @@ public indirect enum BoundExpression: Sendable, Hashable {
 /// Functions of the scoring expression language (pure, bounded work per item).
 public enum ScoringFunction: String, Sendable, Hashable, CaseIterable {
   case recency, log, min, max, clamp, `if`, coalesce, distance, abs, sqrt, exp, upcoming
+  /// Calendar parts of a date in the query's time zone (recurring dates: every December, Fridays).
+  case year, month, dayOfMonth, weekday, weekOfYear, hour
 
   /// Arity range and a one-line description, for the binder and help.
   public var signature: (arity: ClosedRange<Int>, usage: String, summary: String) {
@@ -157,6 +161,12 @@ public enum ScoringFunction: String, Sendable, Hashable, CaseIterable {
     case .abs: (1...1, "abs(x)", "absolute value")
     case .sqrt: (1...1, "sqrt(x)", "square root")
     case .exp: (1...1, "exp(x)", "e raised to x")
+    case .year: (1...1, "year(date)", "the year of a date")
+    case .month: (1...1, "month(date)", "the month of a date, 1-12")
+    case .dayOfMonth: (1...1, "dayOfMonth(date)", "the day of the month, 1-31")
+    case .weekday: (1...1, "weekday(date)", "the weekday, 1 = Sunday ... 7 = Saturday")
+    case .weekOfYear: (1...1, "weekOfYear(date)", "the ISO week of the year, 1-53")
+    case .hour: (1...1, "hour(date)", "the hour, 0-23")
     }
   }
 }

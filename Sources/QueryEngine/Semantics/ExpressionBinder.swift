@@ -85,7 +85,7 @@ public struct ExpressionBinder {
 
   /// Every name an identifier may refer to, for suggestions.
   private var knownNames: [String] {
-    context.catalog.allNames + ["domainIdentifier", "contentType", "relevance"] + Array(context.parameters.keys)
+    context.catalog.allNames + ["domainIdentifier", "contentType", "relevance", "engagement"] + Array(context.parameters.keys)
       + (context.scoreAvailable ? ["score"] : [])
   }
 
@@ -154,6 +154,7 @@ public struct ExpressionBinder {
   private mutating func bindIdentifier(_ name: String, _ span: SourceSpan, asCondition: Bool) throws -> (BoundExpression, ValueType) {
     if let value = context.parameters[name] { return (.constant(value), Self.type(of: value)) }
     if name == "relevance" { return (.relevance, .number) }
+    if name == "engagement" { return (.engagement, .number) }
     if name == "score" {
       guard context.scoreAvailable else {
         throw error(Diagnostic("name.score-unavailable", "'score' has no value here", at: span,
@@ -206,7 +207,7 @@ public struct ExpressionBinder {
     switch expression.kind {
     case .anyAttribute(let deep): return deep ? .anyAttribute : .anyText
     case .identifier(let name):
-      if context.parameters[name] != nil || name == "relevance" || name == "score" { return nil }
+      if context.parameters[name] != nil || name == "relevance" || name == "score" || name == "engagement" { return nil }
       return resolveAttribute(name)
     default: return nil
     }
@@ -454,6 +455,10 @@ public struct ExpressionBinder {
       types.append(type)
     }
     switch function {
+    case .year, .month, .dayOfMonth, .weekday, .weekOfYear, .hour:
+      guard types[0] == .date || types[0] == .any else {
+        throw error(Diagnostic("type.mismatch", "\(name) needs a date", at: arguments[0].value.span, help: "write \(signature.usage)"))
+      }
     case .recency, .upcoming:
       guard types[0] == .date || types[0] == .any else {
         throw error(Diagnostic("type.mismatch", "\(name) needs a date attribute first", at: arguments[0].value.span,

@@ -74,6 +74,7 @@ public struct Lexer {
     case UInt8(ascii: ";"): return make(.semicolon, length: 1)
     case UInt8(ascii: ":"): return make(.colon, length: 1)
     case UInt8(ascii: "."):
+      if peek(1) == UInt8(ascii: "."), peek(2) == UInt8(ascii: ".") { return make(.ellipsis, length: 3) }
       if let next = peek(1), Self.isDigit(next) { return lexNumber(start: start, spaced: spaced) }
       return make(.dot, length: 1)
     case UInt8(ascii: "?"): return make(.question, length: 1)
@@ -97,7 +98,8 @@ public struct Lexer {
       return peek(1) == UInt8(ascii: "=") ? lexComparison(.greaterEqual, start: start, length: 2, spaced: spaced)
         : lexComparison(.greater, start: start, length: 1, spaced: spaced)
     case UInt8(ascii: "+"): return make(.operator(.plus), length: 1)
-    case UInt8(ascii: "-"): return make(.operator(.minus), length: 1)
+    case UInt8(ascii: "-"):
+      return peek(1) == UInt8(ascii: ">") ? make(.arrow, length: 2) : make(.operator(.minus), length: 1)
     case UInt8(ascii: "/"): return make(.operator(.slash), length: 1)
     case UInt8(ascii: "%"): return make(.operator(.percent), length: 1)
     case UInt8(ascii: "\""), UInt8(ascii: "'"): return lexString(start: start, spaced: spaced)

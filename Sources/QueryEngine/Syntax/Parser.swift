@@ -5,17 +5,19 @@
 /// `|` or `;`, so one run reports every error. Nesting is limited (like FTS5's 256) so hostile
 /// input cannot exhaust the stack.
 public struct Parser {
-  private var tokens: [Token]
-  private var position = 0
-  private let source: SourceText
+  var tokens: [Token]
+  var position = 0
+  let source: SourceText
   public private(set) var diagnostics: [Diagnostic]
-  private var depth = 0
+  var depth = 0
   static let maximumDepth = 200
   /// Names of statements defined so far, to tell `hikes | count` from a predicate.
-  private var statementNames: Set<String> = []
+  var statementNames: Set<String> = []
+  /// True while parsing a `.stage` file, where `stage NAME(` starts the next definition.
+  var inStageFile = false
 
   /// Unwinds to the nearest recovery point after a diagnostic was recorded.
-  private struct Recovery: Error {}
+  struct Recovery: Error {}
 
   public init(_ source: SourceText) {
     self.source = source
@@ -61,34 +63,34 @@ public struct Parser {
 
   // MARK: Token helpers
 
-  private var current: Token { tokens[position] }
-  private func token(at offset: Int) -> Token { tokens[min(position + offset, tokens.count - 1)] }
-  private var atEnd: Bool { if case .endOfInput = current.kind { return true }; return false }
+  var current: Token { tokens[position] }
+  func token(at offset: Int) -> Token { tokens[min(position + offset, tokens.count - 1)] }
+  var atEnd: Bool { if case .endOfInput = current.kind { return true }; return false }
 
   @discardableResult
-  private mutating func advance() -> Token {
+  mutating func advance() -> Token {
     let token = tokens[position]
     if position < tokens.count - 1 { position += 1 }
     return token
   }
 
-  private mutating func error(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) {
+  mutating func error(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) {
     // One diagnostic per position: later errors at the same spot are usually consequences.
     if diagnostics.contains(where: { $0.span.start == span.start && $0.severity == .error }) { return }
     diagnostics.append(Diagnostic(id, message, at: span, help: help))
   }
 
-  private mutating func fail(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) -> Recovery {
+  mutating func fail(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) -> Recovery {
     error(id, message, at: span, help: help)
     return Recovery()
   }
 
-  private func isIdentifier(_ token: Token, _ name: String) -> Bool {
+  func isIdentifier(_ token: Token, _ name: String) -> Bool {
     if case .identifier(name) = token.kind { return true }
     return false
   }
 
-  private func describe(_ token: Token) -> String {
+  func describe(_ token: Token) -> String {
     switch token.kind {
     case .endOfInput: return "end of query"
     case .string: return "string \(source.slice(token.span))"
@@ -97,14 +99,14 @@ public struct Parser {
     }
   }
 
-  private var isPipe: Bool { if case .pipe = current.kind { return true }; return false }
-  private var isSemicolon: Bool { if case .semicolon = current.kind { return true }; return false }
-  private var isRightParen: Bool { if case .rightParen = current.kind { return true }; return false }
-  private var isLeftParen: Bool { if case .leftParen = current.kind { return true }; return false }
-  private var isComma: Bool { if case .comma = current.kind { return true }; return false }
+  var isPipe: Bool { if case .pipe = current.kind { return true }; return false }
+  var isSemicolon: Bool { if case .semicolon = current.kind { return true }; return false }
+  var isRightParen: Bool { if case .rightParen = current.kind { return true }; return false }
+  var isLeftParen: Bool { if case .leftParen = current.kind { return true }; return false }
+  var isComma: Bool { if case .comma = current.kind { return true }; return false }
 
   /// Skips to the next `|`, `;` or the end, at the current parenthesis depth.
-  private mutating func recover(stopAtRightParen: Bool = false) {
+  mutating func recover(stopAtRightParen: Bool = false) {
     var nesting = 0
     while !atEnd {
       switch current.kind {
@@ -319,6 +321,7 @@ public struct Parser {
     var clause: [Expression] = []
     while true {
       if atEnd || isPipe || isSemicolon || isRightParen { break }
+      if inStageFile, startsStageDefinition { break }
       if isIdentifier(current, "as") {
         if case .string = token(at: 1).kind { break }
         throw fail("parse.expected-label", "expected a quoted label after 'as'", at: token(at: 1).span, help: "write as \"Matches\"")
@@ -505,7 +508,7 @@ public struct Parser {
   }
 
   /// unary = "-" unary | primary
-  private mutating func unary() throws -> Expression {
+  mutating func unary() throws -> Expression {
     if case .operator(.minus) = current.kind {
       let minus = advance()
       depth += 1

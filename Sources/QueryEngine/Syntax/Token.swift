@@ -19,6 +19,8 @@ public struct Token: Sendable, Hashable {
     case bracketModifiers(String)
     case `operator`(Operator)
     case leftParen, rightParen, comma, semicolon, pipe, colon, dot, question, star, starStar
+    /// `...` (parameter ranges in `.stage` files) and `->` (stage signatures).
+    case ellipsis, arrow
     case endOfInput
   }
 

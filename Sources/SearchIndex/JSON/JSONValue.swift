@@ -64,7 +64,9 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON object whose members keep their insertion order.
-public struct JSONObject: Sendable, Hashable, Sequence {
+public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+  public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+
   /// The members in order.
   public private(set) var members: [(key: String, value: JSONValue)] = []
 

@@ -2,7 +2,6 @@ import Evaluation
 import Foundation
 import QueryEngine
 import SearchIndex
-import Stages
 
 /// `searchlight eval`: measures how well questions find their items, on Apple-style fixtures
 /// (result coverage) or a TREC-style collection (nDCG, recall, MRR, MAP as trec_eval defines
@@ -40,7 +39,7 @@ enum EvalCommand: Command {
     OptionSpec(name: "planner", kind: .value, valueName: "NAME", help: "How questions become queries: plain (default)."),
     OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results that count (default 10)."),
     OptionSpec(name: "details", kind: .flag, help: "Show every question's or query's results."),
-    Common.now, Common.protection,
+    Common.now, Common.protection, QuerySetup.stagesOption,
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json (one object)."),
   ]
 
@@ -93,8 +92,8 @@ enum EvalCommand: Command {
     let qrels = try qrelsPath.map { try Qrels.load(path: $0) }
     let index = try Common.openIndex(arguments, command: name, create: false)
     let options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
-    let runner = QuestionRunner(
-      executor: QueryExecutor(index: index, registry: StandardLibrary.registry()), options: options, planner: planner)
+    let registry = try QuerySetup.registry(arguments, catalog: try index.catalog(), command: name)
+    let runner = QuestionRunner(executor: QueryExecutor(index: index, registry: registry), options: options, planner: planner)
     let details = arguments.has("details")
     do {
       if let fixtures {

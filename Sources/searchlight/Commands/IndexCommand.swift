@@ -22,7 +22,7 @@ enum IndexCommand: Command {
     OptionSpec(name: "domain", kind: .value, valueName: "D", help: "Domain for items that name none (notes default to 'notes')."),
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "items, corpus ({\"id\",\"title\",\"text\"} lines) or auto (default)."),
     OptionSpec(name: "update", kind: .flag, help: "Merge into stored items instead of replacing them."),
-    OptionSpec(name: "declare", kind: .values, valueName: "NAME=TYPE", help: "Declare custom attribute types (string, number, date, bool, url, [string], ...)."),
+    OptionSpec(name: "declare", kind: .value, valueName: "NAME=TYPE,...", help: "Declare custom attribute types (string, number, date, bool, url, [string], ...); repeatable."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {

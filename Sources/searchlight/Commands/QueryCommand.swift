@@ -20,7 +20,7 @@ enum QueryCommand: Command {
     """
   static let options: [OptionSpec] = QuerySetup.options + [
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default), json (JSON Lines replies) or csv."),
-    OptionSpec(name: "fetch", kind: .values, valueName: "A,...", help: "Attributes to show or include for items."),
+    OptionSpec(name: "fetch", kind: .value, valueName: "A,...", help: "Attributes to show or include for items (comma-separated)."),
     OptionSpec(name: "limit", kind: .value, valueName: "N", help: "At most N items or rows per reply."),
     OptionSpec(name: "why", kind: .flag, help: "Show the terms of each score."),
     OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first reply and in total on stderr."),

@@ -13,12 +13,16 @@ struct QuerySetup {
   static let options: [OptionSpec] = [
     Common.db, Common.indexName, Common.now, Common.protection,
     OptionSpec(name: "identity", kind: .value, valueName: "FILE", help: "Who 'me' is: {\"names\":[...],\"emails\":[...]}."),
+    stagesOption,
   ]
+
+  static let stagesOption = OptionSpec(
+    name: "stages", kind: .value, valueName: "DIR", help: "Load custom stages from the .stage files in DIR (repeatable; also SEARCHLIGHT_STAGES).")
 
   init(_ arguments: ParsedArguments, command: String) throws {
     let scope = try Common.scope(arguments, command: command)
     index = try Common.openIndex(arguments, command: command, create: false)
-    registry = StandardLibrary.registry()
+    registry = try Self.registry(arguments, catalog: try index.catalog(), command: command)
     var options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
     if let path = arguments.value("identity") ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_IDENTITY"] {
       guard FileManager.default.fileExists(atPath: path) else {
@@ -30,6 +34,38 @@ struct QuerySetup {
   }
 
   var executor: QueryExecutor { QueryExecutor(index: index, registry: registry) }
+
+  /// The standard stages, the example Swift stage, and the `.stage` files of `--stages` and
+  /// SEARCHLIGHT_STAGES. A folder with any bad file reports every problem and fails (65)
+  /// before anything runs.
+  static func registry(_ arguments: ParsedArguments, catalog: AttributeCatalog?, command: String) throws -> StageRegistry {
+    var registry = StandardLibrary.registryWithExamples()
+    var folders = arguments.all("stages").flatMap { $0.split(separator: ",").map(String.init) }
+    if folders.isEmpty, let environment = ProcessInfo.processInfo.environment["SEARCHLIGHT_STAGES"], !environment.isEmpty {
+      folders = environment.split(separator: ":").map(String.init)
+    }
+    var problems: [DiagnosticsError] = []
+    for folder in folders {
+      guard FileManager.default.fileExists(atPath: folder) else {
+        throw CommandFailure(.noInput, "\(folder): no such stage folder", location: folder)
+      }
+      do {
+        problems += try StageFileLoader.load(directory: folder, into: &registry, catalog: catalog)
+      } catch {
+        throw CommandFailure(.noInput, "\(error)")
+      }
+    }
+    if !problems.isEmpty {
+      var failure = CommandFailure(problems[0])
+      failure.message = "\(problems.count) stage file\(problems.count == 1 ? " has" : "s have") problems; nothing was run\n" + problems.map { DiagnosticRenderer.render($0) }.joined(separator: "\n")
+      failure.location = nil
+      failure.excerpt = []
+      failure.hints = []
+      failure.others = []
+      throw failure
+    }
+    return registry
+  }
 
   /// The query text: the positional arguments joined, or a usage error.
   static func queryText(_ arguments: ParsedArguments, command: String) throws -> String {

@@ -6,14 +6,22 @@ import Stages
 enum StagesCommand: Command {
   static let name = "stages"
   static let abstract = "List every stage, built-in and custom, with its signature, parameters and description."
-  static let usage = "stages [--format table|json] [NAME]"
+  static let usage = "stages [--stages DIR] [--db FILE] [--format table|json] [NAME]"
   static let options: [OptionSpec] = [
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json."),
+    QuerySetup.stagesOption,
+    OptionSpec(name: "db", kind: .value, valueName: "FILE", help: "Check .stage files against this index's attributes."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     let format = try Common.format(arguments, allowed: ["table", "json"], default: "table", command: name)
-    let registry = StandardLibrary.registry()
+    var catalog: AttributeCatalog?
+    if arguments.has("db") {
+      do { catalog = try Common.openIndex(arguments, command: name, create: false).catalog() } catch let error as SearchIndexError {
+        throw CommandFailure(error)
+      }
+    }
+    let registry = try QuerySetup.registry(arguments, catalog: catalog, command: name)
     var definitions = registry.all
     if let wanted = arguments.positionals.first {
       guard let definition = registry.definition(named: wanted) else {

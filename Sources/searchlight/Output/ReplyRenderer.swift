@@ -69,7 +69,7 @@ struct ReplyRenderer {
       if items.isEmpty { return out + "  (no items)\n" }
       let scored: Bool = if case .scoredItems = reply.content { true } else { false }
       let columns = fetch ?? Self.defaultColumns(items)
-      var header = (scored ? ["score"] : []) + ["id"] + columns
+      let header = (scored ? ["score"] : []) + ["id"] + columns
       var rows: [[String]] = []
       let shown = limit == nil ? Array(items.prefix(Self.defaultTableLimit)) : items
       for item in shown {
@@ -78,13 +78,14 @@ struct ReplyRenderer {
         row += columns.map { item.item.attributeSet[$0]?.displayText ?? "" }
         rows.append(row)
       }
+      out += grid(header, rows)
       if why && scored {
-        header.append("why")
-        for (index, item) in shown.enumerated() {
-          rows[index].append(item.scoreTerms.map { "\($0.name) = \(String(format: "%.3f", $0.value))" }.joined(separator: "; "))
+        out += "  \(bold)why\(reset)\n"
+        for item in shown {
+          out += "  \(item.id)  \(String(format: "%.3f", item.score ?? 0))\n"
+          for term in item.scoreTerms { out += "    \(String(format: "%+.3f", term.value))  \(cut(term.name, width - 16))\n" }
         }
       }
-      out += grid(header, rows)
       if items.count > shown.count { out += "  \(dim)… \(items.count - shown.count) more (use --limit N or --format json)\(reset)\n" }
     case .groupedItems(let grouped):
       for group in grouped.groups {

@@ -1,0 +1,491 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+
+extension DecodingState {
+  static let stageTypes = [
+    "query", "compute", "limit", "sampling", "hydration", "custom", "prompted", "count", "groupBy", "valueCount", "valueSum",
+    "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev", "itemSelect", "sort", "filter", "forEach", "merge",
+    "extractGroupItems",
+  ]
+  static let stageExample = #"{"id":"trails","kind":{"type":"query","value":{"query":{"type":"allText","value":{"terms":["waterfall"]}}}}}"#
+
+  /// One stage of a `pipeline.stages` array.
+  struct PipelineStage {
+    var id: String
+    var name: String
+    var type: String
+    var value: JSONCursor
+    var cursor: JSONCursor
+    var label: String?
+    /// Ids this stage reads from.
+    var inputs: [(id: String, path: String)]
+  }
+
+  /// A pipeline specification becomes named statements, one per stage, in dependency order.
+  mutating func pipeline(_ cursor: JSONCursor, ranking: JSONCursor?, label: String?, pageSize: Int, into writer: inout DSLWriter) throws(ToolCallError) {
+    try cursor.checkKeys(["stages"], example: #"{"stages":[\#(Self.stageExample)]}"#)
+    let list = try cursor.required("stages", expected: "a non-empty array of stages", example: "[\(Self.stageExample)]").array()
+    guard !list.isEmpty else {
+      throw ToolCallError(path: "\(cursor.path).stages", message: "a pipeline needs at least one stage, starting with a query stage",
+                          example: "[\(Self.stageExample)]")
+    }
+    var stages: [PipelineStage] = []
+    var names = Set<String>()
+    for element in list {
+      try element.checkKeys(["id", "output", "header", "kind"], example: Self.stageExample)
+      let idCursor = try element.required("id", expected: "a unique stage id", example: Self.stageExample)
+      let id = try idCursor.string()
+      let name = Self.statementName(id)
+      guard !id.isEmpty, names.insert(name).inserted else {
+        throw ToolCallError(path: idCursor.path, message: id.isEmpty ? "the stage id is empty" : "stage id \"\(id)\" is used twice",
+                            expected: "a unique id per stage")
+      }
+      let kind = try element.required("kind", expected: "{\"type\": ..., \"value\": ...}", example: Self.stageExample)
+      let (type, value) = try kind.discriminated(Self.stageTypes, what: "stage", example: Self.stageExample)
+      guard let value else { throw kind.fail("missing 'value' of the \(type) stage", example: Self.stageExample) }
+      var label = try element.optional("header")?.string()
+      if let output = element.optional("output") {
+        let (_, outputLabel) = try output.discriminated(["agent", "user", "both"], what: "output", example: #"{"type":"agent","value":"Matches"}"#)
+        label = try outputLabel?.string() ?? label ?? id
+      }
+      var inputs: [(String, String)] = []
+      if let from = value.optional("from") { inputs.append((try from.string(), from.path)) }
+      if type == "merge" {
+        let ids = try value.required("inputStageIds", expected: "an array of at least two stage ids").array()
+        guard ids.count >= 2 else {
+          throw ToolCallError(path: "\(value.path).inputStageIds", message: "merge needs at least two stage ids", example: #"{"inputStageIds":["a","b"]}"#)
+        }
+        for id in ids { inputs.append((try id.string(), id.path)) }
+      }
+      if let extract = value.optional("extractValue"), let from = extract.optional("fromStageId") { inputs.append((try from.string(), from.path)) }
+      stages.append(PipelineStage(id: id, name: name, type: type, value: value, cursor: element, label: label, inputs: inputs))
+    }
+    guard let first = stages.first, first.type == "query", first.value.optional("from") == nil else {
+      throw ToolCallError(path: "\(cursor.path).stages[0]", message: "a pipeline must begin with a query stage", example: Self.stageExample)
+    }
+    let ordered = try Self.dependencyOrder(stages, path: "\(cursor.path).stages")
+    var grouped: [String: (attribute: String, input: String)] = [:]
+    var referenced = Set<String>()
+    for stage in ordered { for input in stage.inputs { referenced.insert(Self.statementName(input.id)) } }
+    // Compute stages read the stage listed before them.
+    // A linear chain (each stage reads only the one before it, nothing else reads it) becomes
+    // one pipeline, so SQLite can run its leading stages in one statement.
+    let linear = Self.isLinear(ordered)
+    if linear, let last = ordered.last { writer.write("\(last.name) = ") }
+    var previous: String?
+    var first_ = true
+    for (position, stage) in ordered.enumerated() {
+      let next = position + 1 < ordered.count ? ordered[position + 1] : nil
+      if linear, stage.type == "groupBy", let next, Self.valueStages.contains(next.type) {
+        // `group by A` then `valueAverage(x)` is `stats avg(x) by A` over the items.
+        let attribute = try stage.value.required("attribute", expected: "the attribute to group by").string()
+        grouped[stage.name] = (attribute, previous ?? "")
+        namedAttributes.append(attribute)
+        previous = stage.name
+        continue
+      }
+      if !first_ && !linear { writer.write("; ") }
+      first_ = false
+      try writer.group(stage.cursor.path) { (writer: inout DSLWriter) throws(ToolCallError) in
+        try statement(stage, previous: previous, grouped: &grouped, ranking: stage.id == first.id ? ranking : nil,
+                      terminal: linear ? next == nil : !referenced.contains(stage.name), inline: linear, pageSize: pageSize, into: &writer)
+      }
+      previous = stage.name
+    }
+    if let label, let last = ordered.last, !referenced.contains(last.name), last.label == nil {
+      notes.append("label \"\(label)\" applies to the pipeline's last stage")
+    }
+  }
+
+  static let valueStages: Set<String> = ["valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev"]
+
+  /// True when every stage reads exactly the stage before it and nothing else needs it.
+  static func isLinear(_ stages: [PipelineStage]) -> Bool {
+    for (index, stage) in stages.enumerated() {
+      if stage.value.optional("extractValue") != nil || stage.value.optional("bindVariable") != nil { return false }
+      if stage.type == "merge" || stage.type == "compute" { return false }
+      if index < stages.count - 1, stage.label != nil { return false }
+      if index == 0 { if !stage.inputs.isEmpty { return false }; continue }
+      guard stage.inputs.count == 1, stage.inputs[0].id == stages[index - 1].id else { return false }
+    }
+    return true
+  }
+
+  /// A stage id as a statement name: letters, digits and `_`, starting with a letter.
+  static func statementName(_ id: String) -> String {
+    let cleaned = String(id.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    return "s_" + cleaned
+  }
+
+  /// Stages sorted so each comes after the stages it reads from; cycles and unknown ids are
+  /// errors at the offending `from`.
+  static func dependencyOrder(_ stages: [PipelineStage], path: String) throws(ToolCallError) -> [PipelineStage] {
+    let ids = Set(stages.map(\.id))
+    for stage in stages {
+      for input in stage.inputs where !ids.contains(input.id) {
+        var message = "stage \"\(stage.id)\" reads from unknown stage \"\(input.id)\""
+        if let suggestion = closestMatch(to: input.id, in: ids) { message += "; did you mean \"\(suggestion)\"?" }
+        throw ToolCallError(path: input.path, message: message, expected: "the id of another stage: \(stages.map(\.id).joined(separator: ", "))")
+      }
+    }
+    var ordered: [PipelineStage] = []
+    var state: [String: Int] = [:]  // 1 visiting, 2 done
+    func visit(_ stage: PipelineStage, chain: [String]) throws(ToolCallError) {
+      if state[stage.id] == 2 { return }
+      if state[stage.id] == 1 {
+        throw ToolCallError(path: stage.inputs.first?.path ?? path, message: "the stages form a cycle: \((chain + [stage.id]).joined(separator: " -> "))",
+                            expected: "each stage reads from earlier stages only")
+      }
+      state[stage.id] = 1
+      for input in stage.inputs {
+        if let upstream = stages.first(where: { $0.id == input.id }) { try visit(upstream, chain: chain + [stage.id]) }
+      }
+      state[stage.id] = 2
+      ordered.append(stage)
+    }
+    for stage in stages { try visit(stage, chain: []) }
+    return ordered
+  }
+
+  // swiftlint:disable:next function_body_length
+  mutating func statement(
+    _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String)], ranking: JSONCursor?,
+    terminal: Bool, inline: Bool = false, pageSize: Int, into writer: inout DSLWriter
+  ) throws(ToolCallError) {
+    let value = stage.value
+    var from: String?
+    if let cursor = value.optional("from") { from = Self.statementName(try cursor.string()) }
+    func requireFrom() throws(ToolCallError) -> String {
+      guard let from else {
+        throw ToolCallError(path: "\(value.path).from", message: "missing 'from': which stage does \(stage.type) read?", expected: "the id of an earlier stage")
+      }
+      // Inline, the input is the pipeline so far: the stage continues it.
+      return inline ? "" : from
+    }
+    func labelSuffix() -> String { " as \"\(ToolCallDecoder.escapeLabel(stage.label ?? stage.id))\"" }
+    if !inline { writer.write("\(stage.name) = ") }
+    var letStatements: [String] = []
+    switch stage.type {
+    case "query":
+      try value.checkKeys(["query", "fetchAttributes", "limit", "from", "extractValue"])
+      let node = try value.required("query", expected: "a query node", example: Self.nodeExample)
+      if let from {
+        writer.write((inline ? "" : from) + " | where ")
+        var body = DSLWriter()
+        try self.node(node, into: &body)
+        writer.appendShifted(body)
+      } else {
+        writer.write("search ")
+        try searchPredicate(node, into: &writer)
+      }
+      if let ranking { try rankingStage(ranking, into: &writer) }
+      if let limit = try value.optional("limit")?.integer(in: 1...100_000) {
+        writer.write(" | top \(limit)")
+      } else if terminal {
+        // A query stage that is a reply: one page (and one more item, to tell if there are more).
+        writer.write(" | top \(pageSize + 1)")
+      }
+    case "filter":
+      try value.checkKeys(["from", "extractValue", "filterPredicate"])
+      writer.write(try requireFrom() + " | where ")
+      var body = DSLWriter()
+      try node(try value.required("filterPredicate", expected: "a query node", example: Self.nodeExample), into: &body)
+      writer.appendShifted(body)
+    case "sort":
+      try value.checkKeys(["from", "sortBy", "sortOrder"])
+      let attribute = try value.required("sortBy", expected: "an attribute").string()
+      namedAttributes.append(attribute)
+      writer.write(try requireFrom() + " | sort ")
+      writer.write(Self.sortKey(attribute), path: "\(value.path).sortBy")
+      writer.write(try Self.direction(value.optional("sortOrder")))
+    case "limit":
+      try value.checkKeys(["from", "limit", "sortBy", "sortOrder", "extractValue"])
+      writer.write(try requireFrom())
+      if let attribute = try value.optional("sortBy")?.string() {
+        namedAttributes.append(attribute)
+        writer.write(" | sort ")
+        writer.write(Self.sortKey(attribute), path: "\(value.path).sortBy")
+        writer.write(try Self.direction(value.optional("sortOrder")))
+      }
+      writer.write(" | limit \(try value.required("limit", expected: "a positive whole number").integer(in: 1...1_000_000))")
+    case "sampling":
+      try value.checkKeys(["from", "strategy", "sampleSize", "seed", "diversityAttributes", "stratifyBy", "scoreField", "topRatio"])
+      let strategy = try value.required("strategy", expected: "random, stratified, entropy or score_aware").string()
+      let size = try value.required("sampleSize", expected: "a positive whole number").integer(in: 1...1_000_000)
+      let seed = try value.optional("seed")?.integer() ?? 1
+      var stratum = try value.optional("stratifyBy")?.string()
+      switch strategy {
+      case "random": stratum = nil
+      case "stratified":
+        guard stratum != nil else {
+          throw ToolCallError(path: "\(value.path).stratifyBy", message: "a stratified sample needs stratifyBy", example: #""stratifyBy":"stateOrProvince""#)
+        }
+      case "entropy":
+        if stratum == nil, let attributes = value.optional("diversityAttributes") { stratum = try attributes.strings().first }
+        notes.append("the entropy sample was drawn stratified by \(stratum ?? "nothing")")
+      case "score_aware":
+        writer.write(try requireFrom() + " | top \(size)")
+        notes.append("the score_aware sample kept the \(size) best-scored items")
+        break
+      default:
+        throw ToolCallError(path: "\(value.path).strategy", message: "unknown strategy \"\(strategy)\"", expected: "random, stratified, entropy or score_aware")
+      }
+      if strategy != "score_aware" {
+        writer.write(try requireFrom() + " | sample \(size) seed \(seed)")
+        if let stratum { writer.write(" by "); writer.write(stratum, path: "\(value.path).stratifyBy") }
+      }
+    case "groupBy":
+      try value.checkKeys(["from", "attribute"])
+      let attribute = try value.required("attribute", expected: "the attribute to group by").string()
+      namedAttributes.append(attribute)
+      let input = try requireFrom()
+      writer.write((inline ? "" : input) + " | group by ")
+      writer.write(attribute, path: "\(value.path).attribute")
+      grouped[stage.name] = (attribute, input)
+    case "count":
+      try value.checkKeys(["from"])
+      writer.write(try requireFrom() + " | count")
+    case "valueCount":
+      try value.checkKeys(["from", "bindVariable"])
+      let input = try requireFrom()
+      writer.write((inline ? "" : input) + " | count")
+      if let variable = try value.optional("bindVariable")?.string() {
+        letStatements.append("let \(Self.variableName(variable)) = \(input) | count | select max-by count")
+      }
+    case "valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev":
+      try value.checkKeys(["from", "field", "bindVariable"])
+      let function = ["valueSum": "sum", "valueAverage": "avg", "valueMax": "max", "valueMin": "min", "valueMedian": "median", "valueStddev": "stddev"][stage.type]!
+      let field = try value.required("field", expected: "a number or date attribute").string()
+      namedAttributes.append(field)
+      let input = try requireFrom()
+      if let group = grouped[input] {
+        // Statistics per group run on the grouped stage's items, by the group attribute.
+        writer.write((inline ? "" : group.input) + " | stats \(function)(")
+        writer.write(field, path: "\(value.path).field")
+        writer.write(") by \(group.attribute)")
+        if let variable = try value.optional("bindVariable")?.string() {
+          letStatements.append("let \(Self.variableName(variable)) = \(stage.name) | select max-by \"\(function)(\(field))\"")
+        }
+      } else {
+        writer.write((inline ? "" : input) + " | stats \(function)(")
+        writer.write(field, path: "\(value.path).field")
+        writer.write(")")
+        if let variable = try value.optional("bindVariable")?.string() {
+          letStatements.append("let \(Self.variableName(variable)) = \(stage.name)")
+        }
+      }
+    case "itemSelect":
+      try value.checkKeys(["from", "field", "sortBy", "order", "index"])
+      let field = try value.required("field", expected: "the attribute to return").string()
+      namedAttributes.append(field)
+      writer.write(try requireFrom() + " | select ")
+      if let sortBy = try value.optional("sortBy")?.string() {
+        let order = try value.optional("order")?.string() ?? "desc"
+        writer.write((order == "asc" ? "min-by " : "max-by ") + sortBy, path: "\(value.path).sortBy")
+      } else if let index = value.optional("index") {
+        writer.write(try Self.selector(index), path: index.path)
+      } else {
+        writer.write("first")
+      }
+    case "extractGroupItems":
+      try value.checkKeys(["from", "extractValue", "groupKey", "limit", "offset"])
+      let key = try value.required("groupKey", expected: "a group key or a $variable").string()
+      if let offset = try value.optional("offset")?.integer(), offset > 0 {
+        throw ToolCallError(path: "\(value.path).offset", message: "offset is not supported; use limit", example: #""limit":10"#)
+      }
+      writer.write(try requireFrom() + " | extract ")
+      writer.write(key.hasPrefix("$") ? "$" + Self.variableName(String(key.dropFirst())) : DSLWriter.exact(key), path: "\(value.path).groupKey")
+      if let limit = try value.optional("limit")?.integer(in: 1...1_000_000) { writer.write(" | limit \(limit)") }
+    case "merge":
+      try value.checkKeys(["inputStageIds"])
+      let ids = try value.required("inputStageIds", expected: "stage ids").strings().map(Self.statementName)
+      writer.write("merge(\(ids.joined(separator: ", ")))")
+    case "compute":
+      try value.checkKeys(["expression", "outputFields"])
+      guard let previous else {
+        throw ToolCallError(path: stage.cursor.path, message: "compute needs an earlier stage to compute over")
+      }
+      let expression = try value.required("expression", expected: "an expression such as rating / 5").string()
+      writer.write("\(previous) | table ")
+      writer.write(expression, path: "\(value.path).expression")
+    case "custom":
+      try value.checkKeys(["from", "stageType", "processingMode", "parameters"])
+      let type = try value.required("stageType", expected: "the name of a registered stage").string()
+      var arguments: [String] = []
+      for parameter in try value.optional("parameters")?.array() ?? [] {
+        try parameter.checkKeys(["key", "value"])
+        let key = try parameter.required("key", expected: "a parameter name").string()
+        let raw = try parameter.required("value", expected: "the parameter's value as text").string()
+        let literal = Double(raw).map(DSLWriter.number) ?? (["true", "false"].contains(raw) ? raw : DSLWriter.pattern(raw))
+        arguments.append("\(key): \(literal)")
+      }
+      writer.write(try requireFrom() + " | ")
+      writer.write("\(type)(\(arguments.joined(separator: ", ")))", path: "\(value.path).stageType")
+    case "hydration":
+      throw ToolCallError(path: stage.cursor.path, message: "hydration needs the app's delegate, and none is registered for this index",
+                          expected: "a pipeline without a hydration stage; results already carry their stored attributes")
+    default:
+      throw ToolCallError(path: stage.cursor.path, message: "\(stage.type) is not supported without a model",
+                          expected: "a pipeline of query, filter, sort, limit, groupBy, count and value stages")
+    }
+    if stage.label != nil || terminal { writer.write(labelSuffix()) }
+    if let extract = value.optional("extractValue") {
+      letStatements.append(try extraction(extract, stage: stage, grouped: grouped))
+    }
+    for statement in letStatements { writer.write("; " + statement) }
+  }
+
+  /// `extractValue`: binds a variable to a field of one selected result.
+  func extraction(_ cursor: JSONCursor, stage: PipelineStage, grouped: [String: (attribute: String, input: String)]) throws(ToolCallError) -> String {
+    try cursor.checkKeys(["selector", "extractField", "bindVariable", "fromStageId"])
+    let variable = Self.variableName(try cursor.required("bindVariable", expected: "a variable name").string())
+    let field = try cursor.required("extractField", expected: "the field to extract (_groupKey and _count for groups)").string()
+    var source = stage.name
+    if let fromStage = cursor.optional("fromStageId") { source = Self.statementName(try fromStage.string()) }
+    let selectorCursor = try cursor.required("selector", expected: "first, last, index, selectMaxBy or selectMinBy")
+    let (type, inner) = try selectorCursor.discriminated(["first", "last", "index", "selectMaxBy", "selectMinBy"], what: "selector", example: #"{"type":"first"}"#)
+    var selector: String
+    switch type {
+    case "first", "last": selector = type
+    case "index": selector = "nth \((try inner?.integer(in: 0...1_000_000) ?? 0) + 1)"
+    default:
+      let key = try selectorCursor.required("field", expected: "the field to compare").string()
+      selector = (type == "selectMaxBy" ? "max-by " : "min-by ") + (key == "_count" ? "count" : key)
+    }
+    if grouped[source] != nil {
+      let column = field == "_count" ? " | table count" : ""
+      return "let \(variable) = \(source) | count | select \(selector)\(column)"
+    }
+    return "let \(variable) = \(source) | select \(selector) | table \(field)"
+  }
+
+  static func variableName(_ name: String) -> String {
+    let cleaned = String((name.hasPrefix("$") ? String(name.dropFirst()) : name).map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    return cleaned.first?.isLetter == true ? cleaned : "v_" + cleaned
+  }
+
+  static func sortKey(_ attribute: String) -> String {
+    switch attribute {
+    case "_score", "score": "score"
+    case "_relevance": "relevance"
+    default: attribute
+    }
+  }
+
+  static func direction(_ cursor: JSONCursor?) throws(ToolCallError) -> String {
+    guard let cursor else { return " asc" }
+    let order = try cursor.string()
+    guard order == "asc" || order == "desc" else {
+      throw ToolCallError(path: cursor.path, message: "unknown sort order \"\(order)\"", expected: "asc or desc")
+    }
+    return " " + order
+  }
+
+  static func selector(_ cursor: JSONCursor) throws(ToolCallError) -> String {
+    let (type, inner) = try cursor.discriminated(["integer", "fractional", "named"], what: "index", example: #"{"type":"integer","value":0}"#)
+    guard let inner else { throw cursor.fail("missing 'value'") }
+    switch type {
+    case "integer": return "nth \(try inner.integer(in: 0...1_000_000) + 1)"
+    case "fractional":
+      let fraction = try inner.number()
+      if fraction <= 0.001 { return "first" }
+      if fraction >= 0.999 { return "last" }
+      throw ToolCallError(path: inner.path, message: "only the fractions 0 (first) and 1 (last) are supported", example: #"{"type":"fractional","value":1.0}"#)
+    default:
+      let name = try inner.string()
+      guard name == "first" || name == "last" else {
+        throw ToolCallError(path: inner.path, message: "unknown named index \"\(name)\"", expected: "first or last")
+      }
+      return name
+    }
+  }
+
+  // MARK: Ranking
+
+  /// `modelComposition` as a score stage: recency, upcoming and temporal adjacency from the
+  /// clock; sender, recipient, host, participant and topic as matches weighted 0.1 (minor) to
+  /// 1.0 (major) next to text relevance.
+  mutating func rankingStage(_ cursor: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+    let example = #"{"type":"purelyTemporal","value":{"type":"recency","value":{"multiplier":1.0}}}"#
+    let (type, value) = try cursor.discriminated(["none", "purelyTemporal", "nonTemporal", "combined"], what: "modelComposition", example: example)
+    var terms: [String] = []
+    switch type {
+    case "none": return
+    case "purelyTemporal":
+      guard let value else { throw cursor.fail("missing 'value'", example: example) }
+      terms.append(try temporalModel(value, scale: 1))
+    case "nonTemporal":
+      guard let value else { throw cursor.fail("missing 'value'", example: example) }
+      try value.checkKeys(["models"])
+      terms.append("relevance")
+      terms += try models(value.required("models", expected: "a non-empty array of models"))
+    default:
+      guard let value else { throw cursor.fail("missing 'value'", example: example) }
+      try value.checkKeys(["temporal", "models"])
+      terms.append("relevance")
+      terms.append(try temporalModel(value.required("temporal", expected: "a temporal model"), scale: 5))
+      terms += try models(value.required("models", expected: "a non-empty array of models"))
+    }
+    writer.write(" | score " + terms.joined(separator: " + "), path: cursor.path)
+  }
+
+  func temporalModel(_ cursor: JSONCursor, scale: Double) throws(ToolCallError) -> String {
+    let (type, value) = try cursor.discriminated(["recency", "upcoming", "temporalAdjacency"], what: "temporal model", example: #"{"type":"recency","value":{"multiplier":1.0}}"#)
+    let multiplier = try value?.optional("multiplier")?.number() ?? 1
+    guard multiplier >= 0, multiplier <= 10 else {
+      throw ToolCallError(path: "\(value?.path ?? cursor.path).multiplier", message: "multiplier must be from 0 to 10", example: #"{"multiplier":1.0}"#)
+    }
+    let weight = DSLWriter.number(scale * multiplier)
+    switch type {
+    case "recency": return "\(weight) * recency(contentModificationDate, 30d)"
+    case "upcoming": return "\(weight) * upcoming(coalesce(dueDate, startDate, contentCreationDate), 7d)"
+    default: return "\(weight) / (1 + abs(contentModificationDate - $time.now) / 86400)"
+    }
+  }
+
+  func models(_ cursor: JSONCursor) throws(ToolCallError) -> [String] {
+    let list = try cursor.array()
+    guard !list.isEmpty else { throw cursor.fail("models is empty", example: #"[{"type":"topic","value":{"terms":"budget","weight":1.0}}]"#) }
+    var terms: [String] = []
+    for model in list {
+      let (type, value) = try model.discriminated(["sender", "recipient", "host", "participant", "topic", "semantic", "popularity"], what: "model", example: #"{"type":"topic","value":{"terms":"budget","weight":1.0}}"#)
+      guard let value else { throw model.fail("missing 'value'") }
+      let weightCursor = try value.required("weight", expected: "a weight from 0.1 (minor) to 1.0 (major)")
+      let weight = try weightCursor.number()
+      guard weight >= 0, weight <= 10 else { throw weightCursor.fail("weight must be from 0 to 10") }
+      let w = DSLWriter.number(5 * weight)
+      switch type {
+      case "sender", "recipient", "host", "participant":
+        let name = try entityName(value.required("entity", expected: "a user, namedPerson or organization"))
+        let role = type == "sender" || type == "host" ? "originator" : type
+        terms.append("\(w) * if(\(Self.personTest(name, attributes: Self.roleAttributes[role]!)), 1, 0)")
+      case "topic":
+        let words = try value.required("terms", expected: "words of the topic").string()
+        guard words.contains(where: { $0.isLetter || $0.isNumber }) else { throw value.fail("topic terms have no words") }
+        let tests = words.split(whereSeparator: { $0.isWhitespace }).map { DSLWriter.searchText(String($0)) }
+        terms.append("\(w) * if(\(tests.joined(separator: " || ")), 1, 0)")
+      case "semantic":
+        terms.append("\(DSLWriter.number(weight)) * relevance")
+      default:
+        terms.append("\(w) * log(engagement) / 5")
+      }
+    }
+    return terms
+  }
+
+  func entityName(_ cursor: JSONCursor) throws(ToolCallError) -> String {
+    let (type, value) = try cursor.discriminated(["user", "namedPerson", "organization"], what: "entity", example: #"{"type":"namedPerson","value":{"name":"Sam Ortiz"}}"#)
+    switch type {
+    case "user":
+      guard let name = decoder.identity.names.first ?? decoder.identity.emails.first else {
+        throw ToolCallError(path: cursor.path, message: "the user entity needs to know who the user is, and no identity is configured",
+                            example: #"{"type":"namedPerson","value":{"name":"Alex Morgan"}}"#)
+      }
+      return name
+    default:
+      guard let value else { throw cursor.fail("missing 'value'") }
+      return try value.required("name", expected: "a name").string()
+    }
+  }
+}
