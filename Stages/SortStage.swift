@@ -1,4 +1,5 @@
 import QueryEngine
+import SearchIndex
 
 /// Orders items by attributes, relevance, score or expressions.
 public struct SortStage: StageDefinition {
@@ -81,17 +82,20 @@ public struct SortStage: StageDefinition {
           // Missing values sort last in both directions.
           if case .null = x { return false }
           if case .null = y { return true }
-          let less = Self.less(x, y)
-          return key.descending ? !less : less
+          // Values that order the same (Zürich and zurich) fall through to the next key.
+          if Self.less(x, y) { return !key.descending }
+          if Self.less(y, x) { return key.descending }
         }
         return a.0 < b.0
       }
       return input.replacingItems(rows.map { items[$0.0] })
     }
 
+    /// Numbers and dates by value; text by its folded form (no case, no diacritics), compared
+    /// bytewise like the `fold` column SQLite sorts by, so a sort gives the same order in both.
     static func less(_ a: Value, _ b: Value) -> Bool {
       if let x = a.number, let y = b.number, !(a.isText || b.isText) { return x < y }
-      return a.displayText.localizedCaseInsensitiveCompare(b.displayText) == .orderedAscending
+      return Array(TextFolding.fold(a.displayText).utf8).lexicographicallyPrecedes(TextFolding.fold(b.displayText).utf8)
     }
   }
 }

@@ -139,3 +139,12 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 
 /// The two items of `Tests/Fixtures/mini.jsonl`, as stored.
 let miniIdentifiers = ["n1", "trail-17"]
+
+/// A workspace whose `index.db` holds the items of `mini.jsonl` (generation 1).
+func withMiniIndex<T>(_ body: (Workspace) throws -> T) throws -> T {
+  try Workspace.with { workspace in
+    let result = try workspace.run("index", "--db", "index.db", fixtures.appendingPathComponent("mini.jsonl").path)
+    #expect(result.status == 0, "\(result)")
+    return try body(workspace)
+  }
+}

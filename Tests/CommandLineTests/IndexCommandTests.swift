@@ -3,14 +3,6 @@ import Testing
 @testable import SearchIndex
 
 @Suite struct IndexCommandTests {
-  /// A workspace whose `index.db` holds the items of `mini.jsonl` (generation 1).
-  func withMiniIndex<T>(_ body: (Workspace) throws -> T) throws -> T {
-    try Workspace.with { workspace in
-      let result = try workspace.run("index", "--db", "index.db", fixtures.appendingPathComponent("mini.jsonl").path)
-      #expect(result.status == 0, "\(result)")
-      return try body(workspace)
-    }
-  }
 
   /// Checks that `index.db` still holds exactly the `mini.jsonl` items, untouched.
   func expectMiniIndexUnchanged(_ workspace: Workspace, since bytes: Data?, sourceLocation: SourceLocation = #_sourceLocation) throws {

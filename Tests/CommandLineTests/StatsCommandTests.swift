@@ -3,13 +3,6 @@ import Testing
 @testable import SearchIndex
 
 @Suite struct StatsCommandTests {
-  func withMiniIndex<T>(_ body: (Workspace) throws -> T) throws -> T {
-    try Workspace.with { workspace in
-      let result = try workspace.run("index", "--db", "index.db", fixtures.appendingPathComponent("mini.jsonl").path)
-      #expect(result.status == 0, "\(result)")
-      return try body(workspace)
-    }
-  }
 
   @Test func jsonOutputHasItemsDomainsAndTypedAttributeCounts() throws {
     try withMiniIndex { workspace in

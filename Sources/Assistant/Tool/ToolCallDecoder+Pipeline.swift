@@ -323,8 +323,12 @@ extension DecodingState {
       writer.write(try requireFrom() + " | ")
       writer.write("\(type)(\(arguments.joined(separator: ", ")))", path: "\(value.path).stageType")
     case "hydration":
-      throw ToolCallError(path: stage.cursor.path, message: "hydration needs the app's delegate, and none is registered for this index",
-                          expected: "a pipeline without a hydration stage; results already carry their stored attributes")
+      try value.checkKeys(["from", "contentTypes", "timeoutSeconds", "maxFileSizeMB", "allowFileSystem"])
+      let timeout = try value.optional("timeoutSeconds")?.number() ?? 5
+      guard (0.1...300).contains(timeout) else {
+        throw ToolCallError(path: "\(value.path).timeoutSeconds", message: "timeoutSeconds must be from 0.1 to 300")
+      }
+      writer.write(try requireFrom() + " | hydrate timeout \(DSLWriter.number(timeout))")
     default:
       throw ToolCallError(path: stage.cursor.path, message: "\(stage.type) is not supported without a model",
                           expected: "a pipeline of query, filter, sort, limit, groupBy, count and value stages")

@@ -62,6 +62,8 @@ public final class ExecutionContext {
   public let catalog: AttributeCatalog
   public let cancellation: CancellationFlag
   public let token: QueryToken
+  /// The app's side of the index, for hydration; nil when none is registered.
+  public let delegate: (any IndexDelegate)?
   let connection: Connection
   let attributeMap: SQLCompiler.AttributeMap
   /// SQL statements run so far, for `explain` and tests.
@@ -69,8 +71,9 @@ public final class ExecutionContext {
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
-    cancellation: CancellationFlag, token: QueryToken
+    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil
   ) throws {
+    self.delegate = delegate
     self.index = index
     self.connection = connection
     self.scope = scope
@@ -151,6 +154,8 @@ public final class ExecutionContext {
       try run(try compiler.groupCountQuery(plan, by: target)) { row in
         rows.append([Self.keyValue(row, 0, target: target), .number(Double(row.int64(1)))])
       }
+      // Ties in the order `group` gives them (SQLite orders keys bytewise).
+      rows.sort { a, b in a[1] != b[1] ? (a[1].number ?? 0) > (b[1].number ?? 0) : Self.order(a[0], b[0]) }
       return .table(Table(columns: [target.displayName, "count"], rows: rows))
     case .statistics(let requests, let group)?:
       return try statistics(plan, requests, by: group)
@@ -171,7 +176,7 @@ public final class ExecutionContext {
       var compiler = self.compiler()
       let compiled = try compiler.statisticQuery(plan, request, by: group)
       var values: [Value: Value] = [:]
-      if request.function == .median {
+      if request.function == .median || request.function == .stddev {
         var grouped: [(Value, [Double])] = []
         try run(compiled) { row in
           let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
@@ -179,6 +184,13 @@ public final class ExecutionContext {
           grouped[grouped.count - 1].1.append(row.double(1))
         }
         for (key, list) in grouped {
+          if request.function == .stddev {
+            // Sample standard deviation, two passes: the mean first, then the squares around it.
+            guard list.count > 1 else { values[key] = .null; continue }
+            let mean = list.reduce(0, +) / Double(list.count)
+            values[key] = .number((list.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(list.count - 1)).squareRoot())
+            continue
+          }
           let middle = list.count / 2
           let median = list.count % 2 == 1 ? list[middle] : (list[middle - 1] + list[middle]) / 2
           values[key] = Self.statisticValue(median, request)
@@ -187,25 +199,39 @@ public final class ExecutionContext {
       } else {
         try run(compiled) { row in
           let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
-          values[key] = row.isNull(1) ? .null : Self.statisticValue(row.double(1), request)
+          values[key] = row.isNull(1) ? Self.emptyValue(request) : Self.statisticValue(row.double(1), request)
         }
       }
       for key in values.keys.sorted(by: Self.order) where seen.insert(key).inserted { keys.append(key) }
       columns.append(values)
     }
+    if let group {
+      // Every group of the items gets a row, also one whose items lack the attribute (the
+      // statistic queries above only see groups with values), as `stats` in Swift gives.
+      var compiler = self.compiler()
+      try run(try compiler.groupCountQuery(plan, by: group)) { row in
+        let key = Self.keyValue(row, 0, target: group)
+        if seen.insert(key).inserted { keys.append(key) }
+      }
+    }
     guard let group else {
       let request = requests[0]
-      let value = columns[0][.null] ?? (request.function == .count ? .number(0) : .null)
+      let value = columns[0][.null] ?? Self.emptyValue(request)
       if requests.count == 1 {
         return .statistic(Statistic(function: request.function.rawValue, attribute: request.target?.displayName ?? "*", value: value))
       }
       return .table(Table(columns: requests.map(\.columnName), rows: [zip(requests, columns).map { request, values in
-        values[.null] ?? (request.function == .count ? .number(0) : .null)
+        values[.null] ?? Self.emptyValue(request)
       }]))
     }
     keys.sort(by: Self.order)
-    let rows = keys.map { key in [key] + columns.map { $0[key] ?? .null } }
+    let rows = keys.map { key in [key] + zip(requests, columns).map { request, values in values[key] ?? Self.emptyValue(request) } }
     return .table(Table(columns: [group.displayName] + requests.map(\.columnName), rows: rows))
+  }
+
+  /// The statistic of no values: 0 for count and sum, nothing for the others.
+  private static func emptyValue(_ request: StatisticRequest) -> Value {
+    request.function == .count || request.function == .sum ? .number(0) : .null
   }
 
   private static func statisticValue(_ number: Double, _ request: StatisticRequest) -> Value {

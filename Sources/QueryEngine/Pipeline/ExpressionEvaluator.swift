@@ -179,21 +179,34 @@ public final class ExpressionEvaluator {
 
   /// A text search in Swift: every term (or any, for OR searches) among the item's words.
   static func textMatches(_ search: TextSearch, _ item: ResultItem) -> Bool {
-    var words = Set<String>()
+    // The folded words of each text value, in order: FTS5 matches a quoted term (and a
+    // single-quoted phrase) as consecutive tokens, so word order matters.
+    var values: [[String]] = []
     for (name, value) in item.item.attributeSet {
       guard let type = StandardAttributes.types[name] ?? (value.elements.first?.stringValue != nil ? AttributeType.string : nil),
         Schema.ftsColumn(for: name, type: type) != nil
       else { continue }
       for element in value.elements {
         if let text = element.stringValue {
-          for word in PatternMatcher.words(of: text, splitCamelCase: false) { words.insert(TextFolding.fold(word)) }
+          values.append(PatternMatcher.words(of: text, splitCamelCase: false).map(TextFolding.fold))
         }
       }
     }
-    let found = search.terms.map { term -> Bool in
-      let folded = TextFolding.fold(term.text)
-      return term.isPrefix ? words.contains(where: { $0.hasPrefix(folded) }) : words.contains(folded)
+    func occurs(_ phrase: [String], prefix: Bool) -> Bool {
+      guard !phrase.isEmpty else { return false }
+      return values.contains { words in
+        guard words.count >= phrase.count else { return false }
+        return (0...(words.count - phrase.count)).contains { start in
+          phrase.indices.allSatisfy { offset in
+            let word = words[start + offset]
+            return prefix && offset == phrase.count - 1 ? word.hasPrefix(phrase[offset]) : word == phrase[offset]
+          }
+        }
+      }
     }
+    let termWords = search.terms.map { PatternMatcher.words(of: $0.text, splitCamelCase: false).map(TextFolding.fold) }
+    if search.phrase { return occurs(termWords.flatMap { $0 }, prefix: search.terms.last?.isPrefix == true) }
+    let found = zip(search.terms, termWords).map { term, words in occurs(words, prefix: term.isPrefix) }
     return search.requireAll ? found.allSatisfy { $0 } : found.contains(true)
   }
 }

@@ -10,10 +10,14 @@ public struct QueryOptions: Sendable {
   public var cancellation: CancellationFlag
   /// Who "me" is, for `people me`.
   public var identity: Identity
+  /// The app's side of the index: `hydrate` asks it for current, authorised records.
+  public var delegate: (any IndexDelegate)?
 
   public init(scope: AccessScope = AccessScope(), clock: QueryClock = QueryClock(), batchSize: Int = 100,
-              cancellation: CancellationFlag = CancellationFlag(), identity: Identity = Identity()) {
+              cancellation: CancellationFlag = CancellationFlag(), identity: Identity = Identity(),
+              delegate: (any IndexDelegate)? = nil) {
     self.identity = identity
+    self.delegate = delegate
     self.scope = scope
     self.clock = clock
     self.batchSize = batchSize
@@ -56,7 +60,8 @@ public struct QueryExecutor: Sendable {
     try index.readPassingErrors { connection in
       let context = try ExecutionContext(
         index: index, connection: connection, scope: options.scope, clock: options.clock,
-        catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token)
+        catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
+        delegate: options.delegate)
       var run = Run(context: context, options: options, onReply: onReply)
       var graph = graph
       var variables: [String: Value] = [:]

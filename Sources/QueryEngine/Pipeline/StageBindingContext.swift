@@ -60,11 +60,12 @@ public struct StageBindingContext {
       report(Diagnostic("stage.expected-integer", "\(name) needs a whole number", at: expression.span))
       return nil
     }
-    guard range.contains(Int(value)) else {
+    // Int(exactly:) is nil for values no Int holds (1e99), which are out of range too.
+    guard let integer = Int(exactly: value), range.contains(integer) else {
       report(Diagnostic("stage.out-of-range", "\(name) must be between \(range.lowerBound) and \(range.upperBound)", at: expression.span))
       return nil
     }
-    return Int(value)
+    return integer
   }
 
   /// The single expression of a stage such as `where CONDITION`, or a usage diagnostic.

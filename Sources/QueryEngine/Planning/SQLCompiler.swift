@@ -96,7 +96,9 @@ public struct SQLCompiler {
       case .attribute(let target, let descending): order.append(contentsOf: sortExpression(target, descending: descending))
       }
     }
-    if plan.sort.isEmpty && ranked { order.append(Fragment("relevance DESC")) }
+    // Ranked results keep relevance order among equal sort keys, as a stable sort in Swift
+    // of the ranked items would.
+    if ranked && !plan.sort.contains(.relevance) { order.append(Fragment("relevance DESC")) }
     order.append(Fragment("i.rowid"))
     statement = statement + " ORDER BY " + Fragment.joined(order, separator: ", ")
     if let limit = plan.limit { statement = statement + Fragment(" LIMIT ?", [.integer(Int64(limit))]) }
@@ -123,8 +125,8 @@ public struct SQLCompiler {
     return finish("SELECT \(key), count(DISTINCT i.rowid) FROM " + from + " " + join + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
-  /// The statistic over the plan's items, per value of `group` when given. For `median` the
-  /// statement returns the ordered values and the executor takes the middle.
+  /// The statistic over the plan's items, per value of `group` when given. For `median` and
+  /// `stddev` the statement returns the ordered values and the executor computes them.
   public mutating func statisticQuery(
     _ plan: SQLPlan, _ request: StatisticRequest, by group: AttributeTarget?
   ) throws(QueryRuntimeError) -> Compiled {
@@ -158,12 +160,13 @@ public struct SQLCompiler {
     case .avg: "avg(\(value))"
     case .min: "min(\(value))"
     case .max: "max(\(value))"
-    // Sample standard deviation from the sums, in one pass.
-    case .stddev: "CASE WHEN count(\(value)) > 1 THEN sqrt(max(0, (sum(\(value) * \(value)) - sum(\(value)) * sum(\(value)) / count(\(value))) / (count(\(value)) - 1))) END"
-    case .median: value
+    // The executor computes these from the values: the median needs them in order, and the
+    // one-pass sum-of-squares formula for the deviation loses every digit on values as large
+    // as dates (seconds since 1970) that lie close together.
+    case .median, .stddev: value
     }
     let statement: Fragment
-    if request.function == .median {
+    if request.function == .median || request.function == .stddev {
       statement = "SELECT \(groupKey), \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY 1, 2"
     } else if group != nil {
       statement = "SELECT \(groupKey), \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND \(groupKey) IS NOT NULL GROUP BY 1 ORDER BY 1"
@@ -195,7 +198,8 @@ public struct SQLCompiler {
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
     if let condition = try condition(predicate) {
-      where_ = where_ + " AND " + condition
+      // Parenthesized: a top-level OR must not escape the visibility condition before it.
+      where_ = where_ + " AND (" + condition + ")"
     }
     return (from, where_, ranked)
   }
@@ -343,7 +347,11 @@ public struct SQLCompiler {
   /// terms with `*`, phrases as one quoted string; generated only from parsed terms, never
   /// from raw input. https://www.sqlite.org/fts5.html#full_text_query_syntax
   public static func matchExpression(_ search: TextSearch) -> String {
-    func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    // FTS5 ends a query at a NUL byte, so a NUL (a separator to the tokenizer anyway) becomes
+    // a space.
+    func quote(_ s: String) -> String {
+      "\"" + s.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ") + "\""
+    }
     var body: String
     if search.phrase {
       body = quote(search.terms.map(\.text).joined(separator: " "))

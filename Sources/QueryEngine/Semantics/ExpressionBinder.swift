@@ -263,7 +263,7 @@ public struct ExpressionBinder {
       return .test(AttributeTest(target: target, kind: .match(MatchPattern(literal: text, modifiers: modifiers)), negated: negated))
     case .number:
       guard case .number(let n) = literal else {
-        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is a number; \(Self.describe(literal)) is not", at: rhs.span,
+        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is a number; \(Self.describe(literal))", at: rhs.span,
                                help: "compare it with a number, e.g. \(target.displayName) > 3"))
       }
       return .test(Self.numericTest(target, op, n))
@@ -273,7 +273,7 @@ public struct ExpressionBinder {
       case .boolean(let b): value = b ? 1 : 0
       case .number(let n) where n == 0 || n == 1: value = n
       default:
-        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is true or false; \(Self.describe(literal)) is not", at: rhs.span))
+        throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is true or false; \(Self.describe(literal))", at: rhs.span))
       }
       guard !op.isOrdering else {
         throw error(Diagnostic("type.ordering-bool", "'\(op.rawValue)' needs a number or a date; '\(target.displayName)' is true or false", at: rhs.span))
@@ -283,7 +283,9 @@ public struct ExpressionBinder {
       let value: TimeValue
       switch literal {
       case .time(let t): value = t
-      case .number(let seconds): value = TimeResolver.referenceDate(seconds: seconds)
+      case .number(let seconds):
+        value = TimeResolver.referenceDate(seconds: seconds)
+        try expectRepresentable(value.start, rhs.span)
       case .string(let s):
         guard let parsed = TimeResolver.resolve(iso: s.text, clock: context.clock) else {
           throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is a date; \"\(s.text)\" is not an ISO-8601 date", at: rhs.span,
@@ -399,6 +401,10 @@ public struct ExpressionBinder {
       return value
     }
     guard let value = TimeResolver.resolve(function: literal.function, offset: literal.offset, clock: context.clock) else {
+      if TimeResolver.functionNames.contains(literal.function) {
+        throw error(Diagnostic("time.out-of-range", "the offset of $time.\(literal.function) is too large", at: span,
+                               help: "dates must lie within about 100,000 years of today"))
+      }
       throw error(Diagnostic("time.unknown-function", "unknown $time function '\(literal.function)'", at: literal.functionSpan)
         .suggesting(closestMatch(to: literal.function, in: TimeResolver.functionNames).map { "$time." + $0 }))
     }
@@ -425,7 +431,10 @@ public struct ExpressionBinder {
         switch (target.scalarType, literal) {
         case (.number, .number(let n)): return n
         case (.date, .time(let t)): return upper ? (t.isInstant ? t.end : t.end.addingTimeInterval(-0.001)).timeIntervalSince1970 : t.start.timeIntervalSince1970
-        case (.date, .number(let n)): return TimeResolver.referenceDate(seconds: n).start.timeIntervalSince1970
+        case (.date, .number(let n)):
+          let date = TimeResolver.referenceDate(seconds: n).start
+          try expectRepresentable(date, span)
+          return date.timeIntervalSince1970
         case (.date, .string(let s)):
           guard let t = TimeResolver.resolve(iso: s.text, clock: context.clock) else { fallthrough }
           return upper ? (t.isInstant ? t.end : t.end.addingTimeInterval(-0.001)).timeIntervalSince1970 : t.start.timeIntervalSince1970
@@ -490,6 +499,14 @@ public struct ExpressionBinder {
     }
   }
 
+  /// Rejects a date no calendar can hold (a bare number of seconds far beyond any real date).
+  private mutating func expectRepresentable(_ date: Date, _ span: SourceSpan) throws {
+    guard date.timeIntervalSince1970.magnitude <= TimeResolver.maximumSeconds else {
+      throw error(Diagnostic("time.out-of-range", "the date is too far from today", at: span,
+                             help: "a number compared with a date counts seconds since 2001-01-01; dates must lie within about 100,000 years"))
+    }
+  }
+
   private mutating func expectOrdered(_ type: ValueType, _ span: SourceSpan) throws {
     guard [.number, .duration, .date, .any].contains(type) else {
       throw error(Diagnostic("type.not-ordered", "ordering needs numbers or dates, found \(type == .string ? "text" : "a \(type.rawValue)")", at: span))
@@ -528,8 +545,8 @@ public struct ExpressionBinder {
     switch literal {
     case .string(let s): "\"\(s.text)\" is text"
     case .number(let n): "\(JSONValue.format(number: n)) is a number"
-    case .time: "a date"
-    case .boolean(let b): "\(b) is a Boolean"
+    case .time: "the value is a date"
+    case .boolean(let b): "\(b) is true or false"
     }
   }
 

@@ -52,9 +52,23 @@ public enum TimeResolver {
 
   public static var functionNames: [String] { functions.map(\.name) }
 
-  /// The value of `$time.function(offset)`; nil for an unknown function.
+  /// How far from 1970 a resolved date may lie, in seconds (about 100,000 years): further
+  /// offsets are rejected rather than overflowing calendar arithmetic or date formatting.
+  public static let maximumSeconds: Double = 3.2e12
+
+  /// The value of `$time.function(offset)`; nil for an unknown function or an offset too large
+  /// to resolve.
   public static func resolve(function: String, offset: Double?, clock: QueryClock) -> TimeValue? {
     let calendar = clock.calendar
+    let unitSeconds: Double = switch function {
+    case "now": 1
+    case "today", "yesterday", "tomorrow": 86400
+    case "this_week", "last_week", "next_week": 604_800
+    case "this_month", "last_month": 2_678_400
+    default: 31_622_400
+    }
+    let offsetSeconds = (offset ?? 0) * unitSeconds
+    guard offsetSeconds.isFinite, (clock.now.timeIntervalSince1970 + offsetSeconds).magnitude <= maximumSeconds else { return nil }
     let n = Int((offset ?? 0).rounded())
     func period(_ component: Calendar.Component, shift: Int) -> TimeValue? {
       guard let interval = calendar.dateInterval(of: component, for: clock.now),

@@ -73,7 +73,8 @@ package final class Statement {
     case .null: rc = sqlite3_bind_null(handle, index)
     case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
     case .real(let d): rc = sqlite3_bind_double(handle, index, d)
-    case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, searchlight_sqlite_transient())
+    // The byte length, not -1: a NUL inside the text must not end it early.
+    case .text(let s): rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), searchlight_sqlite_transient())
     case .blob(let bytes):
       rc = bytes.withUnsafeBytes { raw in
         sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), searchlight_sqlite_transient())
@@ -86,7 +87,7 @@ package final class Statement {
   package func bind(text: String?, at index: Int32) throws(DatabaseError) {
     let rc: Int32
     if let text {
-      rc = sqlite3_bind_text(handle, index, text, -1, searchlight_sqlite_transient())
+      rc = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), searchlight_sqlite_transient())
     } else {
       rc = sqlite3_bind_null(handle, index)
     }

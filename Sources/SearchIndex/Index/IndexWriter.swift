@@ -11,11 +11,15 @@ package struct IndexWriter {
   package private(set) var catalog: AttributeCatalog
   private var attributeIDs: [String: Int64] = [:]
   private var changed = false
+  /// False when the index keeps `textContent` only in the full-text index: hydration
+  /// supplies the text from the app's store (as on Apple's platforms).
+  let storesText: Bool
 
   init(connection: Connection, indexID: Int64) throws {
     self.db = connection
     self.indexID = indexID
     self.catalog = try SearchIndex.loadCatalog(connection)
+    self.storesText = try connection.scalar("SELECT value FROM meta WHERE key = ?", [.text("storesText:\(indexID)")])?.int64Value != 0
     for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
       attributeIDs[name] = id
     }
@@ -49,6 +53,9 @@ package struct IndexWriter {
     statement.reset()
     return result
   }
+
+  /// Checks an item that is being staged in the journal, as `upsert` would.
+  mutating func validateForStaging(_ item: SearchableItem) throws { try validate(item) }
 
   /// Checks every value against the catalogue before anything is written.
   private mutating func validate(_ item: SearchableItem) throws {
@@ -100,7 +107,9 @@ package struct IndexWriter {
   /// Adds `item`, replacing a stored item with the same identifier.
   package mutating func upsert(_ item: SearchableItem) throws {
     try validate(item)
-    let json = JSONValue.object(item.attributeSet.jsonObject).compactText
+    var stored = item.attributeSet
+    if !storesText { stored["textContent"] = nil }
+    let json = JSONValue.object(stored.jsonObject).compactText
     let rowid: Int64
     if let existing = try existingRow(item.uniqueIdentifier) {
       rowid = existing.rowid
@@ -161,6 +170,11 @@ package struct IndexWriter {
       guard let type = catalog.type(of: name) else { continue }
       let attr = try attributeID(name, type: type)
       let ftsColumn = Schema.ftsColumn(for: name, type: type)
+      if name == "textContent" && !storesText {
+        // Full-text only: searchable, not stored.
+        if let ftsColumn { columns[ftsColumn] += value.elements.compactMap(\.stringValue).joined(separator: "\n") }
+        continue
+      }
       for (ord, element) in value.elements.enumerated() {
         try valueInsert.bind(int: rowid, at: 1)
         try valueInsert.bind(int: attr, at: 2)

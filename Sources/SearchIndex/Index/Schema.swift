@@ -9,6 +9,11 @@
 ///   (seconds since 1970) and Booleans; `str` and its folded form `fold` for text. Indexed by
 ///   (attr, num) and (attr, fold) for comparisons, sorting and grouping inside SQLite.
 /// - `fts`: the FTS5 full-text index over text attributes, rowid = items.rowid.
+/// - `journal`: the outbox of staged changes, one pending entry per identifier (the newest
+///   revision); applying an entry and deleting it happen in one transaction.
+/// - `source_state`: what each synced source last delivered (key -> item id, version), so a
+///   sync stages only what changed.
+/// - `sources`: how each source is configured, so hydration can ask it for current records.
 package enum Schema {
   /// Marks a file as a Searchlight index.
   package static let formatMarker = "searchlight-index"
@@ -29,8 +34,10 @@ package enum Schema {
     }
   }
 
+  /// Tables every current index has; opening an older index for writing adds missing ones.
+  package static let requiredTables = ["meta", "indexes", "items", "attributes", "vals", "journal", "source_state", "sources", "fts"]
+
   package static let createStatements = """
-    PRAGMA journal_mode = WAL;
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS indexes(
       id INTEGER PRIMARY KEY,
@@ -65,6 +72,28 @@ package enum Schema {
     CREATE INDEX IF NOT EXISTS vals_item ON vals(item, attr);
     CREATE INDEX IF NOT EXISTS vals_num ON vals(attr, num) WHERE num IS NOT NULL;
     CREATE INDEX IF NOT EXISTS vals_fold ON vals(attr, fold) WHERE fold IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS journal(
+      indexId INTEGER NOT NULL,
+      id TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      op TEXT NOT NULL,
+      item TEXT,
+      source TEXT,
+      sourceKey TEXT,
+      version TEXT,
+      PRIMARY KEY(indexId, id)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS source_state(
+      indexId INTEGER NOT NULL,
+      source TEXT NOT NULL,
+      sourceKey TEXT NOT NULL,
+      id TEXT NOT NULL,
+      version TEXT NOT NULL,
+      PRIMARY KEY(indexId, source, sourceKey)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS sources(
+      indexId INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      config TEXT NOT NULL,
+      PRIMARY KEY(indexId, name)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
       tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');

@@ -70,7 +70,13 @@ public final class SearchIndex: Sendable {
     }
     let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
     guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
-    if !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
+    if !readOnly {
+      // Indexes written by an earlier version gain the tables added since (all additive).
+      if Schema.requiredTables.contains(where: { !tables.contains($0) }) {
+        try db.transaction { try db.execute(Schema.createStatements) }
+      }
+      try db.execute("PRAGMA journal_mode = WAL")
+    }
   }
 
   private static func namedIndexID(_ db: Connection, name: String, create: Bool, path: String) throws -> Int64 {
@@ -241,6 +247,21 @@ public final class SearchIndex: Sendable {
   @discardableResult
   public func purgeExpiredItems(now: Date = Date()) throws(SearchIndexError) -> Int {
     try writeTyped { writer in try writer.purgeExpired(now: now) }
+  }
+
+  /// Caps the file at `pages` pages for this handle's writes (fault tests simulate a full
+  /// disk with it); nil lifts the cap.
+  package func limitFileSize(pages: Int?) throws(SearchIndexError) {
+    do {
+      try pool.withWriter { db in try db.setMaxPageCount(pages ?? 1_073_741_823) }
+    } catch {
+      throw Self.wrap(error)
+    }
+  }
+
+  /// Pages the file uses now.
+  package func pageCount() throws(SearchIndexError) -> Int {
+    try read { db in Int(try db.scalar("PRAGMA page_count")?.int64Value ?? 0) }
   }
 
   /// Starts a batch: changes collected in it are written in one transaction by `endBatch`.

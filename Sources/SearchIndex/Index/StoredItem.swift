@@ -29,4 +29,10 @@ package enum StoredItem {
     }
     return attributes
   }
+
+  /// Decodes a whole item in canonical JSON (as the journal stores it).
+  package static func decodeCanonical(_ json: String, catalog: AttributeCatalog) throws -> SearchableItem {
+    var decoder = ItemDecoder(catalog: catalog)
+    return try decoder.decode(try JSONParser.parse(json))
+  }
 }

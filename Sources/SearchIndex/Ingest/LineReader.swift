@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a file (or standard input) line by line in large chunks, so million-line JSON Lines
 /// files stream through ingest without being loaded whole.
@@ -32,8 +35,21 @@ package struct LineReader {
         buffer.removeFirst(start)
         start = 0
       }
-      let data = try handle.read(upToCount: chunkSize) ?? Data()
-      if data.isEmpty { atEnd = true } else { buffer.append(contentsOf: data) }
+      // read(2) returns what is available, so a pipe's lines (an MCP client, a REPL script)
+      // arrive as soon as they are written; FileHandle.read(upToCount:) would wait for a
+      // whole chunk.
+      let previous = buffer.count
+      buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+      let count = buffer.withUnsafeMutableBytes { raw in
+        var result: Int
+        repeat {
+          result = read(handle.fileDescriptor, raw.baseAddress! + previous, chunkSize)
+        } while result < 0 && errno == EINTR
+        return result
+      }
+      buffer.removeLast(chunkSize - max(0, count))
+      if count < 0 { throw CocoaError(.fileReadUnknown) }
+      if count == 0 { atEnd = true }
     }
   }
 }

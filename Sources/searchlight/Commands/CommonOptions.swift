@@ -26,7 +26,12 @@ enum Common {
   static func openIndex(_ arguments: ParsedArguments, command: String, create: Bool) throws -> SearchIndex {
     let path = try dbPath(arguments, command: command)
     do {
-      return try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create)
+      let index = try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create)
+      // An optional cap on the file's size in pages (quotas; fault tests simulate a full disk).
+      if let pages = ProcessInfo.processInfo.environment["SEARCHLIGHT_MAX_PAGES"].flatMap(Int.init) {
+        try index.limitFileSize(pages: pages)
+      }
+      return index
     } catch {
       throw CommandFailure(error)
     }

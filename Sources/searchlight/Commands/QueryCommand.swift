@@ -16,7 +16,7 @@ enum QueryCommand: Command {
     EXAMPLES:
       searchlight query --db items.db 'keywords == "waterfall"c && rating >= 4.5'
       searchlight query --db items.db 'search domainIdentifier == "trails" | group by stateOrProvince | count'
-      searchlight query --db items.db --format json -- '-rating > -3'
+      searchlight query --db items.db --format json -- '-3 < rating'
     """
   static let options: [OptionSpec] = QuerySetup.options + [
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default), json (JSON Lines replies) or csv."),

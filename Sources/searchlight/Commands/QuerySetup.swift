@@ -30,6 +30,11 @@ struct QuerySetup {
       }
       do { options.identity = try Identity.load(path: path) } catch { throw CommandFailure(.dataError, "\(error)") }
     }
+    // Hydration asks the sources that syncs recorded in the index.
+    if let recorded = try? index.recordedSources(), !recorded.isEmpty {
+      let sources = recorded.compactMap { try? SourceFactory.source($0.configuration) }
+      if !sources.isEmpty { options.delegate = CompositeDelegate(sources) }
+    }
     self.options = options
   }
 

@@ -1,0 +1,56 @@
+import Foundation
+import SearchIndex
+
+/// `searchlight check`: verifies an index file.
+enum CheckCommand: Command {
+  static let name = "check"
+  static let abstract = "Check an index: SQLite's integrity check, FTS5's integrity-check, and pending journal work."
+  static let usage = "check --db FILE"
+  static let options: [OptionSpec] = [Common.db, Common.indexName]
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    let index = try Common.openIndex(arguments, command: name, create: false)
+    let report: IntegrityReport
+    do { report = try index.checkIntegrity() } catch { throw CommandFailure(error) }
+    for line in report.lines { Terminal.out(line + "\n") }
+    if report.isHealthy {
+      Terminal.out("ok\n")
+      return .success
+    }
+    throw CommandFailure(.ioError, "the index has problems; run `searchlight rebuild --db \(index.path)`")
+  }
+}
+
+/// `searchlight rebuild`: rebuilds derived structures from stored data, or from the sources.
+enum RebuildCommand: Command {
+  static let name = "rebuild"
+  static let abstract = "Rebuild the full-text index from stored items, or re-read every item from the synced sources."
+  static let usage = "rebuild --db FILE [--from-sources]"
+  static let options: [OptionSpec] = [
+    Common.db, Common.indexName,
+    OptionSpec(name: "from-sources", kind: .flag, help: "Ask every synced source to re-donate all its items."),
+  ]
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    let index = try Common.openIndex(arguments, command: name, create: false)
+    do {
+      if arguments.has("from-sources") {
+        let sources = try index.recordedSources()
+        guard !sources.isEmpty else { throw CommandFailure(.dataError, "no synced sources are recorded in this index") }
+        for (name, configuration) in sources {
+          guard let source = try SourceFactory.source(configuration) else {
+            Terminal.err("warning: cannot recreate source \(name)\n")
+            continue
+          }
+          try source.reindexAll(into: index)
+          Terminal.out("re-read \(name)\n")
+        }
+      }
+      let count = try index.rebuildFullTextIndex()
+      Terminal.out("rebuilt the full-text index of \(count) items\n")
+    } catch let error as SearchIndexError {
+      throw CommandFailure(error)
+    }
+    return .success
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import QueryEngine
+@testable import SearchIndex
+@testable import Stages
+
+@Suite struct SelectStageTests {
+  let trails = #"search domainIdentifier == "trails""#
+
+  @Test func firstLastAndNth() throws {
+    let all = try ids("\(trails) | sort distance")
+    #expect(try ids("\(trails) | sort distance | select first") == [all.first!])
+    #expect(try ids("\(trails) | sort distance | select last") == [all.last!])
+    #expect(try ids("\(trails) | sort distance | select nth 3") == [all[2]])
+    #expect(try ids("\(trails) | select nth 500") == [])
+    #expect(try ids("search false | select first") == [])
+  }
+
+  @Test func maxByAndMinBy() throws {
+    let longest = visibleSampleItems.filter { $0.domainIdentifier == "trails" }.max {
+      ($0.attributeSet["distance"]?.numericValue ?? 0) < ($1.attributeSet["distance"]?.numericValue ?? 0)
+    }!
+    #expect(try ids("\(trails) | select max-by distance") == [longest.uniqueIdentifier])
+    let dated = try ids("search * | select min-by dueDate")
+    let earliest = visibleSampleItems.filter { $0.attributeSet["dueDate"] != nil }.min {
+      $0.attributeSet["dueDate"]!.numericValue! < $1.attributeSet["dueDate"]!.numericValue!
+    }!
+    #expect(dated == [earliest.uniqueIdentifier])
+  }
+
+  @Test func oneItemPerGroup() throws {
+    let picked = try data("\(trails) | group by stateOrProvince | select max-by rating")
+    guard case .items(let items) = picked else { Issue.record("\(picked.type)"); return }
+    #expect(items.count == 13)
+    #expect(items.first?.item.attributeSet["stateOrProvince"] == .string("California"))
+    let california = visibleSampleItems.filter { $0.attributeSet["stateOrProvince"]?.stringValue == "California" }
+    #expect(items.first?.item.attributeSet["rating"]?.numericValue == california.compactMap { $0.attributeSet["rating"]?.numericValue }.max())
+  }
+
+  @Test func theLargestGroupAndTheTopRow() throws {
+    guard case .groupedItems(let largest) = try data("\(trails) | group by stateOrProvince | select max-by count") else { Issue.record(); return }
+    #expect(largest.groups.map(\.key) == [.string("California")])
+    guard case .groupedItems(let smallest) = try data("\(trails) | group by stateOrProvince | select min-by count") else { Issue.record(); return }
+    #expect(smallest.groups.map(\.key) == [.string("Zürich")])
+    #expect(try table("\(trails) | group by stateOrProvince | count | select max-by count").rows == [[.string("California"), .number(12)]])
+    #expect(try table("\(trails) | group by stateOrProvince | count | select min-by count").rows == [[.string("Zürich"), .number(1)]])
+    #expect(try table("\(trails) | group by stateOrProvince | count | select nth 2").rows == [[.string("Arizona"), .number(8)]])
+  }
+
+  @Test func aMissingTableColumnIsARuntimeError() throws {
+    #expect(throws: QueryRuntimeError.self) { try data("\(trails) | group by stateOrProvince | count | select max-by rating") }
+  }
+
+  @Test func typeErrors() {
+    expectError("search * | select frist", id: "stage.usage", message: "unknown selection 'frist'", column: 19, help: "did you mean 'first'?")
+    expectError("search * | select", id: "stage.usage", message: "'select' needs first, last, nth N, max-by KEY or min-by KEY", column: 12,
+                help: "write select first | last | nth N | max-by KEY | min-by KEY")
+    expectError("search * | select nth 0", id: "stage.out-of-range", message: "nth must be between 1 and 1000000", column: 23)
+    expectError("search * | select max-by nosuch", id: "name.unknown-attribute", message: "unknown attribute 'nosuch'", column: 26)
+    expectError("search * | count | select first", id: "type.stage-input",
+                message: "'select' needs groupedItems or items or scoredItems or table; 'count' produces count", column: 20,
+                help: "stages that accept count: text")
+  }
+}
+
+@Suite struct ExtractStageTests {
+  let grouped = #"search domainIdentifier == "trails" | group by stateOrProvince"#
+
+  @Test func theItemsOfOneGroup() throws {
+    let oregon = try ids("\(grouped) | extract \"Oregon\"")
+    #expect(Set(oregon) == Set(visibleSampleItems.filter { $0.attributeSet["stateOrProvince"]?.stringValue == "Oregon" }.map(\.uniqueIdentifier)))
+    #expect(oregon.count == 8)
+    #expect(try ids("\(grouped) | extract Oregon") == oregon)
+  }
+
+  @Test func withoutAnExactKeyCaseAndDiacriticsAreIgnored() throws {
+    #expect(try ids("\(grouped) | extract \"quebec\"") == ids("\(grouped) | extract \"Québec\""))
+    #expect(try ids("\(grouped) | extract \"quebec\"").count == 4)
+  }
+
+  @Test func numbersAndMissingKeys() throws {
+    #expect(try ids("\(grouped) | extract \"Atlantis\"") == [])
+    #expect(try ids(#"search domainIdentifier == "notes*" | group by priority | extract 1"#).count
+      == visibleSampleItems.filter { $0.domainIdentifier?.hasPrefix("notes") == true && $0.attributeSet["priority"]?.numericValue == 1 }.count)
+  }
+
+  @Test func typeErrors() {
+    expectError(#"search * | extract "x""#, id: "type.stage-input", message: "'extract' needs groupedItems; 'search' produces items", column: 12,
+                help: "stages that accept items: count, fetch, group, hydrate, limit, people, sample, score, select, sort, stats, table, text, top, where")
+    expectError("search * | group by title | extract", id: "stage.usage", message: "'extract' needs an argument", column: 29, help: "write extract VALUE")
+    expectError("search * | group by title | extract rating > 1", id: "stage.usage", message: "'extract' needs a group key", column: 37,
+                help: #"write extract "Oregon""#)
+  }
+}
