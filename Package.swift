@@ -22,13 +22,16 @@ let package = Package(
     .systemLibrary(
       name: "CPCRE2", path: "Sources/CPCRE2",
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
+    .systemLibrary(
+      name: "CEditLine", path: "Sources/CEditLine",
+      providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .target(name: "Evaluation", dependencies: ["QueryEngine", "SearchIndex", "Stages"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Assistant", "Evaluation", "Stages", "QueryEngine", "SearchIndex"],
+      name: "searchlight", dependencies: ["Assistant", "Evaluation", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
@@ -39,6 +42,7 @@ let package = Package(
     .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "SearchIndex"]),
     .testTarget(name: "StagesTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
+    .testTarget(name: "ToolTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Stages", "QueryEngine", "SearchIndex"]),
   ],
   swiftLanguageModes: [.v6]

@@ -546,7 +546,7 @@ public struct ExpressionBinder {
     case .string(let s): "\"\(s.text)\" is text"
     case .number(let n): "\(JSONValue.format(number: n)) is a number"
     case .time: "the value is a date"
-    case .boolean(let b): "\(b) is true or false"
+    case .boolean(let b): "\(b) is a Boolean"
     }
   }
 
