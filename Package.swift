@@ -43,6 +43,7 @@ let package = Package(
     .testTarget(name: "StagesTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
     .testTarget(name: "ToolTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport", "searchlight"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Stages", "QueryEngine", "SearchIndex"]),
   ],
   swiftLanguageModes: [.v6]

@@ -268,8 +268,17 @@ import Testing
     }
   }
 
-  @Test(arguments: [(".plan how many hikes", "the built-in planner"), (".ask what is on my list", "the answer loop")])
-  func planAndAskSayWhatTheyNeed(_ line: String, _ part: String) throws {
+  @Test func planPrintsTheBuiltInPlannersQuery() throws {
+    try Workspace.withReplIndex { workspace in
+      let result = try workspace.repl(".plan how many items\n")
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout.contains("| count"))
+      #expect(result.stdout.contains("understood (count)"))
+    }
+  }
+
+  @Test(arguments: [(".ask what is on my list", "the answer loop")])
+  func askSaysWhatItNeeds(_ line: String, _ part: String) throws {
     try Workspace.withReplIndex { workspace in
       let result = try workspace.repl(line + "\n")
       #expect(result.status == 65)

@@ -71,8 +71,10 @@ struct ToolResultFormatter {
       text += line + "\n"
     }
     text += closing
-    if omitted > 0 { text += omission(omitted) }
-    return text + trailer
+    // Notes after the fence go only if they fit: the bound is a hard limit.
+    if omitted > 0, text.count + omission(omitted).count <= maximumResponseSize { text += omission(omitted) }
+    if text.count + trailer.count <= maximumResponseSize { text += trailer }
+    return text
   }
 
   /// Retrieved text cannot open or close the fence: its `<data>` and `</data>` tags (any case)

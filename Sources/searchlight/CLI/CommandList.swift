@@ -2,7 +2,7 @@
 enum CommandList {
   static let all: [any Command.Type] = [
     IndexCommand.self, DeleteCommand.self, StatsCommand.self, ParseCommand.self, QueryCommand.self,
-    ExplainCommand.self, StagesCommand.self, ReplCommand.self, ToolCallCommand.self, ToolSchemaCommand.self, MCPCommand.self, SyncCommand.self,
+    ExplainCommand.self, StagesCommand.self, ReplCommand.self, ToolCallCommand.self, ToolSchemaCommand.self, MCPCommand.self, PlanCommand.self, SyncCommand.self,
     CheckCommand.self, RebuildCommand.self, DemoCommand.self, EvalCommand.self, BenchCommand.self,
   ]
 

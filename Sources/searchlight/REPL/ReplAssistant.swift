@@ -3,10 +3,8 @@ import QueryEngine
 
 /// What the REPL needs from the Assistant module for `.json`, `.plan` and `.ask`.
 ///
-/// `.json` uses the planner tool's encoder (`explain --json`). The built-in planner and the
-/// answer loop have not landed yet, so `.plan` and `.ask` say what they need; wiring them means
-/// filling in `plan` and `ask` of `AssistantBridge` (or returning another conformer from
-/// `ReplAssistantProvider.make`).
+/// `.json` uses the planner tool's encoder (`explain --json`) and `.plan` the built-in planner.
+/// `.ask` waits for the answer loop: wiring it means filling in `ask` of `AssistantBridge`.
 protocol ReplAssistant {
   /// `.json QUERY`: the query as a tool call in the planner's JSON form, and a note when it is
   /// printed in the `dsl` form (with the reason).
@@ -37,7 +35,9 @@ struct AssistantBridge: ReplAssistant {
   }
 
   func plan(_ question: String, context: ReplQueryContext) throws -> String {
-    throw Self.unavailable(".plan", needs: "the built-in planner")
+    let planner = try BuiltinPlanner(
+      index: context.executor.index, clock: context.options.clock, scope: context.options.scope, registry: context.executor.registry)
+    return PlanCommand.text(for: try planner.plan(question))
   }
 
   func ask(_ question: String, context: ReplQueryContext, output: (String) -> Void) throws {
