@@ -29,7 +29,7 @@ let package = Package(
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
-    .target(name: "Evaluation", dependencies: ["QueryEngine", "SearchIndex", "Stages"]),
+    .target(name: "Evaluation", dependencies: ["Assistant", "QueryEngine", "SearchIndex", "Stages"]),
     .executableTarget(
       name: "searchlight", dependencies: ["Assistant", "Evaluation", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),

@@ -131,8 +131,7 @@ import Testing
     (["--db", "index.db", "--queries", "queries.jsonl"], "--queries needs --qrels"),
     (["--db", "index.db", "--qrels", "qrels.tsv"], "--qrels needs --queries"),
     (["--db", "index.db", "--fixtures", "fixtures.jsonl", "--queries", "queries.jsonl", "--qrels", "qrels.tsv"], "use --fixtures, or --queries with --qrels, not both"),
-    (["--db", "index.db", "--fixtures", "fixtures.jsonl", "--planner", "builtin"], "the 'builtin' planner is not available yet (it arrives with the planner); use --planner plain"),
-    (["--db", "index.db", "--fixtures", "fixtures.jsonl", "--planner", "model"], "the 'model' planner is not available yet (it arrives with the planner); use --planner plain"),
+    (["--db", "index.db", "--fixtures", "fixtures.jsonl", "--planner", "model"], "the 'model' planner is not available yet (it needs a model server); use --planner builtin or plain"),
     (["--db", "index.db", "--fixtures", "fixtures.jsonl", "--planner", "plian"], "unknown planner 'plian'; did you mean 'plain'?"),
     (["--db", "index.db", "--fixtures", "fixtures.jsonl", "--k", "0"], "--k needs a whole number from 1 to 1000, got '0'"),
     (["--db", "index.db", "--fixtures", "fixtures.jsonl", "--format", "csv"], "unknown format 'csv'; use one of table, json"),
@@ -151,7 +150,7 @@ import Testing
       let result = try workspace.run("eval", "--help")
       #expect(result.status == 0)
       #expect(result.stdout.hasPrefix("OVERVIEW: Measure retrieval quality"))
-      #expect(result.stdout.contains("builtin, model"))
+      #expect(result.stdout.contains("builtin (the built-in planner"))
       #expect(try workspace.run("--help").stdout.contains("  eval "))
     }
   }

@@ -48,7 +48,7 @@ package struct PlainQuestionPlanner: QuestionPlanner {
     return TextSearch(terms: words.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false)
   }
 
-  package func plan(_ question: String, context: PlanningContext) throws -> PlannedQuery {
+  package func plan(_ question: String, context: PlanningContext) throws -> EvaluationQuery {
     .graph(try Self.graph(Self.textSearch(question).map(BoundExpression.textSearch) ?? .constant(.bool(false)), context: context))
   }
 

@@ -13,7 +13,7 @@ package protocol QuestionPlanner: Sendable {
   /// The name `--planner` selects (`plain`).
   var name: String { get }
   /// The query for `question`, returning at most `context.limit` items when it ranks them.
-  func plan(_ question: String, context: PlanningContext) throws -> PlannedQuery
+  func plan(_ question: String, context: PlanningContext) throws -> EvaluationQuery
 }
 
 /// What a planner may use: the executor (for the index's catalogue and stage registry), the
@@ -32,7 +32,7 @@ package struct PlanningContext: Sendable {
 }
 
 /// A planned query: query text in the language, or a graph built directly.
-package enum PlannedQuery: Sendable {
+package enum EvaluationQuery: Sendable {
   case text(String)
   case graph(QueryGraph)
 

@@ -23,8 +23,9 @@ enum EvalCommand: Command {
     1000 results; nDCG@k (gain = grade, log2 discount), recall@k, recall@100, MRR@k and MAP follow
     trec_eval, over the queries that have judgments.
 
-    Planners: plain (a ranked OR search over the question's words, stopwords removed). The
-    built-in and model planners (builtin, model) arrive with the planner issue.
+    Planners: plain (a ranked OR search over the question's words, stopwords removed) and
+    builtin (the built-in planner: dates, known values, counts, phrases, weighted words). The
+    model planner (model) needs a model server and is not available in eval yet.
 
     EXAMPLES:
       searchlight index --db cran.db --format corpus ../shared/data/cranfield/corpus.jsonl
@@ -44,15 +45,16 @@ enum EvalCommand: Command {
   ]
 
   /// Planners `--planner` accepts now, and those that arrive later.
-  static let planners = ["plain"]
-  static let comingPlanners = ["builtin", "model"]
+  static let planners = ["plain", "builtin"]
+  static let comingPlanners = ["model"]
 
   /// The planner named `name`, or a usage error.
   static func planner(named name: String) throws -> any QuestionPlanner {
     switch name {
     case "plain": return PlainQuestionPlanner()
+    case "builtin": return BuiltinQuestionPlanner()
     case let coming where comingPlanners.contains(coming):
-      throw UsageError(message: "the '\(coming)' planner is not available yet (it arrives with the planner); use --planner plain", command: self.name)
+      throw UsageError(message: "the '\(coming)' planner is not available yet (it needs a model server); use --planner builtin or plain", command: self.name)
     default:
       var message = "unknown planner '\(name)'; use one of \(planners.joined(separator: ", "))"
       if let suggestion = closestMatch(to: name, in: planners + comingPlanners), planners.contains(suggestion) {
