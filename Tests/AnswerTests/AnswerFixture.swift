@@ -10,7 +10,7 @@ enum AnswerFixture {
   /// A session over `index` (the shared samples by default) with the fixed sample clock.
   static func session(
     model: (any LanguageModel)?, index: SearchIndex = SampleIndex.shared, guidance: ToolGuidance = .focused,
-    planner: (any QuestionPlanner)? = nil, configure: (inout AnswerSession.Configuration) -> Void = { _ in }
+    planner: (any AnswerPlanner)? = nil, configure: (inout AnswerSession.Configuration) -> Void = { _ in }
   ) throws -> AnswerSession {
     let registry = StandardLibrary.registry()
     let planner = try planner ?? BuiltinPlanner(index: index, clock: SampleIndex.clock, registry: registry)
@@ -105,7 +105,7 @@ enum AnswerFixture {
 }
 
 /// A planner that returns a fixed plan.
-struct FixedPlanner: QuestionPlanner {
+struct FixedPlanner: AnswerPlanner {
   var plan: PlannedQuery
   func plan(_ question: String) throws -> PlannedQuery { plan }
 }

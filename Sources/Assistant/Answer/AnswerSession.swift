@@ -49,7 +49,7 @@ package final class AnswerSession: Sendable {
   package let model: (any LanguageModel)?
   /// A name for the model in summaries.
   package let modelName: String
-  package let planner: any QuestionPlanner
+  package let planner: any AnswerPlanner
   package let configuration: Configuration
 
   /// Every reply of every search the session runs, as it arrives (batches of item replies
@@ -65,7 +65,7 @@ package final class AnswerSession: Sendable {
   ///     model and a pipeline in the schema, the `prompted` stage is added to it.
   package init(
     tool: SearchTool, toolDefinition: ToolDefinition, model: (any LanguageModel)?, modelName: String? = nil,
-    planner: any QuestionPlanner, configuration: Configuration = Configuration()
+    planner: any AnswerPlanner, configuration: Configuration = Configuration()
   ) {
     self.tool = tool
     self.toolDefinition = model == nil ? toolDefinition : toolDefinition.addingPromptedStage()

@@ -4,11 +4,11 @@ import SearchIndex
 /// Turns a plain question into a query of the language with no model: what the offline
 /// responder runs, and what a model that answered without searching is given.
 /// `BuiltinPlanner` is the standard one.
-package protocol QuestionPlanner: Sendable {
+package protocol AnswerPlanner: Sendable {
   func plan(_ question: String) throws -> PlannedQuery
 }
 
-extension BuiltinPlanner: QuestionPlanner {}
+extension BuiltinPlanner: AnswerPlanner {}
 
 extension PlannedQuery {
   /// True when the plan searches for nothing (a question of stop words becomes "the most
