@@ -105,6 +105,19 @@ import Testing
     #expect(table.rows.map { $0[0].displayText } == collected.sourceIDs)
   }
 
+  @Test func aFailedPromptIsReportedToTheModel() async throws {
+    let loopback = try LoopbackHTTPServer([
+      F.toolCallTurn(id: "call_1", arguments: Self.call(limit: 2, prompted: #"{"from":"r","prompt":"p","processingMode":"reduce"}"#)),
+      .json(#"{"error":{"code":500,"message":"slot crashed"}}"#, status: 500),
+      F.answerTurn(["Without the summary."]),
+    ])
+    defer { loopback.stop() }
+    let collected = await F.collect(try F.session(model: T.model(loopback), guidance: .complete).streamResponse(to: "orion"))
+    #expect(F.contents(loopback.requests[2], role: "tool") == ["The prompted stage did not run: model server returned http 500: slot crashed"])
+    #expect(collected.notices.isEmpty)
+    #expect(collected.summary?.responder == .model("test-model"))
+  }
+
   @Test func moreItemsThanMaxItemsIsAnInBandError() async throws {
     let loopback = try LoopbackHTTPServer([
       F.toolCallTurn(id: "call_1", arguments: Self.call(limit: nil, prompted: #"{"from":"r","prompt":"p","maxItems":2}"#)),

@@ -135,6 +135,9 @@ struct AnswerRun {
       }
     } catch let error as ToolCallError {
       return SearchTool.errorText(error)
+    } catch let error as ModelError where error != .cancelled {
+      // The prompted stage's own model call failed: the model hears it like any tool failure.
+      return "The prompted stage did not run: \(error.description)"
     }
     for reply in result.replies {
       emit(.reply(reply))
@@ -161,8 +164,7 @@ struct AnswerRun {
     let plan = try session.planner.plan(question)
     let planReplies = plan.searchesNothing ? [] : try run(plan.dsl)
     let coverage = TermCoverage(plan.rankedTerms, minimum: configuration.minimumTermCoverage)
-    let evidenceReplies = plan.searchesNothing
-      ? [] : try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
+    let evidenceReplies = try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
     var evidence: [ResultItem] = []
     for reply in evidenceReplies {
       for item in reply.content.resultItems where evidence.count < configuration.resultLimit && coverage.isRelevant(item.item) {

@@ -83,8 +83,8 @@ package final class AnswerSession: Sendable {
   /// Answers `question`: replies, sources and answer text as they come, then `.done`.
   ///
   /// Ending the iteration or cancelling its task stops the model request and the running
-  /// query; the stream then throws `CancellationError`. It throws otherwise only when the
-  /// index fails.
+  /// query; the iteration then ends without `.done`. The stream throws only when the index
+  /// fails (model failures become a notice and the offline answer).
   package func streamResponse(to question: String) -> AsyncThrowingStream<AnswerEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream<AnswerEvent, any Error>.makeStream()
     let results = searchResultsContinuation
@@ -110,7 +110,8 @@ package final class AnswerSession: Sendable {
     return stream
   }
 
-  /// Answers `question` and returns the summary once the answer is complete.
+  /// Answers `question` and returns the summary once the answer is complete; throws
+  /// `CancellationError` when cancelled first.
   package func respond(to question: String) async throws -> AnswerSummary {
     for try await event in streamResponse(to: question) {
       if case .done(let summary) = event { return summary }
