@@ -52,20 +52,29 @@ enum AskCommand: Command {
     let setup = try QuerySetup(arguments, command: name)
     let session: AnswerSession
     do {
-      let tool = SearchTool(executor: setup.executor, options: setup.options, maximumResultCount: resultLimit)
-      let schema = try ToolSchemaGenerator(index: setup.index, registry: setup.registry, scope: setup.options.scope).tool(guidance)
-      guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
-      var configuration = AnswerSession.Configuration()
-      configuration.resultLimit = resultLimit
-      let planner = try BuiltinPlanner(
-        index: setup.index, clock: setup.options.clock, scope: setup.options.scope, resultLimit: resultLimit, registry: setup.registry)
-      session = AnswerSession(tool: tool, toolDefinition: definition, model: model, planner: planner, configuration: configuration)
+      session = try Self.session(
+        executor: setup.executor, options: setup.options, guidance: guidance, model: model, resultLimit: resultLimit)
     } catch {
       throw queryFailure(error)
     }
     let timing = try answer(question, with: session, printer: AnswerPrinter(json: json))
     if arguments.has("timing") { Terminal.err(timing.description + "\n") }
     return .success
+  }
+
+  /// An answer session over the executor's index: the search tool with `guidance`, the
+  /// built-in planner, and at most `resultLimit` items listed and cited.
+  static func session(
+    executor: QueryExecutor, options: QueryOptions, guidance: ToolGuidance, model: (any LanguageModel)?, resultLimit: Int
+  ) throws -> AnswerSession {
+    let tool = SearchTool(executor: executor, options: options, maximumResultCount: resultLimit)
+    let schema = try ToolSchemaGenerator(index: executor.index, registry: executor.registry, scope: options.scope).tool(guidance)
+    guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
+    var configuration = AnswerSession.Configuration()
+    configuration.resultLimit = resultLimit
+    let planner = try BuiltinPlanner(
+      index: executor.index, clock: options.clock, scope: options.scope, resultLimit: resultLimit, registry: executor.registry)
+    return AnswerSession(tool: tool, toolDefinition: definition, model: model, planner: planner, configuration: configuration)
   }
 
   /// Prints the answer to `question` as it streams. Ctrl-C stops it and exits 130.

@@ -105,13 +105,7 @@ enum DemoCommand: Command {
       Terminal.out("\n")
     }
     // Two questions, answered offline the way `searchlight ask` answers with no model.
-    let tool = SearchTool(executor: executor, options: options, maximumResultCount: 5)
-    let schema = try ToolSchemaGenerator(index: index, registry: executor.registry, scope: options.scope).tool(.focused)
-    guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
-    var configuration = AnswerSession.Configuration()
-    configuration.resultLimit = 5
-    let planner = try BuiltinPlanner(index: index, clock: options.clock, scope: options.scope, resultLimit: 5, registry: executor.registry)
-    let session = AnswerSession(tool: tool, toolDefinition: definition, model: nil, planner: planner, configuration: configuration)
+    let session = try AskCommand.session(executor: executor, options: options, guidance: .focused, model: nil, resultLimit: 5)
     for (number, (title, question)) in questions.enumerated() {
       Terminal.out("\(bold)\(tour.count + number + 1). \(title)\(reset)\n\(dim)$ searchlight ask '\(question)'\(reset)\n")
       _ = try AskCommand.answer(question, with: session, printer: AnswerPrinter(json: false))
