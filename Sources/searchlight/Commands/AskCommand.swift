@@ -83,8 +83,8 @@ enum AskCommand: Command {
     case .success(let timing):
       return timing
     case .failure(let error) where error is CancellationError:
-      Terminal.err("\ncancelled\n")
-      exit(130)
+      Terminal.err("\n")
+      throw CommandFailure(.interrupted, "cancelled")
     case .failure(let error):
       throw queryFailure(error)
     }

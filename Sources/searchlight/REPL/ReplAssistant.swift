@@ -1,10 +1,11 @@
 import Assistant
+import Foundation
 import QueryEngine
 
 /// What the REPL needs from the Assistant module for `.json`, `.plan` and `.ask`.
 ///
-/// `.json` uses the planner tool's encoder (`explain --json`) and `.plan` the built-in planner.
-/// `.ask` waits for the answer loop: wiring it means filling in `ask` of `AssistantBridge`.
+/// `.json` uses the planner tool's encoder (`explain --json`), `.plan` the built-in planner and
+/// `.ask` the answer loop (offline, or the model of SEARCHLIGHT_MODEL_URL).
 protocol ReplAssistant {
   /// `.json QUERY`: the query as a tool call in the planner's JSON form, and a note when it is
   /// printed in the `dsl` form (with the reason).
@@ -41,13 +42,16 @@ struct AssistantBridge: ReplAssistant {
   }
 
   func ask(_ question: String, context: ReplQueryContext, output: (String) -> Void) throws {
-    throw Self.unavailable(".ask", needs: "the answer loop")
+    // Offline unless SEARCHLIGHT_MODEL_URL names a model server.
+    let environment = ProcessInfo.processInfo.environment
+    var model: (any LanguageModel)?
+    if let text = environment["SEARCHLIGHT_MODEL_URL"], !text.isEmpty, let url = URL(string: text) {
+      model = OpenAICompatibleModel(server: ModelServer(baseURL: url), model: environment["SEARCHLIGHT_MODEL"] ?? "default")
+    }
+    let session = try AskCommand.session(
+      executor: context.executor, options: context.options, guidance: .focused, model: model, resultLimit: AskCommand.resultLimit)
+    // The answer streams to the terminal as it comes, like `searchlight ask`.
+    _ = try AskCommand.answer(question, with: session, printer: AnswerPrinter(json: false))
   }
 
-  /// The error of a command whose part of the Assistant module has not landed.
-  static func unavailable(_ command: String, needs part: String) -> CommandFailure {
-    var failure = CommandFailure(.usage, "'\(command)' is not available yet: it needs \(part)")
-    failure.hints = ["note: '.json QUERY' shows a query as a tool call; '.explain QUERY' shows its graph and SQL"]
-    return failure
-  }
 }
