@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependencies point one way (DESIGN §1):
-// searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite.
+// searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite;
+// Evaluation (eval and bench) sits beside Assistant: searchlight -> Evaluation -> Stages.
 let package = Package(
   name: "Searchlight",
   platforms: [.macOS(.v15)],
@@ -11,6 +12,7 @@ let package = Package(
     .library(name: "QueryEngine", targets: ["QueryEngine"]),
     .library(name: "Stages", targets: ["Stages"]),
     .library(name: "Assistant", targets: ["Assistant"]),
+    .library(name: "Evaluation", targets: ["Evaluation"]),
     .executable(name: "searchlight", targets: ["searchlight"]),
   ],
   targets: [
@@ -20,12 +22,16 @@ let package = Package(
     .systemLibrary(
       name: "CPCRE2", path: "Sources/CPCRE2",
       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
+    .systemLibrary(
+      name: "CEditLine", path: "Sources/CEditLine",
+      providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
+    .target(name: "Evaluation", dependencies: ["Assistant", "QueryEngine", "SearchIndex", "Stages"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex"],
+      name: "searchlight", dependencies: ["Assistant", "Evaluation", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
@@ -35,7 +41,11 @@ let package = Package(
     .testTarget(name: "MCPTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "SearchIndex"]),
     .testTarget(name: "StagesTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
-    .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex"]),
+    .testTarget(name: "ToolTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport", "searchlight"]),
+    .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Stages", "QueryEngine", "SearchIndex"]),
+    .testTarget(name: "AnswerTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "RankedTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -65,7 +65,7 @@ public struct TextStage: StageDefinition {
   }
 
   /// The most telling date of an item: modified, else created, else due.
-  static func describeDate(_ attributes: AttributeSet) -> String? {
+  public static func describeDate(_ attributes: AttributeSet) -> String? {
     for name in ["contentModificationDate", "contentCreationDate", "dueDate", "completionDate"] {
       if case .date(let date)? = attributes[name] { return String(ISO8601.format(date).prefix(10)) }
     }

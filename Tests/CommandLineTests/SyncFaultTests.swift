@@ -113,12 +113,37 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: geteuid() != 0, "root writes to read-only files"))
+  /// Runs chattr, which makes a file read-only even for root (who ignores permissions).
+  static func chattr(_ flag: String, _ path: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["chattr", flag, path]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
+  /// Whether this machine can make a file read-only for this user.
+  static let canMakeFilesReadOnly: Bool = {
+    if geteuid() != 0 { return true }
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent("ro-\(UUID().uuidString)").path
+    _ = FileManager.default.createFile(atPath: probe, contents: Data("x".utf8))
+    defer { _ = chattr("-i", probe); try? FileManager.default.removeItem(atPath: probe) }
+    return chattr("+i", probe) && access(probe, W_OK) != 0
+  }()
+
+  @Test(.enabled(if: canMakeFilesReadOnly, "root ignores file permissions and chattr is unavailable"))
   func aReadOnlyIndexFailsWithExit74AndStillAnswers() throws {
     try withMiniIndex { workspace in
       try workspace.write("more.jsonl", #"{"id":"m","attributes":{"title":"More"}}"# + "\n")
-      chmod(workspace.path("index.db"), 0o444)
-      defer { chmod(workspace.path("index.db"), 0o644) }
+      let path = workspace.path("index.db")
+      chmod(path, 0o444)
+      if geteuid() == 0 { _ = Self.chattr("+i", path) }
+      defer {
+        if geteuid() == 0 { _ = Self.chattr("-i", path) }
+        chmod(path, 0o644)
+      }
       let result = try workspace.run("index", "--db", "index.db", "more.jsonl")
       #expect(result.status == 74, "\(result)")
       #expect(result.stderr.hasPrefix("error: "))

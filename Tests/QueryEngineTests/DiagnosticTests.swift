@@ -34,7 +34,7 @@ import Testing
       id: "type.mismatch", message: "'title' is text; compare it with a quoted string", column: 10))
     expectDiagnostic("dueDate == true", DiagnosticSpec(id: "type.mismatch", message: "'dueDate' is a date; true/false is not", column: 12))
     expectDiagnostic("rating == $time.today", DiagnosticSpec(
-      id: "type.mismatch", message: "'rating' is a number; a date is not", column: 11, help: "compare it with a number, e.g. rating > 3"))
+      id: "type.mismatch", message: "'rating' is a number; the value is a date", column: 11, help: "compare it with a number, e.g. rating > 3"))
     expectDiagnostic("InRange(title, 2, 8)", DiagnosticSpec(
       id: "type.mismatch", message: "InRange needs numbers or dates matching 'title' (text)", column: 16))
   }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SearchIndex
 
@@ -172,5 +173,20 @@ import Testing
   @Test func compactTextEscapesControlCharactersAndWritesIntegersWithoutFraction() {
     let value: JSONValue = ["a": "\u{1}\n", "b": 5.0, "c": 5.5]
     #expect(value.compactText == #"{"a":"\u0001\n","b":5,"c":5.5}"#)
+  }
+
+  @Test func parsesUTF8DataSuchAsAnHTTPBody() throws {
+    let body = Data(#"{"z": 1, "é": ["x"]}"#.utf8)
+    let value = try JSONParser.parse(body)
+    #expect(value.objectValue?.keys == ["z", "é"])
+    #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(Data("{} x".utf8)) }
+  }
+
+  @Test func intValueOnlyForWholeNumbers() {
+    #expect(JSONValue.number(42).intValue == 42)
+    #expect(JSONValue.number(-7).intValue == -7)
+    #expect(JSONValue.number(4.5).intValue == nil)
+    #expect(JSONValue.number(1e300).intValue == nil)
+    #expect(JSONValue.string("3").intValue == nil)
   }
 }

@@ -112,8 +112,10 @@ func replies(
   _ text: String, in index: SearchIndex, registry: StageRegistry = standardRegistry, clock: QueryClock = sampleClock,
   protection: Set<String> = [], batchSize: Int = 100
 ) throws -> [Reply] {
+  // The sample notes folder is the app's store that `hydrate` asks.
   let options = QueryOptions(
-    scope: AccessScope(now: clock.now, protectionClasses: protection), clock: clock, batchSize: batchSize)
+    scope: AccessScope(now: clock.now, protectionClasses: protection), clock: clock, batchSize: batchSize,
+    delegate: CompositeDelegate([FolderSource(folder: samplesFolder.appendingPathComponent("notes-folder").path)]))
   var result: [Reply] = []
   var pending: [ResultItem] = []
   try QueryExecutor(index: index, registry: registry).run(text, options: options) { reply in

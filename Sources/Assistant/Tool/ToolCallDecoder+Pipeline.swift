@@ -59,16 +59,17 @@ extension DecodingState {
         for id in ids { inputs.append((try id.string(), id.path)) }
       }
       if let extract = value.optional("extractValue"), let from = extract.optional("fromStageId") { inputs.append((try from.string(), from.path)) }
+      // Compute has no `from`: it reads the stage listed before it.
+      if type == "compute", let prior = stages.last { inputs.append((prior.id, kind.path)) }
       stages.append(PipelineStage(id: id, name: name, type: type, value: value, cursor: element, label: label, inputs: inputs))
     }
     guard let first = stages.first, first.type == "query", first.value.optional("from") == nil else {
       throw ToolCallError(path: "\(cursor.path).stages[0]", message: "a pipeline must begin with a query stage", example: Self.stageExample)
     }
     let ordered = try Self.dependencyOrder(stages, path: "\(cursor.path).stages")
-    var grouped: [String: (attribute: String, input: String)] = [:]
+    var grouped: [String: (attribute: String, input: String, path: String)] = [:]
     var referenced = Set<String>()
     for stage in ordered { for input in stage.inputs { referenced.insert(Self.statementName(input.id)) } }
-    // Compute stages read the stage listed before them.
     // A linear chain (each stage reads only the one before it, nothing else reads it) becomes
     // one pipeline, so SQLite can run its leading stages in one statement.
     let linear = Self.isLinear(ordered)
@@ -80,7 +81,19 @@ extension DecodingState {
       if linear, stage.type == "groupBy", let next, Self.valueStages.contains(next.type) {
         // `group by A` then `valueAverage(x)` is `stats avg(x) by A` over the items.
         let attribute = try stage.value.required("attribute", expected: "the attribute to group by").string()
-        grouped[stage.name] = (attribute, previous ?? "")
+        grouped[stage.name] = (attribute, previous ?? "", "\(stage.value.path).attribute")
+        namedAttributes.append(attribute)
+        previous = stage.name
+        continue
+      }
+      let readers = ordered.filter { $0.inputs.contains { $0.id == stage.id } }
+      if !linear, stage.type == "groupBy", !readers.isEmpty, readers.allSatisfy({ Self.valueStages.contains($0.type) }),
+        let from = try stage.value.optional("from")?.string()
+      {
+        // Read only by value stages, which run on its input by its attribute: as a statement
+        // of its own it would be an extra reply nobody asked for.
+        let attribute = try stage.value.required("attribute", expected: "the attribute to group by").string()
+        grouped[stage.name] = (attribute, Self.statementName(from), "\(stage.value.path).attribute")
         namedAttributes.append(attribute)
         previous = stage.name
         continue
@@ -150,7 +163,7 @@ extension DecodingState {
 
   // swiftlint:disable:next function_body_length
   mutating func statement(
-    _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String)], ranking: JSONCursor?,
+    _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String, path: String)], ranking: JSONCursor?,
     terminal: Bool, inline: Bool = false, pageSize: Int, into writer: inout DSLWriter
   ) throws(ToolCallError) {
     let value = stage.value
@@ -242,7 +255,7 @@ extension DecodingState {
       let input = try requireFrom()
       writer.write((inline ? "" : input) + " | group by ")
       writer.write(attribute, path: "\(value.path).attribute")
-      grouped[stage.name] = (attribute, input)
+      grouped[stage.name] = (attribute, input, "\(value.path).attribute")
     case "count":
       try value.checkKeys(["from"])
       writer.write(try requireFrom() + " | count")
@@ -259,11 +272,13 @@ extension DecodingState {
       let field = try value.required("field", expected: "a number or date attribute").string()
       namedAttributes.append(field)
       let input = try requireFrom()
-      if let group = grouped[input] {
+      // Inline, `input` is empty: look the group up by the stage it reads.
+      if let from, let group = grouped[from] {
         // Statistics per group run on the grouped stage's items, by the group attribute.
         writer.write((inline ? "" : group.input) + " | stats \(function)(")
         writer.write(field, path: "\(value.path).field")
-        writer.write(") by \(group.attribute)")
+        writer.write(") by ")
+        writer.write(group.attribute, path: group.path)
         if let variable = try value.optional("bindVariable")?.string() {
           letStatements.append("let \(Self.variableName(variable)) = \(stage.name) | select max-by \"\(function)(\(field))\"")
         }
@@ -303,25 +318,32 @@ extension DecodingState {
       writer.write("merge(\(ids.joined(separator: ", ")))")
     case "compute":
       try value.checkKeys(["expression", "outputFields"])
-      guard let previous else {
+      guard let input = stage.inputs.first else {
         throw ToolCallError(path: stage.cursor.path, message: "compute needs an earlier stage to compute over")
       }
       let expression = try value.required("expression", expected: "an expression such as rating / 5").string()
-      writer.write("\(previous) | table ")
+      writer.write("\(Self.statementName(input.id)) | table ")
       writer.write(expression, path: "\(value.path).expression")
     case "custom":
       try value.checkKeys(["from", "stageType", "processingMode", "parameters"])
       let type = try value.required("stageType", expected: "the name of a registered stage").string()
-      var arguments: [String] = []
-      for parameter in try value.optional("parameters")?.array() ?? [] {
-        try parameter.checkKeys(["key", "value"])
-        let key = try parameter.required("key", expected: "a parameter name").string()
-        let raw = try parameter.required("value", expected: "the parameter's value as text").string()
-        let literal = Double(raw).map(DSLWriter.number) ?? (["true", "false"].contains(raw) ? raw : DSLWriter.pattern(raw))
-        arguments.append("\(key): \(literal)")
-      }
+      let parameters = try value.optional("parameters")?.array() ?? []
       writer.write(try requireFrom() + " | ")
-      writer.write("\(type)(\(arguments.joined(separator: ", ")))", path: "\(value.path).stageType")
+      writer.write(type, path: "\(value.path).stageType")
+      writer.write("(")
+      // Each key and value is marked with its own path, so a bad argument is reported there.
+      for (index, parameter) in parameters.enumerated() {
+        try parameter.checkKeys(["key", "value"])
+        let keyCursor = try parameter.required("key", expected: "a parameter name")
+        let valueCursor = try parameter.required("value", expected: "the parameter's value as text")
+        let raw = try valueCursor.string()
+        let literal = Double(raw).map(DSLWriter.number) ?? (["true", "false"].contains(raw) || Self.isDuration(raw) ? raw : DSLWriter.pattern(raw))
+        if index > 0 { writer.write(", ") }
+        writer.write(try keyCursor.string(), path: keyCursor.path)
+        writer.write(": ")
+        writer.write(literal, path: valueCursor.path)
+      }
+      writer.write(")")
     case "hydration":
       try value.checkKeys(["from", "contentTypes", "timeoutSeconds", "maxFileSizeMB", "allowFileSystem"])
       let timeout = try value.optional("timeoutSeconds")?.number() ?? 5
@@ -341,7 +363,7 @@ extension DecodingState {
   }
 
   /// `extractValue`: binds a variable to a field of one selected result.
-  func extraction(_ cursor: JSONCursor, stage: PipelineStage, grouped: [String: (attribute: String, input: String)]) throws(ToolCallError) -> String {
+  func extraction(_ cursor: JSONCursor, stage: PipelineStage, grouped: [String: (attribute: String, input: String, path: String)]) throws(ToolCallError) -> String {
     try cursor.checkKeys(["selector", "extractField", "bindVariable", "fromStageId"])
     let variable = Self.variableName(try cursor.required("bindVariable", expected: "a variable name").string())
     let field = try cursor.required("extractField", expected: "the field to extract (_groupKey and _count for groups)").string()
@@ -367,6 +389,15 @@ extension DecodingState {
   static func variableName(_ name: String) -> String {
     let cleaned = String((name.hasPrefix("$") ? String(name.dropFirst()) : name).map { $0.isLetter || $0.isNumber ? $0 : "_" })
     return cleaned.first?.isLetter == true ? cleaned : "v_" + cleaned
+  }
+
+  /// True for a duration literal of the language: a number and a unit, as in 14d, 2h, 30min.
+  static func isDuration(_ text: String) -> Bool {
+    for unit in ["min", "s", "m", "h", "d", "w"] where text.hasSuffix(unit) {
+      let number = text.dropLast(unit.count)
+      if !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), Double(number) != nil { return true }
+    }
+    return false
   }
 
   static func sortKey(_ attribute: String) -> String {

@@ -66,13 +66,13 @@ public struct ToolCallDecoder: Sendable {
       return .help(topic: "display")
     case "dsl":
       guard let value else { throw query.fail("missing 'value'", example: #"{"type":"dsl","value":{"query":"search \"budget\" | top 5"}}"#) }
-      try value.checkKeys(["query", "fetchAttributes", "pageSize", "label"])
+      try value.checkKeys(["query", "fetchAttributes", "pageSize", "cursor", "label"])
       let text = try value.required("query", expected: "a query in Searchlight's language").string()
       var writer = DSLWriter()
       writer.write(text, path: "\(value.path).query")
       return .search(SearchRequest(
         query: text, fetchAttributes: try value.optional("fetchAttributes")?.strings(), namedAttributes: [],
-        pageSize: try value.optional("pageSize")?.integer(in: 1...1000) ?? defaultPageSize, offset: 0,
+        pageSize: try value.optional("pageSize")?.integer(in: 1...1000) ?? defaultPageSize, offset: try Self.offset(value),
         label: try value.optional("label")?.string(), autoDisplay: false, notes: [], marks: writer.pathMarks))
     default:
       return .search(try decodeSearch(value ?? JSONCursor(.object(JSONObject()), path: "\(query.path).value")))
@@ -90,13 +90,7 @@ public struct ToolCallDecoder: Sendable {
     try value.checkKeys(Self.searchKeys, example: Self.searchExample)
     var state = DecodingState(decoder: self)
     let pageSize = try value.optional("pageSize")?.integer(in: 1...1000) ?? defaultPageSize
-    var offset = 0
-    if let cursor = try value.optional("cursor")?.string(), !cursor.isEmpty {
-      guard let parsed = Int(cursor.hasPrefix("offset:") ? String(cursor.dropFirst(7)) : cursor), parsed >= 0 else {
-        throw ToolCallError(path: "\(value.path).cursor", message: "unknown cursor \"\(cursor)\"", expected: "the cursor of an earlier result, e.g. \"offset:20\"")
-      }
-      offset = parsed
-    }
+    let offset = try Self.offset(value)
     if let filters = try value.optional("postFilters")?.strings(), !filters.isEmpty {
       throw ToolCallError(path: "\(value.path).postFilters", message: "postFilters are not supported; put conditions in root or in a filter stage",
                           example: #"{"type":"operation","value":{"logic":"all","children":[...]}}"#)
@@ -107,7 +101,8 @@ public struct ToolCallDecoder: Sendable {
     let ranking = value.optional("modelComposition") ?? value.optional("ranking")
     var writer = DSLWriter()
     if let pipeline = value.optional("pipeline") {
-      try state.pipeline(pipeline, ranking: ranking, label: try value.optional("label")?.string(), pageSize: pageSize, into: &writer)
+      // A query stage that is a reply returns the pages up to this one (and one more item).
+      try state.pipeline(pipeline, ranking: ranking, label: try value.optional("label")?.string(), pageSize: offset + pageSize, into: &writer)
     } else {
       writer.write("search ")
       let root = value.optional("root")
@@ -124,6 +119,15 @@ public struct ToolCallDecoder: Sendable {
       query: writer.text, fetchAttributes: try value.optional("fetchAttributes")?.strings(), namedAttributes: state.namedAttributes,
       pageSize: pageSize, offset: offset, label: try value.optional("label")?.string(),
       autoDisplay: try value.optional("autoDisplay")?.bool() ?? false, notes: state.notes, marks: writer.pathMarks)
+  }
+
+  /// The items to skip, from the `cursor` an earlier result gave ("offset:20").
+  static func offset(_ value: JSONCursor) throws(ToolCallError) -> Int {
+    guard let cursor = try value.optional("cursor")?.string(), !cursor.isEmpty else { return 0 }
+    guard let parsed = Int(cursor.hasPrefix("offset:") ? String(cursor.dropFirst(7)) : cursor), parsed >= 0 else {
+      throw ToolCallError(path: "\(value.path).cursor", message: "unknown cursor \"\(cursor)\"", expected: "the cursor of an earlier result, e.g. \"offset:20\"")
+    }
+    return parsed
   }
 
   static func escapeLabel(_ label: String) -> String {

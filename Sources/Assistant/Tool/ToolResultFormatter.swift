@@ -19,6 +19,7 @@ struct ToolResultFormatter {
     for note in notes { lines.append("note: \(note)") }
     if replies.isEmpty { lines.append("no results") }
     var body: [String] = []
+    var after: [String] = []
     for reply in replies {
       body.append("## \(reply.label) (\(reply.content.type))")
       switch reply.content {
@@ -33,7 +34,8 @@ struct ToolResultFormatter {
           body.append("[\(offset + number + 1)] " + line(for: item, scored: scored))
         }
         if let remaining = more[reply.label], remaining > 0 {
-          body.append("More items match; for the next page call again with \"cursor\": \"offset:\(offset + items.count)\".")
+          // Outside the fence: an instruction for the model, not retrieved data.
+          after.append("More items match in \"\(reply.label)\"; for the next page call again with \"cursor\": \"offset:\(offset + items.count)\".")
         }
       case .groupedItems(let grouped):
         for group in grouped.groups {
@@ -54,17 +56,32 @@ struct ToolResultFormatter {
     }
     var text = lines.joined(separator: "\n") + "\n" + Self.fence + "\n<data>\n"
     let closing = "</data>"
+    func omission(_ count: Int) -> String {
+      "\n\(count) lines were left out to keep the response under \(maximumResponseSize) characters; ask for fewer items or fewer attributes."
+    }
+    // Room for the closing tag and the omission note, so the whole text stays in bounds.
+    let trailer = after.map { "\n" + $0 }.joined()
+    let reserve = closing.count + omission(body.count).count + trailer.count
     var omitted = 0
-    for line in body {
-      if text.count + line.count + closing.count + 80 > maximumResponseSize {
+    for line in body.map(Self.neutralised) {
+      if text.count + line.count + 1 + reserve > maximumResponseSize {
         omitted += 1
         continue
       }
       text += line + "\n"
     }
     text += closing
-    if omitted > 0 { text += "\n\(omitted) lines were left out to keep the response under \(maximumResponseSize) characters; ask for fewer items or fewer attributes." }
+    // Notes after the fence go only if they fit: the bound is a hard limit.
+    if omitted > 0, text.count + omission(omitted).count <= maximumResponseSize { text += omission(omitted) }
+    if text.count + trailer.count <= maximumResponseSize { text += trailer }
     return text
+  }
+
+  /// Retrieved text cannot open or close the fence: its `<data>` and `</data>` tags (any case)
+  /// lose their `<`.
+  static func neutralised(_ line: String) -> String {
+    line.replacingOccurrences(of: "</data", with: "&lt;/data", options: .caseInsensitive)
+      .replacingOccurrences(of: "<data", with: "&lt;data", options: .caseInsensitive)
   }
 
   private func line(for item: ResultItem, scored: Bool) -> String {

@@ -301,6 +301,8 @@ enum Schema {
   static func nullable(_ schema: JSONValue) -> JSONValue {
     if case .object(var object) = schema, case .string(let type)? = object["type"] {
       object["type"] = ["\(type)", "null"].map(JSONValue.string).jsonArray
+      // An enum lists every allowed value: null must be one of them too.
+      if case .array(let values)? = object["enum"] { object["enum"] = .array(values + [.null]) }
       return .object(object)
     }
     return ["anyOf": [schema, ["type": "null"]]]

@@ -94,8 +94,11 @@ public final class ExecutionContext {
     try cancellation.check()
     executedSQL.append(compiled.sql)
     let matchers = compiled.matchers
+    let flag = cancellation
     if !matchers.isEmpty {
       try connection.installFunction("sl_match", argumentCount: 2) { arguments in
+        // A slow pattern is checked row by row, so cancelling it takes effect at once.
+        if flag.isCancelled { throw QueryCancelled() }
         guard case .integer(let index) = arguments[0], Int(index) < matchers.count else { return .integer(0) }
         guard case .text(let value) = arguments[1] else { return .integer(0) }
         return .integer(matchers[Int(index)].matches(value) ? 1 : 0)
@@ -108,7 +111,8 @@ public final class ExecutionContext {
     try statement.bind(compiled.arguments)
     do {
       while try statement.step() { try row(statement) }
-    } catch let error as DatabaseError where error.code == .interrupt {
+    } catch let error as DatabaseError where error.code == .interrupt || cancellation.isCancelled {
+      _ = error
       throw QueryCancelled()
     }
   }

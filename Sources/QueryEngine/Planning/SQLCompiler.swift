@@ -86,6 +86,7 @@ public struct SQLCompiler {
 
   /// SELECT of the plan's items (rowid, stored columns, relevance).
   public mutating func itemsQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled {
+    if let driven = try sortDrivenItemsQuery(plan) { return driven }
     let (from, where_, ranked) = try fromAndWhere(plan)
     let relevance = ranked ? "-bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", ")))" : "0.0"
     var statement = "SELECT \(Self.itemColumns), \(relevance) AS relevance FROM " + from + " WHERE " + where_
@@ -103,6 +104,91 @@ public struct SQLCompiler {
     statement = statement + " ORDER BY " + Fragment.joined(order, separator: ", ")
     if let limit = plan.limit { statement = statement + Fragment(" LIMIT ?", [.integer(Int64(limit))]) }
     return finish(statement, ranked: ranked)
+  }
+
+  /// Items sorted by one single-valued attribute: the attribute's values are joined once (not
+  /// looked up per row), and bounds on the same attribute go on the join, so SQLite can walk
+  /// the (attr, num) index in sort order and stop at the limit.
+  private mutating func sortDrivenItemsQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled? {
+    guard plan.rankingSearch == nil, plan.sort.count == 1, case .attribute(let target, let descending) = plan.sort[0],
+      case .attribute(let name, let type) = target, !type.isList, let id = attributes.ids[name]
+    else { return nil }
+    let column = type.isTextual ? "fold" : "num"
+    var predicate = plan.predicate
+    var join: Fragment
+    if !type.isTextual, let (bounds, rest) = Self.extractBounds(on: name, from: predicate) {
+      // The bounds imply the value is present: an inner join that can drive the query.
+      join = Fragment("JOIN vals s ON s.item = i.rowid AND s.attr = ?", [.integer(id)]) + Self.boundsSQL(bounds, column: "s.num")
+      predicate = rest
+    } else {
+      join = Fragment("LEFT JOIN vals s ON s.item = i.rowid AND s.attr = ? AND s.ord = 0", [.integer(id)])
+    }
+    let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
+    var where_ = Fragment(visibility.sql, visibility.arguments)
+    if let condition = try condition(predicate) { where_ = where_ + " AND (" + condition + ")" }
+    var statement = "SELECT \(Self.itemColumns), 0.0 AS relevance FROM items i " + join + " WHERE " + where_
+    statement = statement + " ORDER BY s.\(column) \(descending ? "DESC" : "ASC") NULLS LAST, i.rowid"
+    if let limit = plan.limit { statement = statement + Fragment(" LIMIT ?", [.integer(Int64(limit))]) }
+    return finish(statement, ranked: false)
+  }
+
+  /// Lower and upper bounds on one attribute's number.
+  struct Bounds {
+    var lower: (value: Double, inclusive: Bool)?
+    var upper: (value: Double, inclusive: Bool)?
+
+    mutating func add(_ kind: AttributeTest.Kind) -> Bool {
+      switch kind {
+      case .compare(.greater, let v): raise((v, false))
+      case .compare(.greaterEqual, let v): raise((v, true))
+      case .compare(.less, let v): lowerUpper((v, false))
+      case .compare(.lessEqual, let v): lowerUpper((v, true))
+      case .compare(.equal, let v): raise((v, true)); lowerUpper((v, true))
+      case .within(let start, let end): raise((start, true)); lowerUpper((end, false))
+      case .range(let low, let high): raise((low, true)); lowerUpper((high, true))
+      default: return false
+      }
+      return true
+    }
+
+    private mutating func raise(_ bound: (Double, Bool)) {
+      if let lower, lower.value > bound.0 || (lower.value == bound.0 && !lower.inclusive) { return }
+      lower = (bound.0, bound.1)
+    }
+
+    private mutating func lowerUpper(_ bound: (Double, Bool)) {
+      if let upper, upper.value < bound.0 || (upper.value == bound.0 && !upper.inclusive) { return }
+      upper = (bound.0, bound.1)
+    }
+  }
+
+  /// Bounds on a single-valued attribute from the positive tests of a top-level AND, and the
+  /// predicate without them; nil when there are none.
+  static func extractBounds(on name: String, from predicate: BoundExpression) -> (Bounds, BoundExpression)? {
+    let parts: [BoundExpression]
+    if case .and(let list) = predicate { parts = list } else { parts = [predicate] }
+    var bounds = Bounds()
+    var rest: [BoundExpression] = []
+    var found = false
+    for part in parts {
+      if case .test(let test) = part, !test.negated, case .attribute(let attribute, let type) = test.target,
+        attribute == name, !type.isList, bounds.add(test.kind)
+      {
+        found = true
+      } else {
+        rest.append(part)
+      }
+    }
+    guard found else { return nil }
+    return (bounds, rest.isEmpty ? .matchAll : (rest.count == 1 ? rest[0] : .and(rest)))
+  }
+
+  static func boundsSQL(_ bounds: Bounds, column: String) -> Fragment {
+    var sql = Fragment("")
+    if let lower = bounds.lower { sql = sql + Fragment(" AND \(column) \(lower.inclusive ? ">=" : ">") ?", [.real(lower.value)]) }
+    if let upper = bounds.upper { sql = sql + Fragment(" AND \(column) \(upper.inclusive ? "<=" : "<") ?", [.real(upper.value)]) }
+    if bounds.lower == nil && bounds.upper == nil { sql = sql + " AND \(column) IS NOT NULL" }
+    return sql
   }
 
   /// SELECT count(*) of the plan's items.
@@ -212,7 +298,21 @@ public struct SQLCompiler {
     case .not(let inner): return "NOT (" + (try condition(inner) ?? Fragment("1")) + ")"
     case .and(let parts):
       var pieces: [Fragment] = []
-      for part in parts { if let piece = try condition(part) { pieces.append("(" + piece + ")") } }
+      var remaining = parts
+      // Bounds on one single-valued attribute become one index range, not one lookup each.
+      var merged = Set<String>()
+      for part in parts {
+        guard case .test(let test) = part, !test.negated, case .attribute(let name, let type) = test.target, !type.isList,
+          type.isOrdered, !merged.contains(name), let id = attributes.ids[name],
+          let (bounds, rest) = Self.extractBounds(on: name, from: .and(remaining))
+        else { continue }
+        let count = remaining.count - (Self.flatten(rest).count)
+        guard count > 1 else { continue }
+        merged.insert(name)
+        pieces.append(Fragment("(i.rowid IN (SELECT item FROM vals WHERE attr = ?", [.integer(id)]) + Self.boundsSQL(bounds, column: "num") + "))")
+        remaining = Self.flatten(rest)
+      }
+      for part in remaining { if let piece = try condition(part) { pieces.append("(" + piece + ")") } }
       return pieces.isEmpty ? nil : Fragment.joined(pieces, separator: " AND ")
     case .or(let parts):
       var pieces: [Fragment] = []
@@ -228,6 +328,15 @@ public struct SQLCompiler {
       return test.negated ? "NOT (" + positive + ")" : positive
     default:
       throw QueryRuntimeError("internal: expression cannot run in SQLite")
+    }
+  }
+
+  /// The parts of an AND (one part otherwise).
+  static func flatten(_ expression: BoundExpression) -> [BoundExpression] {
+    switch expression {
+    case .and(let parts): parts
+    case .matchAll: []
+    default: [expression]
     }
   }
 
@@ -276,7 +385,15 @@ public struct SQLCompiler {
   private mutating func itemFieldCondition(_ column: String, _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {
     switch kind {
     case .present: return Fragment("\(column) IS NOT NULL")
-    case .match(let pattern): return "coalesce(" + (try stringMatch(pattern, column: column, foldColumn: nil)) + ", 0)"
+    case .match(let pattern):
+      // Never NULL (so NOT works for items without the field), and the column's own
+      // comparison stays visible to SQLite's index planner.
+      var test = Fragment("\(column) IS NOT NULL AND ") + (try stringMatch(pattern, column: column, foldColumn: nil))
+      if pattern.isWholeValue, pattern.exactText == nil, !pattern.literalPrefix.isEmpty, !pattern.caseInsensitive, !pattern.diacriticInsensitive {
+        let prefix = pattern.literalPrefix
+        test = Fragment("\(column) >= ? AND \(column) < ? AND ", [.text(prefix), .text(prefix + "\u{10FFFF}")]) + test
+      }
+      return "(" + test + ")"
     default: throw QueryRuntimeError("'\(column)' holds text; compare it with a string")
     }
   }
@@ -340,7 +457,7 @@ public struct SQLCompiler {
       expression = Fragment("(SELECT \(column) FROM vals WHERE item = i.rowid AND attr = ? ORDER BY ord LIMIT 1)", [.integer(id)])
     default: return []
     }
-    return ["(" + expression + " IS NULL)", expression + " \(direction)"]
+    return [expression + " \(direction) NULLS LAST"]
   }
 
   /// The FTS5 MATCH text for a search: every term a quoted string (quotes doubled), prefix

@@ -545,7 +545,7 @@ public struct ExpressionBinder {
     switch literal {
     case .string(let s): "\"\(s.text)\" is text"
     case .number(let n): "\(JSONValue.format(number: n)) is a number"
-    case .time: "a date"
+    case .time: "the value is a date"
     case .boolean(let b): "\(b) is a Boolean"
     }
   }

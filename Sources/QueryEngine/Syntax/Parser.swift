@@ -352,7 +352,8 @@ public struct Parser {
         labelSpan = advance().span
         advance()
       }
-      arguments.append(Argument(label: label, labelSpan: labelSpan, value: try expression()))
+      // Bare dates and patterns work as arguments too: InRange(dueDate, 2026-12-01, 2026-12-31).
+      arguments.append(Argument(label: label, labelSpan: labelSpan, value: try bareWord() ?? expression()))
       if isComma { advance(); continue }
       guard isRightParen else {
         throw fail("parse.expected-paren", "expected ',' or ')' in the argument list, found \(describe(current))", at: current.span)
@@ -446,6 +447,12 @@ public struct Parser {
   /// value = bareWord | additive. A bare word is a run of adjacent tokens that spells a
   /// pattern or a date (`june*`, `*.pdf`, `2026-05-01`, `2026-05-01T08:00:00Z`).
   private mutating func value() throws -> Expression {
+    if let word = bareWord() { return word }
+    return try additive()
+  }
+
+  /// A bare word at the current position, if the adjacent tokens spell one.
+  private mutating func bareWord() -> Expression? {
     var end = position
     var hasWildcard = false
     var hasColonOrDot = false
@@ -476,7 +483,7 @@ public struct Parser {
       let literal = StringLiteral(text: source.slice(span), form: .bare, escapedWildcards: [], modifiers: "", modifierSpan: nil)
       return Expression(.string(literal), span)
     }
-    return try additive()
+    return nil
   }
 
   /// additive = multiplicative { ("+" | "-") multiplicative }

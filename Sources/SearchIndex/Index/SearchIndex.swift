@@ -35,10 +35,14 @@ public final class SearchIndex: Sendable {
     do {
       let writer = try Connection(path: path, readOnly: readOnly, create: create)
       try Self.prepareSchema(writer, path: path, readOnly: readOnly)
+      // A larger page cache keeps the value indexes in memory during ingest (the default 2 MB
+      // rereads and rewrites pages); temporary tables and sorts stay in memory.
+      try writer.execute("PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
       self.indexID = try Self.namedIndexID(writer, name: name, create: create && !readOnly, path: path)
       if !readOnly { Self.prepareRankedIndex(writer, indexID: indexID) }
       self.pool = ConnectionPool(writer: writer) { () throws(DatabaseError) -> Connection in
         let reader = try Connection(path: path, readOnly: true, create: false)
+        try reader.execute("PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")
         return reader
       }
     } catch let error as DatabaseError {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A strict JSON parser (RFC 8259) that reports the line and column of every error and can
 /// tell where each element of a top-level array starts, so item files report bad items by line.
 public struct JSONParser {
@@ -22,6 +24,12 @@ public struct JSONParser {
   /// Parses one complete JSON document.
   public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
     var parser = JSONParser(text)
+    return try parser.parseDocument()
+  }
+
+  /// Parses one complete JSON document from UTF-8 bytes, such as an HTTP body.
+  package static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+    var parser = JSONParser(bytes: Array(data))
     return try parser.parseDocument()
   }
 

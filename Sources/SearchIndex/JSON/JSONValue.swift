@@ -26,6 +26,13 @@ public enum JSONValue: Sendable, Hashable {
     return nil
   }
 
+  /// The number as an `Int`, when it is a whole number exactly representable as a `Double`
+  /// (|n| <= 2^53), so a fractional or out-of-range value never silently truncates.
+  package var intValue: Int? {
+    guard case .number(let n) = self, n == n.rounded(), abs(n) <= 9_007_199_254_740_992 else { return nil }
+    return Int(n)
+  }
+
   /// The Boolean, when this is a Boolean.
   public var boolValue: Bool? {
     if case .bool(let b) = self { return b }

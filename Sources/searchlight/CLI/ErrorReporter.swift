@@ -11,7 +11,9 @@ enum ErrorReporter {
       if let file = failure.file { error["file"] = .string(file) }
       error["line"] = failure.line.map { .number(Double($0)) } ?? .null
       error["column"] = failure.column.map { .number(Double($0)) } ?? .null
-      error["hint"] = failure.hints.first.map { .string(stripPrefix($0)) } ?? .null
+      // The help line (the fix) is the hint; notes only when there is no help.
+      let hint = failure.hints.first(where: { $0.hasPrefix("help: ") }) ?? failure.hints.first
+      error["hint"] = hint.map { .string(stripPrefix($0)) } ?? .null
       if let id = failure.diagnosticID { error["id"] = .string(id) }
       error["exitCode"] = .number(Double(failure.code.rawValue))
       Terminal.err(JSONValue.object(JSONObject([("error", .object(error))])).compactText + "\n")

@@ -9,4 +9,6 @@ enum ExitCode: Int32 {
   case noInput = 66
   /// A database or I/O failure.
   case ioError = 74
+  /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+  case interrupted = 130
 }

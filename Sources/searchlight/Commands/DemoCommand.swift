@@ -1,10 +1,12 @@
+import Assistant
 import Foundation
 import QueryEngine
 import SearchIndex
 import Stages
 
 /// `searchlight demo`: indexes the bundled samples into a temporary index and runs a short
-/// tour of the query language, showing every kind of reply. Needs no model server.
+/// tour of the query language, showing every kind of reply, and asks two questions. Needs
+/// no model server.
 enum DemoCommand: Command {
   static let name = "demo"
   static let abstract = "Index the bundled sample data into a temporary index and run a short tour."
@@ -35,6 +37,14 @@ enum DemoCommand: Command {
      #"search "Orion" | fork (count as "Orion items") (top 3 | text as "Summary")"#),
     ("A variable: the state with the most trails, then its best trail",
      #"let state = search domainIdentifier == "trails" | group by stateOrProvince | count | select max-by count; search domainIdentifier == "trails" && stateOrProvince == $state | sort rating desc | limit 1 | table title, stateOrProvince, rating"#),
+  ]
+
+  /// Questions answered at the end of the tour: what each shows and the question.
+  static let questions: [(String, String)] = [
+    ("Ask a question, offline: the answer quotes the items that came back, and cites them",
+     "What went wrong at the Orion launch?"),
+    ("A counting question: the number, and the items it was counted from",
+     "How many trails are in Utah?"),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -92,6 +102,13 @@ enum DemoCommand: Command {
       } catch {
         throw queryFailure(error)
       }
+      Terminal.out("\n")
+    }
+    // Two questions, answered offline the way `searchlight ask` answers with no model.
+    let session = try AskCommand.session(executor: executor, options: options, guidance: .focused, model: nil, resultLimit: 5)
+    for (number, (title, question)) in questions.enumerated() {
+      Terminal.out("\(bold)\(tour.count + number + 1). \(title)\(reset)\n\(dim)$ searchlight ask '\(question)'\(reset)\n")
+      _ = try AskCommand.answer(question, with: session, printer: AnswerPrinter(json: false))
       Terminal.out("\n")
     }
     if let keep = arguments.value("keep") {

@@ -1,0 +1,25 @@
+import QueryEngine
+import SearchIndex
+
+/// Turns a plain question into a query of the language with no model: what the offline
+/// responder runs, and what a model that answered without searching is given.
+/// `BuiltinPlanner` is the standard one.
+package protocol AnswerPlanner: Sendable {
+  func plan(_ question: String) throws -> PlannedQuery
+}
+
+extension BuiltinPlanner: AnswerPlanner {}
+
+extension PlannedQuery {
+  /// True when the plan searches for nothing (a question of stop words becomes "the most
+  /// recent items"): whatever it returns is no evidence for the question.
+  var searchesNothing: Bool {
+    intent == .list && dsl.hasPrefix("search * ")
+  }
+
+  /// For a plain ranked text search, its terms and their weights: its items are evidence
+  /// only when they contain enough of them. Empty for plans with filters or aggregates.
+  var rankedTerms: [TermWeight] {
+    intent == .search ? termWeights : []
+  }
+}

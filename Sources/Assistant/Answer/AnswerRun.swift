@@ -1,0 +1,243 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+
+/// One response of an `AnswerSession`: runs the model's tool rounds or the offline
+/// responder, and owns what must hold whoever writes the answer (sources from replies only,
+/// once per id; the coded not-found answer; no model text shown before there is evidence).
+struct AnswerRun {
+  let session: AnswerSession
+  /// The session's tool with this response's cancellation flag.
+  let tool: SearchTool
+  let emit: (AnswerEvent) -> Void
+
+  private var sources: [AnswerSource] = []
+  private var sourceIDs = Set<String>()
+  /// The answer text emitted so far.
+  private var text = ""
+  private var toolRounds = 0
+  /// Complete replies of the searches run, for an extractive answer.
+  private var replies: [Reply] = []
+
+  init(session: AnswerSession, cancellation: CancellationFlag, emit: @escaping (AnswerEvent) -> Void) {
+    self.session = session
+    var tool = session.tool
+    tool.options.cancellation = cancellation
+    self.tool = tool
+    self.emit = emit
+  }
+
+  private var configuration: AnswerSession.Configuration { session.configuration }
+
+  mutating func respond(to question: String) async throws -> AnswerSummary {
+    if let model = session.model {
+      if try await answerWithModel(model, question: question) {
+        return summary(.model(session.modelName))
+      }
+    }
+    try answerOffline(question)
+    return summary(.offline)
+  }
+
+  private func summary(_ responder: AnswerSummary.Responder) -> AnswerSummary {
+    AnswerSummary(text: text, sources: sources, responder: responder, toolRounds: toolRounds, foundNothing: sources.isEmpty)
+  }
+
+  // MARK: With a model
+
+  /// The tool rounds and the answer. False when the model failed before any answer text,
+  /// after a notice saying so: the offline responder answers instead.
+  private mutating func answerWithModel(_ model: any LanguageModel, question: String) async throws -> Bool {
+    let definition = session.toolDefinition
+    var messages: [ChatMessage] = [.system(session.systemMessage)] + session.history + [.user(question)]
+    var searchedForTheModel = false
+    while true {
+      try Task.checkCancellation()
+      let toolsAllowed = toolRounds < configuration.maximumToolRounds
+      if !toolsAllowed { messages.append(.user(AnswerInstructions.finalRound)) }
+      // Text is shown as it streams only once a search has returned evidence; before that
+      // it is either talk before a tool call or an answer with nothing behind it.
+      let streaming = !sources.isEmpty
+      var turnText = ""
+      var calls: [ToolCall] = []
+      var finished = false
+      do {
+        for try await event in model.stream(messages: messages, tools: toolsAllowed ? [definition] : [], options: configuration.generation) {
+          switch event {
+          case .textDelta(let piece):
+            if streaming, turnText.isEmpty, !text.isEmpty { write("\n\n") }
+            turnText += piece
+            if streaming { write(piece) }
+          case .toolCall(let call):
+            calls.append(call)
+          case .finished:
+            finished = true
+          case .reasoningDelta:
+            break
+          }
+        }
+        // A model stream ends without `.finished` only when its consumer was cancelled.
+        if !finished { throw CancellationError() }
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch {
+        let failure = ModelError(wrapping: error)
+        if failure == .cancelled || Task.isCancelled { throw CancellationError() }
+        if text.isEmpty {
+          emit(.notice("\(failure.description); answering without the model"))
+          return false
+        }
+        emit(.notice("the answer was cut short: \(failure.description)"))
+        return true
+      }
+      if toolsAllowed, !calls.isEmpty {
+        messages.append(.assistant(content: turnText.isEmpty ? nil : turnText, toolCalls: calls))
+        for call in calls {
+          messages.append(.tool(callID: call.id, content: try await runToolCall(call, model: model)))
+        }
+        toolRounds += 1
+        continue
+      }
+      if sources.isEmpty, toolRounds == 0, !searchedForTheModel, toolsAllowed, let arguments = try plannedCall(question) {
+        // The model answered without searching: run the planned search for it, as if it had
+        // called the tool, so its answer can rest on something.
+        searchedForTheModel = true
+        let call = ToolCall(id: "planned_search", name: definition.name, arguments: arguments)
+        messages.append(.assistant(content: turnText.isEmpty ? nil : turnText, toolCalls: [call]))
+        messages.append(.tool(callID: call.id, content: try await runToolCall(call, model: model)))
+        continue
+      }
+      if sources.isEmpty {
+        write(AnswerInstructions.notFound)
+      } else if !streaming || turnText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        // Evidence, but no usable text from the model: describe what came back.
+        write(whatCameBack)
+      }
+      session.remember(question, answer: text)
+      return true
+    }
+  }
+
+  /// Runs one tool call and returns the text the model reads; replies and sources are emitted.
+  private mutating func runToolCall(_ call: ToolCall, model: any LanguageModel) async throws -> String {
+    guard call.name == session.toolDefinition.name else {
+      let error = ToolCallError(path: "$", message: "unknown tool '\(call.name)'", expected: "a call of \(session.toolDefinition.name)")
+      return SearchTool.errorText(error)
+    }
+    let result: SearchTool.Result
+    do {
+      if let (arguments, stage) = try PromptedStage.split(call.arguments) {
+        var reading = tool
+        reading.maximumResultCount = stage.maxItems + 1
+        result = try await stage.apply(to: try reading.call(arguments), tool: reading, model: model)
+      } else {
+        result = try tool.call(call.arguments)
+      }
+    } catch let error as ToolCallError {
+      return SearchTool.errorText(error)
+    } catch let error as ModelError where error != .cancelled {
+      // The prompted stage's own model call failed: the model hears it like any tool failure.
+      return "The prompted stage did not run: \(error.description)"
+    }
+    for reply in result.replies {
+      emit(.reply(reply))
+      replies.append(reply)
+    }
+    try cite(result.replies, query: result.query)
+    return result.text
+  }
+
+  /// A `dsl` tool call of the planned query, for a model that did not search; nil when the
+  /// question has nothing to search for.
+  private func plannedCall(_ question: String) throws -> String? {
+    let plan = try session.planner.plan(question)
+    guard !plan.searchesNothing else { return nil }
+    let query: JSONValue = ["query": ["type": "dsl", "value": ["query": .string(plan.dsl)]]]
+    return query.compactText
+  }
+
+  // MARK: Offline
+
+  /// Plans the question, runs the plan, and writes the extractive answer from the relevant
+  /// items (or, for aggregates, from the numbers, citing the items behind them).
+  private mutating func answerOffline(_ question: String) throws {
+    let plan = try session.planner.plan(question)
+    let planReplies = plan.searchesNothing ? [] : try run(plan.dsl)
+    let coverage = TermCoverage(plan.rankedTerms, minimum: configuration.minimumTermCoverage)
+    let evidenceReplies = try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
+    var evidence: [ResultItem] = []
+    for reply in evidenceReplies {
+      for item in reply.content.resultItems where evidence.count < configuration.resultLimit && coverage.isRelevant(item.item) {
+        if cite(item.item, token: reply.queryToken) { evidence.append(item) }
+      }
+    }
+    guard !evidence.isEmpty else {
+      // After a model failure, the model's own searches may have found what the plan did not.
+      write(sources.isEmpty ? AnswerInstructions.notFound : whatCameBack)
+      return
+    }
+    let writer = ExtractiveAnswer(terms: coverage.terms.map(\.term))
+    write(plan.evidenceDSL == nil ? writer.describe(items: evidence) : writer.describe(replies: planReplies, items: evidence))
+  }
+
+  /// Runs a query, emitting its replies as they stream; returns the complete replies.
+  private mutating func run(_ query: String) throws -> [Reply] {
+    var complete: [Reply] = []
+    var pending: [ResultItem] = []
+    let executor = tool.executor
+    try executor.execute(try executor.prepare(query, options: tool.options), options: tool.options) { reply in
+      emit(.reply(reply))
+      if reply.isPartial {
+        pending += reply.content.resultItems
+        return
+      }
+      var whole = reply
+      if !pending.isEmpty { whole.content = reply.content.replacingItems(pending + reply.content.resultItems) }
+      pending = []
+      complete.append(whole)
+    }
+    replies += complete
+    return complete
+  }
+
+  // MARK: Sources and text
+
+  /// Cites the items of tool replies (as stored: replies carry only the fetched attributes);
+  /// for an aggregate reply (a count, statistic or table), up to `resultLimit` of the items
+  /// it was computed from.
+  private mutating func cite(_ toolReplies: [Reply], query: String?) throws {
+    var aggregate = false
+    for reply in toolReplies {
+      let items = reply.content.resultItems
+      if items.isEmpty, !EvidenceQuery.producesItems(reply.content.type) { aggregate = true }
+      for item in items where !sourceIDs.contains(item.id) {
+        cite(try tool.executor.index.item(withIdentifier: item.id) ?? item.item, token: reply.queryToken)
+      }
+    }
+    guard aggregate, let query,
+      let evidence = try EvidenceQuery.items(behind: query, executor: tool.executor, options: tool.options, limit: configuration.resultLimit),
+      let behind = try run(evidence).last
+    else { return }
+    for item in behind.content.resultItems { cite(item.item, token: behind.queryToken) }
+  }
+
+  /// Adds a source unless its id is already cited; true when added.
+  @discardableResult
+  private mutating func cite(_ item: SearchableItem, token: String) -> Bool {
+    guard sourceIDs.insert(item.uniqueIdentifier).inserted else { return false }
+    let source = AnswerSource(item: item, queryToken: token)
+    sources.append(source)
+    emit(.source(source))
+    return true
+  }
+
+  /// The extractive answer for everything the searches returned so far.
+  private var whatCameBack: String {
+    ExtractiveAnswer(terms: []).describe(replies: replies, items: sources.map { ResultItem(rowid: 0, item: $0.item) })
+  }
+
+  private mutating func write(_ piece: String) {
+    text += piece
+    emit(.text(piece))
+  }
+}

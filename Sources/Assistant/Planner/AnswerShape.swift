@@ -1,0 +1,258 @@
+import Foundation
+
+/// The shape of the answer: counting ("how many", "number of"), statistics ("average
+/// distance", "total elevation gain"), grouping ("per state", "by month", "for each
+/// project") and superlatives ("highest rated", "longest", "3 shortest", "most recent").
+extension PlanBuilder {
+  /// Words that name an attribute, for grouping and statistics (the first candidate in the
+  /// index wins). Attribute names themselves also work ("elevation gain", "difficulty").
+  static let attributeWords: [String: [String]] = {
+    var words: [String: [String]] = [:]
+    func add(_ names: [String], _ attributes: [String]) { for name in names { words[name] = attributes } }
+    add(["state", "states", "province", "provinces", "region", "regions"], ["stateOrProvince"])
+    add(["country", "countries"], ["country"])
+    add(["city", "cities", "town", "towns"], ["city"])
+    add(["location", "locations", "place", "places", "park", "parks", "area", "areas"], ["namedLocation", "city"])
+    add(["author", "authors", "sender", "senders", "writer", "writers", "person", "people"], ["authorNames"])
+    add(["recipient", "recipients"], ["recipientNames"])
+    add(["project", "projects"], ["projects"])
+    add(["tag", "tags", "keyword", "keywords", "topic", "topics", "label", "labels"], ["keywords"])
+    add(["type", "types", "kind", "kinds"], ["contentType"])
+    add(["domain", "domains", "folder", "folders", "mailbox", "mailboxes", "source", "sources", "app", "apps"], ["domainIdentifier"])
+    add(["difficulty", "difficulties", "level", "levels"], ["difficulty"])
+    add(["rating", "ratings", "stars", "score"], ["rating", "starRating"])
+    add(["distance", "distances", "length", "km", "kilometers", "kilometres", "miles"], ["distance", "length"])
+    add(["elevation", "climb", "climbing", "ascent"], ["elevationGain", "altitude"])
+    add(["duration", "time"], ["duration"])
+    add(["priority", "priorities"], ["priority"])
+    return words
+  }()
+
+  static let periodWords: [String: String] = [
+    "day": "day", "days": "day", "daily": "day", "week": "week", "weeks": "week", "weekly": "week",
+    "month": "month", "months": "month", "monthly": "month", "year": "year", "years": "year", "yearly": "year",
+    "annually": "year",
+  ]
+
+  static let statisticWords: [String: String] = [
+    "average": "avg", "avg": "avg", "mean": "avg", "median": "median", "total": "sum", "sum": "sum", "combined": "sum",
+    "maximum": "max", "max": "max", "minimum": "min", "min": "min", "stddev": "stddev",
+  ]
+
+  /// Superlative phrases: the attributes they order by (nil: the date attribute) and the
+  /// direction.
+  static let superlatives: [([String], [String]?, Bool)] = [
+    (["most", "highly", "rated"], ["rating", "starRating"], true), (["highest", "rated"], ["rating", "starRating"], true),
+    (["best", "rated"], ["rating", "starRating"], true), (["top", "rated"], ["rating", "starRating"], true),
+    (["lowest", "rated"], ["rating", "starRating"], false), (["worst", "rated"], ["rating", "starRating"], false),
+    (["most", "recently"], nil, true), (["most", "recent"], nil, true), (["least", "recent"], nil, false),
+    (["longest"], ["distance", "length", "duration"], true), (["farthest"], ["distance"], true),
+    (["furthest"], ["distance"], true), (["shortest"], ["distance", "length", "duration"], false),
+    (["steepest"], ["elevationGain"], true), (["hilliest"], ["elevationGain"], true), (["flattest"], ["elevationGain"], false),
+    (["newest"], nil, true), (["latest"], nil, true), (["oldest"], nil, false), (["earliest"], nil, false),
+    (["best"], ["rating", "starRating"], true), (["worst"], ["rating", "starRating"], false),
+    (["favorite"], ["rating", "starRating"], true), (["favourite"], ["rating", "starRating"], true),
+  ]
+  static let largestWords: Set<String> = ["highest", "most", "largest", "biggest", "greatest", "maximum", "max", "top"]
+  static let smallestWords: Set<String> = ["lowest", "least", "smallest", "fewest", "minimum", "min"]
+
+  mutating func recognizeAnswerShape() {
+    recognizeCounting()
+    recognizeStatistic()
+    recognizeGrouping()
+    if !counting && statistic == nil && superlative == nil { recognizeSuperlative() }
+  }
+
+  /// An attribute (or calendar period) named by the free words at `index`: its length in
+  /// words and the attribute or period.
+  func attributeName(at index: Int, numericOnly: Bool = false) -> (length: Int, attribute: String?, period: String?)? {
+    guard isFree(index), let first = word(index) else { return nil }
+    if !numericOnly, let period = Self.periodWords[first] { return (1, nil, period) }
+    // An attribute's own name, split at case changes: "elevation gain", "state or province".
+    var best: (Int, String)?
+    for (name, type) in vocabulary.attributes {
+      if numericOnly && type.scalar != .number { continue }
+      let words = Self.nameWords(name)
+      guard words.count > 1 || words.first == first || words.first.map({ $0 + "s" }) == first else { continue }
+      var candidate = words
+      if !matches(candidate, at: index) {
+        candidate[candidate.count - 1] += "s"
+        guard matches(candidate, at: index) else { continue }
+      }
+      if best == nil || candidate.count > best!.0 { best = (candidate.count, name) }
+    }
+    if let best { return (best.0, best.1, nil) }
+    if let candidates = Self.attributeWords[first] {
+      for candidate in candidates {
+        if candidate == "contentType" || candidate == "domainIdentifier" {
+          if !numericOnly { return (1, candidate, nil) }
+          continue
+        }
+        guard let type = vocabulary.type(of: candidate) else { continue }
+        if numericOnly && type.scalar != .number { continue }
+        // "elevation gain" is one attribute in two words.
+        if candidate == "elevationGain", word(index + 1) == "gain", isFree(index + 1) { return (2, candidate, nil) }
+        return (1, candidate, nil)
+      }
+    }
+    return nil
+  }
+
+  /// The folded words of an attribute name: `elevationGain` -> ["elevation", "gain"].
+  static func nameWords(_ name: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    for character in name {
+      if character.isUppercase, !current.isEmpty {
+        words.append(current)
+        current = ""
+      }
+      if character.isLetter || character.isNumber { current.append(Character(character.lowercased())) }
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+  }
+
+  private mutating func recognizeCounting() {
+    let cues: [[String]] = [["how", "many"], ["total", "number", "of"], ["number", "of"], ["count", "of"], ["count"]]
+    for index in 0..<count {
+      for cue in cues where matches(cue, at: index) {
+        if cue == ["count"], index != 0 { continue }
+        // "how many km": a sum, not a count.
+        if cue == ["how", "many"], let named = attributeName(at: index + 2, numericOnly: true),
+          let attribute = named.attribute, ["km", "kilometers", "kilometres", "miles", "hours", "stars"].contains(word(index + 2) ?? "") {
+          statistic = ("sum", attribute)
+          claim(index..<index + 2 + named.length)
+          note(index, "\(quote(index..<index + 2 + named.length)) -> stats sum(\(attribute)) (in the stored unit)")
+          return
+        }
+        counting = true
+        claim(index..<index + cue.count)
+        note(index, "\(quote(index..<index + cue.count)) -> count")
+        return
+      }
+    }
+  }
+
+  private mutating func recognizeStatistic() {
+    guard statistic == nil else { return }
+    for index in 0..<count where isFree(index) {
+      guard let function = Self.statisticWords[word(index) ?? ""] else { continue }
+      // "total number of" is a count.
+      if function == "sum", word(index + 1) == "number" { continue }
+      var next = index + 1
+      while next < index + 3, ["the", "of", "my", "a", "an"].contains(word(next) ?? ""), isFree(next) { next += 1 }
+      var function2 = function
+      if function == "stddev" || (word(index) == "standard" && word(index + 1) == "deviation") { function2 = "stddev" }
+      guard let named = attributeName(at: next, numericOnly: true), let attribute = named.attribute else { continue }
+      statistic = (function2, attribute)
+      claim(index..<next + named.length)
+      note(index, "\(quote(index..<next + named.length)) -> stats \(function2)(\(attribute))")
+      return
+    }
+  }
+
+  private mutating func recognizeGrouping() {
+    let cues: [[String]] = [
+      ["sorted", "by"], ["ordered", "by"], ["sort", "by"], ["order", "by"],
+      ["broken", "down", "by"], ["grouped", "by"], ["group", "by"], ["for", "each"], ["for", "every"], ["in", "each"],
+      ["per"], ["by"], ["each"],
+    ]
+    for index in 0..<count {
+      for cue in cues where matches(cue, at: index) {
+        var next = index + cue.count
+        if word(next) == "the", isFree(next) { next += 1 }
+        guard let named = attributeName(at: next) else { continue }
+        // "sorted by rating", and "by rating" without counting: an order, not groups.
+        let ordered = ["sorted", "ordered", "sort", "order"].contains(cue[0])
+        if let attribute = named.attribute, ordered || (cue == ["by"] && !counting && statistic == nil),
+          let type = vocabulary.type(of: attribute), type.scalar == .number || type.scalar == .date {
+          superlative = Superlative(attribute: attribute, descending: true, limit: resultLimit)
+          claim(index..<next + named.length)
+          note(index, "\(quote(index..<next + named.length)) -> sort \(attribute) desc")
+          return
+        }
+        if ordered { continue }
+        grouping = Grouping(attribute: named.attribute, period: named.period)
+        claim(index..<next + named.length)
+        let target = named.period.map { "each \($0) of the date" } ?? "group by \(named.attribute!)"
+        note(index, "\(quote(index..<next + named.length)) -> \(target)")
+        return
+      }
+    }
+    // "monthly", "weekly" on their own.
+    for index in 0..<count where isFree(index) {
+      if let word = word(index), ["daily", "weekly", "monthly", "yearly", "annually"].contains(word), let period = Self.periodWords[word] {
+        grouping = Grouping(attribute: nil, period: period)
+        claim(index..<index + 1)
+        note(index, "\(quote(index..<index + 1)) -> each \(period) of the date")
+        return
+      }
+    }
+  }
+
+  private mutating func recognizeSuperlative() {
+    for index in 0..<count where isFree(index) {
+      var found: (length: Int, attribute: String?, descending: Bool)?
+      for (words, attributes, descending) in Self.superlatives where matches(words, at: index) {
+        // "best", "worst", "favorite" alone rank by rating only before a content type: "best
+        // trails", not "the best way to ...".
+        if words.count == 1, ["best", "worst", "favorite", "favourite"].contains(words[0]),
+          contentTypes(named: word(index + 1) ?? "").isEmpty {
+          continue
+        }
+        if let attributes {
+          guard let attribute = numericAttribute(attributes) ?? attributes.first(where: { vocabulary.type(of: $0)?.scalar == .date }) else { continue }
+          found = (words.count, attribute, descending)
+        } else {
+          found = (words.count, nil, descending)
+        }
+        break
+      }
+      if found == nil, let word = word(index), Self.largestWords.contains(word) || Self.smallestWords.contains(word) {
+        var next = index + 1
+        if self.word(next) == "of", isFree(next) { next += 1 }
+        if let named = attributeName(at: next, numericOnly: true), let attribute = named.attribute {
+          found = (next + named.length - index, attribute, Self.largestWords.contains(word))
+        }
+      }
+      guard let found else { continue }
+      var span = index..<index + found.length
+      var limit: Int?
+      // "3 longest", "top 5", "the five best"
+      if let n = wholeNumber(index - 1), n > 0, n <= 1000, tokens[index - 1].isNumber || Self.numberWords[word(index - 1) ?? ""] != nil,
+        word(index - 1) != "a" {
+        limit = n
+        span = (index - 1)..<span.upperBound
+      } else if word(index - 1) == "top", isFree(index - 1), let n = wholeNumber(index - 2), n > 0 {
+        limit = n
+        span = (index - 2)..<span.upperBound
+      } else if word(index) == "top", let n = wholeNumber(index + found.length), n > 0 {
+        limit = n
+        span = index..<index + found.length + 1
+      }
+      if limit == nil {
+        // A plural noun after it asks for several: "highest rated trails".
+        let next = span.upperBound
+        if let noun = word(next), noun.count > 3, noun.hasSuffix("s"), !noun.hasSuffix("ss"), !["does", "was", "has", "is", "this"].contains(noun) {
+          limit = resultLimit
+        } else {
+          limit = 1
+        }
+      }
+      superlative = Superlative(attribute: found.attribute, descending: found.descending, limit: limit)
+      claim(span)
+      let order = "sort \(found.attribute ?? "the date") \(found.descending ? "desc" : "asc") | limit \(limit!)"
+      note(span.lowerBound, "\(quote(span)) -> \(order)")
+      return
+    }
+    // "top 5 trails": the best rated.
+    for index in 0..<count where matches(["top"], at: index) {
+      guard let n = wholeNumber(index + 1), n > 0, let attribute = numericAttribute(["rating", "starRating"]) else { continue }
+      superlative = Superlative(attribute: attribute, descending: true, limit: n)
+      claim(index..<index + 2)
+      note(index, "\(quote(index..<index + 2)) -> sort \(attribute) desc | limit \(n)")
+      return
+    }
+  }
+}

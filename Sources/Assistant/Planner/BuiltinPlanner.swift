@@ -1,0 +1,92 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+import Stages
+
+/// The built-in, deterministic planner: turns a plain-language question into a query of
+/// Searchlight's language, so search works with no model at all (DESIGN §5).
+///
+/// It reads the index's attribute catalogue and the values of its low-cardinality text
+/// attributes once, at initialisation, and then recognises in each question:
+/// - dates, relative and absolute ("yesterday", "last week" = the previous calendar week,
+///   "past 7 days", "in October", "since June", "2025"), resolved against `clock`;
+/// - values the index knows ("in California", "by Sam Ortiz", "tagged waterfall") and content
+///   types ("trails", "hikes", "emails");
+/// - numeric phrases on numeric attributes ("rated 4 or more", "under 5 km");
+/// - counting ("how many"), grouping ("per state", "by month"), statistics ("average
+///   distance") and superlatives ("highest rated", "longest");
+/// - quoted phrases;
+/// and searches the remaining content words (question words and stop words dropped) as a
+/// ranked text search, rare terms weighted more. Every plan it returns type-checks against
+/// the index; an unexpected failure falls back to the plain text search.
+///
+/// ```swift
+/// let planner = try BuiltinPlanner(index: index, clock: QueryClock(now: now, timeZone: .current))
+/// let plan = try planner.plan("how many trails per state")
+/// // plan.dsl == #"search contentType == "trail" | group by stateOrProvince | count"#
+/// ```
+public struct BuiltinPlanner: Sendable {
+  public let index: SearchIndex
+  public let clock: QueryClock
+  /// Who is asking: only items visible to this scope shape plans (known values, term weights).
+  public let scope: AccessScope
+  /// How many items a ranked search keeps (`| top N`), and a plural superlative.
+  public let resultLimit: Int
+  /// Search words of five letters or more as prefixes of their stems ("models" -> `model*`).
+  public let stemming: Bool
+  let registry: StageRegistry
+  let vocabulary: IndexVocabulary
+
+  /// Reads the vocabulary of `index`.
+  ///
+  /// - Parameters:
+  ///   - scope: what the asker may see; by default no protection classes, the clock's now.
+  ///   - registry: the stages plans are checked against; the standard library by default.
+  public init(
+    index: SearchIndex, clock: QueryClock, scope: AccessScope? = nil, resultLimit: Int = 10, stemming: Bool = true,
+    registry: StageRegistry = StandardLibrary.registry()
+  ) throws {
+    self.stemming = stemming
+    self.index = index
+    self.clock = clock
+    self.scope = scope ?? AccessScope(now: clock.now)
+    self.resultLimit = max(1, resultLimit)
+    self.registry = registry
+    self.vocabulary = try IndexVocabulary.load(index, scope: self.scope)
+  }
+
+  /// The query for `question`, with notes on what was understood.
+  public func plan(_ question: String) throws -> PlannedQuery {
+    var builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: resultLimit)
+    builder.recognize()
+    builder.stemming = stemming
+    let frequencies = try IndexVocabulary.documentFrequencies(builder.searchTerms, index: index, scope: scope)
+    var plan = builder.assemble(documentFrequencies: frequencies)
+    do {
+      try check(plan)
+    } catch {
+      // A recogniser produced something the language rejects: search the words instead.
+      let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+      plan = try fallback(question)
+      plan.notes.append("the structured plan did not type-check (\(reason)); searching the words instead")
+      try check(plan)
+    }
+    return plan
+  }
+
+  /// Parses and type-checks a plan's queries over the index.
+  func check(_ plan: PlannedQuery) throws {
+    let executor = QueryExecutor(index: index, registry: registry)
+    let options = QueryOptions(scope: scope, clock: clock)
+    _ = try executor.prepare(plan.dsl, options: options)
+    if let evidence = plan.evidenceDSL { _ = try executor.prepare(evidence, options: options) }
+  }
+
+  /// The plain ranked text search of a question's content words.
+  func fallback(_ question: String) throws -> PlannedQuery {
+    var builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: resultLimit)
+    builder.stemming = stemming
+    let all = try IndexVocabulary.documentFrequencies(builder.searchTerms, index: index, scope: scope)
+    return builder.assemble(documentFrequencies: all)
+  }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import QueryEngine
+
+/// Verbs that name a date attribute, the text-search terms, and the query itself.
+extension PlanBuilder {
+  /// Verbs that say which date a question is about.
+  static let dateVerbs: [(words: Set<String>, attribute: String, needsDate: Bool)] = [
+    (["due", "deadline", "deadlines", "overdue"], "dueDate", false),
+    (["modified", "changed", "change", "changes", "edited", "edit", "updated", "update", "touched"], "contentModificationDate", false),
+    (["created", "wrote", "written", "added", "sent", "received"], "contentCreationDate", true),
+    (["start", "starts", "starting", "begin", "begins", "beginning"], "startDate", true),
+    (["end", "ends", "ending"], "endDate", true),
+  ]
+  static let completionWords: Set<String> = ["completed", "complete", "completing", "finished", "finish", "done", "hiked", "climbed", "walked"]
+
+  mutating func recognizeDateAttributeCues() {
+    // "completed", "have I done", "did I hike": the completion date, and only completed items.
+    if vocabulary.has("completionDate") {
+      for index in 0..<count {
+        let name = tokens[index].word
+        // "did I do", "did I hike" (the hike may already name the content type).
+        let didDo = (name == "do" || name == "hike") && (0..<index).contains { tokens[$0].word == "did" }
+        // "done" and "did I do" are about completion only when a content type is named:
+        // "what did I do on Monday" is not.
+        let generic = name == "done" || name == "do"
+        guard Self.completionWords.contains(name) || didDo, isFree(index) || name == "hike",
+          !generic || !contentTypes.isEmpty
+        else { continue }
+        completed = true
+        dateAttributeCue = ("completionDate", index)
+        if isFree(index) {
+          claim(index..<index + 1)
+          note(index, "\(quote(index..<index + 1)) -> completionDate")
+        } else {
+          note(index, "\(quote(index..<index + 1)) after \u{201C}did\u{201D} -> completionDate")
+        }
+        break
+      }
+    }
+    guard dateAttributeCue == nil else { return }
+    for (words, attribute, needsDate) in Self.dateVerbs where vocabulary.has(attribute) || attribute == "contentModificationDate" {
+      guard let index = (0..<count).first(where: { isFree($0) && words.contains(tokens[$0].word) }) else { continue }
+      if needsDate && dates.isEmpty { continue }
+      dateAttributeCue = (attribute, index)
+      claim(index..<index + 1)
+      note(index, "\(quote(index..<index + 1)) -> \(attribute)")
+      return
+    }
+  }
+
+  // MARK: Text terms
+
+  /// The free content words: not a stop word, not taken by a recogniser, each once.
+  var contentWords: [String] {
+    var seen = Set<String>()
+    var words: [String] = []
+    for index in 0..<count where isFree(index) {
+      let word = tokens[index].word
+      guard !isStopWord(index), word.contains(where: { $0.isLetter || $0.isNumber }), seen.insert(word).inserted else { continue }
+      words.append(word)
+    }
+    return words
+  }
+
+  /// The inverse document frequency of a term: rare terms weigh more (BM25's idf).
+  static func weight(documentFrequency df: Int, documents n: Int) -> Double {
+    log(1 + (Double(n) - Double(df) + 0.5) / (Double(df) + 0.5))
+  }
+
+  /// The content words as searched: stems as prefixes when stemming (see `TermForms`).
+  var searchTerms: [String] {
+    var seen = Set<String>()
+    return contentWords.map { TermForms.searchTerm($0, stemming: stemming) }.filter { seen.insert($0).inserted }
+  }
+
+  /// Chooses the text terms and their weights: terms the index never saw are dropped (they
+  /// cannot match), and so are terms in more than half of the items when rarer ones remain
+  /// (they add matches without ranking them). Heaviest first.
+  mutating func chooseTextTerms(documentFrequencies: [String: Int]) -> [PlannedQuery.TermWeight] {
+    let words = searchTerms
+    let n = max(vocabulary.documentCount, 1)
+    var weighted = words.map { word in
+      PlannedQuery.TermWeight(term: word, weight: Self.weight(documentFrequency: documentFrequencies[word] ?? 0, documents: n))
+    }
+    let unseen = words.filter { (documentFrequencies[$0] ?? 0) == 0 }
+    if !unseen.isEmpty, unseen.count < words.count {
+      weighted.removeAll { unseen.contains($0.term) }
+      note(count, "not in the index, dropped: \(unseen.joined(separator: ", "))")
+    }
+    let common = weighted.filter { (documentFrequencies[$0.term] ?? 0) * 2 > n }
+    if !common.isEmpty, weighted.count - common.count >= 2 {
+      weighted.removeAll { term in common.contains(term) }
+      note(count, "in most items, dropped: \(common.map(\.term).joined(separator: ", "))")
+    }
+    weighted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.term < $1.term }
+    textTerms = weighted.map(\.term)
+    return weighted
+  }
+
+  // MARK: The query
+
+  /// The attribute of the first numeric phrase and its natural order: "4.5 or more" best
+  /// first, "under 5 km" smallest first.
+  var numericOrder: (attribute: String, descending: Bool)? {
+    guard let first = numericFilters.first else { return nil }
+    if first.hasPrefix("InRange(") {
+      let name = first.dropFirst("InRange(".count).prefix { $0 != "," }
+      return (String(name), false)
+    }
+    let parts = first.split(separator: " ")
+    guard parts.count >= 2 else { return nil }
+    return (String(parts[0]), parts[1].hasPrefix(">") || parts[1] == "==")
+  }
+
+  /// Dates on the creation or modification date that lie wholly in the future cannot be
+  /// when an item was written or changed: they name an event ("the book club is reading in
+  /// December"), so their words go back to the text search.
+  mutating func releaseFutureDates() {
+    let attribute = dateAttribute
+    guard attribute == "contentModificationDate" || attribute == "contentCreationDate" else { return }
+    var kept: [DateConstraint] = []
+    for constraint in dates {
+      guard let lower = constraint.lower?.date, lower > clock.now else {
+        kept.append(constraint)
+        continue
+      }
+      for index in constraint.span { claimed[index] = false }
+      note(constraint.span.lowerBound, "\(quote(constraint.span)) is in the future: searched as text, not as \(attribute)")
+    }
+    dates = kept
+  }
+
+  /// The predicate parts (ANDed) without the text search.
+  var filterParts: [String] {
+    var parts: [String] = []
+    if contentTypes.count == 1 {
+      parts.append("contentType == \(DSLText.quoted(contentTypes[0]))")
+    } else if contentTypes.count > 1 {
+      parts.append("(" + contentTypes.map { "contentType == \(DSLText.quoted($0))" }.joined(separator: " || ") + ")")
+    }
+    for domain in domains { parts.append("domainIdentifier == \(DSLText.quoted(domain))") }
+    for filter in valueFilters { parts.append("\(filter.attribute) == \(DSLText.quoted(filter.value))cd") }
+    parts += numericFilters
+    let attribute = dateAttribute
+    for constraint in dates { parts.append(dateDSL(constraint, attribute: attribute)) }
+    if completed, dates.isEmpty || attribute != "completionDate" {
+      parts.append("completionDate <= $time.now")
+    }
+    if dateAttributeCue?.attribute == "dueDate", dates.isEmpty {
+      parts.append("dueDate >= $time.today")
+    }
+    for phrase in phrases { parts.append(DSLText.singleQuoted(phrase.words.joined(separator: " "))) }
+    return parts
+  }
+
+  /// The stages that filter by person. Several people ("from Sam Ortiz and Lena Novak") are
+  /// any of them, which one `people` stage cannot say: they become one predicate on the
+  /// attributes `people` reads.
+  var peopleStages: [String] {
+    guard people.count > 1 else {
+      return people.map { "people \(DSLText.quoted($0.name))" + ($0.role == "any" ? "" : " role \($0.role)") }
+    }
+    var tests: [String] = []
+    for person in people {
+      let attributes = person.role == "from" ? ["authorNames"] : person.role == "to" ? ["recipientNames"] : ["authorNames", "recipientNames"]
+      for attribute in attributes where vocabulary.has(attribute) {
+        tests.append("\(attribute) == \(DSLText.quoted(person.name))cdw")
+      }
+    }
+    return tests.isEmpty ? [] : ["where " + tests.joined(separator: " || ")]
+  }
+
+  /// A term as a quoted string: `"model*"` for a prefix, else the word taken literally.
+  static func termText(_ term: String) -> String {
+    guard term.hasSuffix("*") else { return DSLText.quoted(term) }
+    return String(DSLText.quoted(String(term.dropLast())).dropLast()) + "*\""
+  }
+
+  /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
+  func source(ranked: Bool) -> String {
+    var parts = filterParts
+    if !textTerms.isEmpty {
+      if ranked {
+        let any = textTerms.map(Self.termText).joined(separator: " || ")
+        parts.append(textTerms.count > 1 && !parts.isEmpty ? "(\(any))" : any)
+      } else {
+        parts.append("\"" + textTerms.map { Self.termText($0).dropFirst().dropLast() }.joined(separator: " ") + "\"")
+      }
+    }
+    let predicate = parts.isEmpty ? "*" : parts.joined(separator: " && ")
+    return (["search \(predicate)"] + peopleStages).joined(separator: " | ")
+  }
+
+  /// The fork of one branch per calendar period: `fork (where d == $time.this_month(-1) | count as "2026-10") ...`.
+  func periodFork(_ period: String, terminal: String) -> String {
+    let attribute = dateAttribute
+    let calendar = clock.calendar
+    let (function, unit, defaultCount): (String, Calendar.Component, Int) = switch period {
+    case "day": ("today", .day, 7)
+    case "week": ("this_week", .weekOfYear, 8)
+    case "year": ("this_year", .year, 5)
+    default: ("this_month", .month, 12)
+    }
+    guard let current = calendar.dateInterval(of: unit, for: clock.now) else { return terminal }
+    // The periods of a date phrase ("in 2025 by month"), else the last few up to now.
+    var offsets = Array((1 - defaultCount)...0)
+    if let constraint = dates.first, let lower = constraint.lower?.date {
+      let upper = constraint.upper?.date ?? clock.now
+      let first = calendar.dateComponents([unit], from: current.start, to: calendar.dateInterval(of: unit, for: lower)?.start ?? lower)
+      let last = calendar.dateComponents([unit], from: current.start, to: calendar.dateInterval(of: unit, for: upper.addingTimeInterval(-1))?.start ?? upper)
+      if let a = first.value(for: unit), let b = last.value(for: unit), a <= b, b - a < 36 { offsets = Array(a...b) }
+    }
+    let branches = offsets.map { offset -> String in
+      let start = calendar.date(byAdding: unit, value: offset, to: current.start) ?? current.start
+      let parts = calendar.dateComponents([.year, .month, .day], from: start)
+      let label = switch period {
+      case "year": String(format: "%04d", parts.year ?? 0)
+      case "month": String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
+      case "week": String(format: "week of %04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+      default: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+      }
+      let time = "$time.\(function)" + (offset != 0 ? "(\(offset))" : "")
+      return "(where \(attribute) == \(time) | \(terminal) as \(DSLText.quoted(label)))"
+    }
+    return "fork " + branches.joined(separator: " ")
+  }
+
+  /// The query and its intent.
+  mutating func assemble(documentFrequencies: [String: Int]) -> PlannedQuery {
+    let weights = chooseTextTerms(documentFrequencies: documentFrequencies)
+    let attribute = dateAttribute
+    var stages: [String] = []
+    var intent: PlannedQuery.Intent
+    var evidence: String?
+    var ranked = false
+    if let statistic {
+      let call = "stats \(statistic.function)(\(statistic.attribute))"
+      if let period = grouping?.period {
+        stages.append(periodFork(period, terminal: call))
+      } else {
+        stages.append(call + (grouping?.attribute.map { " by \($0)" } ?? ""))
+      }
+      intent = .statistic(function: statistic.function, attribute: statistic.attribute, by: grouping?.attribute ?? grouping?.period)
+      evidence = source(ranked: false)
+    } else if counting || grouping != nil {
+      if let period = grouping?.period {
+        stages.append(periodFork(period, terminal: "count"))
+        intent = .groupCount(attribute: dateAttribute, period: period)
+      } else if let attribute = grouping?.attribute {
+        stages.append("group by \(attribute)")
+        stages.append("count")
+        intent = .groupCount(attribute: attribute, period: nil)
+      } else {
+        stages.append("count")
+        intent = .count
+      }
+      evidence = source(ranked: false)
+    } else if let superlative {
+      let attribute = superlative.attribute ?? dateAttribute
+      let limit = superlative.limit ?? 1
+      stages.append("sort \(attribute) \(superlative.descending ? "desc" : "asc")")
+      stages.append("limit \(limit)")
+      intent = .superlative(attribute: attribute, descending: superlative.descending, limit: limit)
+    } else if !textTerms.isEmpty || !phrases.isEmpty {
+      ranked = true
+      stages.append("top \(resultLimit)")
+      intent = .search
+    } else {
+      // Newest first, or by the measure a numeric phrase filtered on ("rated 4.5 or more").
+      if dates.isEmpty, let numeric = numericOrder {
+        stages.append("sort \(numeric.attribute) \(numeric.descending ? "desc" : "asc")")
+      } else {
+        stages.append("sort \(attribute) \(attribute == "dueDate" ? "asc" : "desc")")
+      }
+      intent = .list
+      if filterParts.isEmpty && people.isEmpty {
+        stages.append("limit \(resultLimit)")
+        note(count, "nothing to search for: the most recent items")
+      }
+    }
+    if !weights.isEmpty {
+      let listed = weights.map { "\($0.term) \(String(format: "%.2f", $0.weight))" }.joined(separator: ", ")
+      note(count, (ranked ? "ranked text search, any of (rarest first): " : "text search, all of: ") + listed)
+    }
+    let dropped = (0..<count).filter { isFree($0) && isStopWord($0) }.map { tokens[$0].word }
+    if !dropped.isEmpty {
+      var seen = Set<String>()
+      note(count + 1, "stop words dropped: " + dropped.filter { seen.insert($0).inserted }.joined(separator: ", "))
+    }
+    var notes = self.notes
+    for constraint in dates { notes.append((constraint.span.lowerBound, dateNote(constraint, attribute: attribute))) }
+    for phrase in phrases { notes.append((-1, "\u{201C}\(phrase.text)\u{201D} -> phrase \(DSLText.singleQuoted(phrase.words.joined(separator: " ")))")) }
+    let ordered = notes.enumerated().sorted { a, b in
+      a.element.position != b.element.position ? a.element.position < b.element.position : a.offset < b.offset
+    }.map(\.element.text)
+    let dsl = ([source(ranked: ranked)] + stages).joined(separator: " | ")
+    var plan = PlannedQuery(question: question, dsl: dsl, evidenceDSL: evidence, notes: ordered, intent: intent)
+    plan.termWeights = weights
+    return plan
+  }
+}

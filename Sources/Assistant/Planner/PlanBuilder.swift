@@ -1,0 +1,157 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+
+/// The planner's working state for one question: the words, which of them a recogniser has
+/// taken, and everything recognised so far. Recognisers live in extensions, one file per
+/// kind of phrase; `assemble` turns the result into a query.
+struct PlanBuilder {
+  let vocabulary: IndexVocabulary
+  let clock: QueryClock
+  let resultLimit: Int
+  /// Search words of five letters or more as prefixes of their stems.
+  var stemming = true
+  let question: String
+  var text: QuestionText
+  /// True for words a recogniser has used; the rest may become text-search terms.
+  var claimed: [Bool]
+  /// Notes with the position of the phrase they explain, sorted at the end.
+  var notes: [(position: Int, text: String)] = []
+
+  // What was recognised.
+  var contentTypes: [String] = []
+  var domains: [String] = []
+  var valueMatches: [ValueMatch] = []
+  var valueFilters: [ValueFilter] = []
+  var people: [PersonFilter] = []
+  var numericFilters: [String] = []
+  var dates: [DateConstraint] = []
+  var completed = false
+  /// A date attribute named by a verb (`completed`, `due`, `created`).
+  var dateAttributeCue: (attribute: String, position: Int)?
+  var counting = false
+  var statistic: (function: String, attribute: String)?
+  var grouping: Grouping?
+  var superlative: Superlative?
+  var phrases: [QuestionText.Phrase] = []
+  var textTerms: [String] = []
+
+  /// A filter on an attribute's value: `stateOrProvince == "California"cd`.
+  struct ValueFilter {
+    var attribute: String
+    var value: String
+    var position: Int
+  }
+
+  /// A `people` stage.
+  struct PersonFilter {
+    var name: String
+    var role: String
+  }
+
+  /// Grouping by an attribute's values or by calendar periods of a date attribute.
+  struct Grouping {
+    var attribute: String?
+    var period: String?
+  }
+
+  /// Items with the largest or smallest value of an attribute (nil: the date attribute).
+  struct Superlative {
+    var attribute: String?
+    var descending: Bool
+    var limit: Int?
+  }
+
+  /// A date range from a phrase: `== $time.last_week`, or `>= lower && < upper`.
+  struct DateConstraint {
+    var span: Range<Int>
+    var period: String?
+    var lower: (dsl: String, date: Date)?
+    var upper: (dsl: String, date: Date)?
+  }
+
+  init(question: String, vocabulary: IndexVocabulary, clock: QueryClock, resultLimit: Int) {
+    self.question = question
+    self.vocabulary = vocabulary
+    self.clock = clock
+    self.resultLimit = resultLimit
+    self.text = QuestionText(question)
+    self.claimed = Array(repeating: false, count: text.tokens.count)
+    self.phrases = text.phrases
+  }
+
+  // MARK: Words
+
+  var tokens: [QuestionText.Token] { text.tokens }
+  var count: Int { tokens.count }
+
+  /// The folded word at `index`, nil past the end.
+  func word(_ index: Int) -> String? { index >= 0 && index < count ? tokens[index].word : nil }
+
+  /// True when `index` is a word no recogniser has taken.
+  func isFree(_ index: Int) -> Bool { index >= 0 && index < count && !claimed[index] }
+
+  mutating func claim(_ range: Range<Int>) {
+    for index in range where index >= 0 && index < count { claimed[index] = true }
+  }
+
+  /// True when the free words from `index` on are `words`.
+  func matches(_ words: [String], at index: Int) -> Bool {
+    guard index >= 0, index + words.count <= count else { return false }
+    for (offset, word) in words.enumerated() where !isFree(index + offset) || tokens[index + offset].word != word {
+      return false
+    }
+    return true
+  }
+
+  /// The question's own words for a span, quoted for a note.
+  func quote(_ range: Range<Int>) -> String {
+    "\u{201C}" + tokens[range.clamped(to: 0..<count)].map(\.text).joined(separator: " ") + "\u{201D}"
+  }
+
+  mutating func note(_ position: Int, _ text: String) {
+    notes.append((position, text))
+  }
+
+  /// True when the question contains any of `words` (taken or not).
+  func contains(_ words: Set<String>) -> Bool { tokens.contains { words.contains($0.word) } }
+
+  /// The attribute dates refer to: one named by a verb, else the modification date.
+  var dateAttribute: String {
+    if let cue = dateAttributeCue { return cue.attribute }
+    for name in ["contentModificationDate", "contentCreationDate"] where vocabulary.has(name) { return name }
+    return vocabulary.attributes.filter { $0.value.scalar == .date }.keys.sorted().first ?? "contentModificationDate"
+  }
+
+  /// True when the question speaks of the past (`did`, `was`, `-ed` verbs, `ago`).
+  var speaksOfPast: Bool {
+    let past: Set<String> = [
+      "did", "was", "were", "had", "ago", "wrote", "sent", "got", "went", "made", "said", "spent", "bought", "paid", "met",
+      "saw", "took", "gave", "done", "ran", "read", "came", "left", "told", "found", "kept", "began",
+    ]
+    return tokens.contains { past.contains($0.word) || ($0.word.count >= 5 && $0.word.hasSuffix("ed") && !$0.isNumber) }
+  }
+
+  // MARK: Recognition
+
+  /// True when the word at `index` says nothing about what to find: a stop word, or a verb of
+  /// asking where the request starts ("show me", "please list").
+  func isStopWord(_ index: Int) -> Bool {
+    let word = tokens[index].word
+    if StopWords.contains(word) { return true }
+    guard StopWords.requestVerbs.contains(word) else { return false }
+    return (0..<index).allSatisfy { StopWords.contains(tokens[$0].word) }
+  }
+
+  /// Runs every recogniser, in the order that lets the most specific phrases win.
+  mutating func recognize() {
+    recognizeNumericPhrases()
+    recognizeDatePhrases()
+    recognizeAnswerShape()
+    recognizeValues()
+    recognizeContentTypes()
+    recognizeDateAttributeCues()
+    decideValues()
+    releaseFutureDates()
+  }
+}

@@ -1,0 +1,70 @@
+/// What the built-in planner made of a question: a query in Searchlight's language, what it
+/// understood (one note per recognised phrase, in the order of the question), and the kind
+/// of answer the query produces.
+public struct PlannedQuery: Sendable, Hashable {
+  /// The kind of answer a plan produces.
+  public enum Intent: Sendable, Hashable {
+    /// A ranked full-text search of the question's content words (best first).
+    case search
+    /// The items that satisfy the recognised filters, newest first.
+    case list
+    /// How many items satisfy the filters (`how many`).
+    case count
+    /// How many items per value of an attribute (`per state`), or per calendar period
+    /// (`by month`: the attribute is the date attribute, `period` the unit).
+    case groupCount(attribute: String, period: String?)
+    /// A statistic of a numeric attribute (`average distance`), optionally per value of an
+    /// attribute.
+    case statistic(function: String, attribute: String, by: String?)
+    /// The items with the largest or smallest value of an attribute (`longest`).
+    case superlative(attribute: String, descending: Bool, limit: Int)
+  }
+
+  /// The question as asked.
+  public var question: String
+  /// The query: it parses, type-checks and runs with `QueryExecutor` over the planner's index.
+  public var dsl: String
+  /// For aggregate answers (counts, groups, statistics): the query for the items behind the
+  /// answer, so they can be shown or cited. Nil when `dsl` already returns items.
+  public var evidenceDSL: String?
+  /// What was understood, e.g. `“last week” -> contentModificationDate in [2026-11-16, 2026-11-23)`.
+  public var notes: [String]
+  public var intent: Intent
+  /// The text-search terms with their weights (rarer terms weigh more), heaviest first. The
+  /// query language does not carry term weights yet, so they are reported here (and in `notes`).
+  public var termWeights: [TermWeight] = []
+
+  /// A text-search term and its weight: the inverse document frequency in the index.
+  public struct TermWeight: Sendable, Hashable {
+    public var term: String
+    public var weight: Double
+    public init(term: String, weight: Double) {
+      self.term = term
+      self.weight = weight
+    }
+  }
+
+  public init(question: String, dsl: String, evidenceDSL: String? = nil, notes: [String], intent: Intent) {
+    self.question = question
+    self.dsl = dsl
+    self.evidenceDSL = evidenceDSL
+    self.notes = notes
+    self.intent = intent
+  }
+
+  /// The query whose items answer the question: `evidenceDSL` when there is one, else `dsl`.
+  public var itemsDSL: String { evidenceDSL ?? dsl }
+}
+
+extension PlannedQuery.Intent: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .search: "search"
+    case .list: "list"
+    case .count: "count"
+    case .groupCount(let attribute, let period): period.map { "count per \($0) of \(attribute)" } ?? "count per \(attribute)"
+    case .statistic(let function, let attribute, let by): "\(function)(\(attribute))" + (by.map { " by \($0)" } ?? "")
+    case .superlative(let attribute, let descending, let limit): "\(descending ? "largest" : "smallest") \(attribute) (\(limit))"
+    }
+  }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+import Stages
+
+/// One query of the benchmark mix: the engine's query and the same work written by hand in
+/// SQL against the index schema (`Schema.swift`), with variants (different words, states,
+/// months) that the iterations cycle through.
+///
+/// Every hand-written statement takes the visibility rule the engine applies as `?1` (the
+/// named index) and `?2` (the clock, for expiry): `i.indexId = ?1 AND (i.expiration IS NULL OR
+/// i.expiration > ?2) AND i.protection IS NULL`, so both sides return the same items.
+package struct BenchmarkQuery: Sendable {
+  /// What the engine runs.
+  package enum EngineQuery: Sendable, Hashable {
+    /// Query text in the language.
+    case text(String)
+    /// A question through `PlainQuestionPlanner`, as `eval` runs it.
+    case question(String)
+
+    /// How the query reads in a report.
+    package var display: String {
+      switch self {
+      case .text(let text): text
+      case .question(let question): "plain planner: \(question)"
+      }
+    }
+  }
+
+  /// One variant: the engine's query and the arguments of the SQL from `?3` on.
+  package struct Variant: Sendable {
+    package var engine: EngineQuery
+    package var arguments: [SQLValue]
+  }
+
+  /// How the two sides' results are compared once, before timing.
+  package enum Comparison: Sendable {
+    /// Item ids in order (the first SQL column).
+    case identifiers
+    /// Every row and column (group keys and counts, statistics).
+    case rows
+  }
+
+  package var name: String
+  package var sql: String
+  package var variants: [Variant]
+  package var comparison: Comparison
+
+  /// The visibility condition every statement includes (see the type's documentation).
+  static let visible = "i.indexId = ?1 AND (i.expiration IS NULL OR i.expiration > ?2) AND i.protection IS NULL"
+
+  /// BM25 with the engine's column weights (title, keywords, description, body, other); FTS5's
+  /// bm25() is lower-is-better.
+  static let bm25 = "bm25(fts, 4.0, 3.0, 2.0, 1.0, 1.0)"
+
+  /// An FTS5 query string of quoted terms (quotes doubled), joined by AND or OR.
+  /// https://www.sqlite.org/fts5.html#full_text_query_syntax
+  static func match(_ words: [String], all: Bool) -> String {
+    words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: all ? " AND " : " OR ")
+  }
+
+  /// Ranked text search, best `k` (the engine: `search "a b" | top k`).
+  static func textTop(_ pairs: [[String]], k: Int) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "text top-\(k)",
+      sql: """
+        SELECT i.id, i.attributes FROM fts JOIN items i ON i.rowid = fts.rowid
+        WHERE fts MATCH ?3 AND \(visible) ORDER BY \(bm25), i.rowid LIMIT \(k)
+        """,
+      variants: pairs.map { words in
+        Variant(engine: .text("search \"\(words.joined(separator: " "))\" | top \(k)"), arguments: [.text(match(words, all: true))])
+      },
+      comparison: .identifiers)
+  }
+
+  /// A question as a ranked OR search over its words, best `k` (`eval`'s plain planner).
+  static func questionTop(_ questions: [String], k: Int) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "question top-\(k) (OR)",
+      sql: """
+        SELECT i.id, i.attributes FROM fts JOIN items i ON i.rowid = fts.rowid
+        WHERE fts MATCH ?3 AND \(visible) ORDER BY \(bm25), i.rowid LIMIT \(k)
+        """,
+      variants: questions.compactMap { question in
+        let words = PlainQuestionPlanner.terms(question)
+        return words.isEmpty ? nil : Variant(engine: .question(question), arguments: [.text(match(words, all: false))])
+      },
+      comparison: .identifiers)
+  }
+
+  /// Number of items matching a text search (`search "a" | count`).
+  static func textCount(_ words: [[String]]) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "text count",
+      sql: "SELECT count(*) FROM fts JOIN items i ON i.rowid = fts.rowid WHERE fts MATCH ?3 AND \(visible)",
+      variants: words.map { words in
+        Variant(engine: .text("search \"\(words.joined(separator: " "))\" | count"), arguments: [.text(match(words, all: true))])
+      },
+      comparison: .rows)
+  }
+
+  /// A Spotlight predicate over attributes: trails in a state rated at least a threshold,
+  /// first 20. The SQL starts from the (attr, fold) index and reaches the rating through
+  /// (item, attr); `+r.num` keeps SQLite from scanning every high rating instead
+  /// (https://www.sqlite.org/optoverview.html#disqualifying_where_clause_terms_using_unary_) (`search domainIdentifier == "trails" && stateOrProvince == "Utah"cd && rating >= 4.7 | limit 20`).
+  static func predicate(_ cases: [(state: String, rating: Double)], state: Int64, rating: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "predicate",
+      sql: """
+        SELECT i.id, i.attributes FROM vals s JOIN items i ON i.rowid = s.item
+        JOIN vals r ON r.item = i.rowid AND r.attr = ?6 AND +r.num >= ?7
+        WHERE s.attr = ?4 AND s.fold = ?5 AND i.domain = ?3 AND \(visible)
+        ORDER BY i.rowid LIMIT 20
+        """,
+      variants: cases.map { state0, rating0 in
+        Variant(
+          engine: .text(#"search domainIdentifier == "trails" && stateOrProvince == "\#(state0)"cd && rating >= \#(JSONValue.format(number: rating0)) | limit 20"#),
+          arguments: [.text("trails"), .integer(state), .text(TextFolding.fold(state0)), .integer(rating), .real(rating0)])
+      },
+      comparison: .identifiers)
+  }
+
+  /// Items modified in a month, newest first, first 20.
+  static func dateRange(_ months: [(start: Date, end: Date)], modified: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "date range",
+      sql: """
+        SELECT i.id, i.attributes FROM vals d JOIN items i ON i.rowid = d.item
+        WHERE d.attr = ?3 AND d.num >= ?4 AND d.num < ?5 AND \(visible)
+        ORDER BY d.num DESC, i.rowid LIMIT 20
+        """,
+      variants: months.map { start, end in
+        Variant(
+          engine: .text("search contentModificationDate >= $time.iso(\(ISO8601.format(start))) && contentModificationDate < $time.iso(\(ISO8601.format(end))) | sort contentModificationDate desc | limit 20"),
+          arguments: [.integer(modified), .real(start.timeIntervalSince1970), .real(end.timeIntervalSince1970)])
+      },
+      comparison: .identifiers)
+  }
+
+  /// Trails per state (`search domainIdentifier == "trails" | group by stateOrProvince | count`).
+  static func groupCount(state: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "group + count",
+      sql: """
+        SELECT g.str, count(*) FROM items i JOIN vals g ON g.item = i.rowid AND g.attr = ?4
+        WHERE i.domain = ?3 AND \(visible) GROUP BY g.str ORDER BY 2 DESC, 1
+        """,
+      variants: [Variant(engine: .text(#"search domainIdentifier == "trails" | group by stateOrProvince | count"#), arguments: [.text("trails"), .integer(state)])],
+      comparison: .rows)
+  }
+
+  /// Average distance and best rating of the trails.
+  static func stats(distance: Int64, rating: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "stats",
+      sql: """
+        SELECT avg(d.num), max(r.num) FROM items i
+        LEFT JOIN vals d ON d.item = i.rowid AND d.attr = ?4
+        LEFT JOIN vals r ON r.item = i.rowid AND r.attr = ?5
+        WHERE i.domain = ?3 AND \(visible)
+        """,
+      variants: [Variant(engine: .text(#"search domainIdentifier == "trails" | stats avg(distance), max(rating)"#), arguments: [.text("trails"), .integer(distance), .integer(rating)])],
+      comparison: .rows)
+  }
+
+  /// A text search scored by the example Swift custom stage `freshness` (Stages): each item's
+  /// relevance times 1 + weight x recency of its modification date (halving every half-life),
+  /// best `k`.
+  static func customScoring(_ words: [String], k: Int, modified: Int64, now: Date, stage: FreshnessStage) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "custom scoring stage",
+      sql: """
+        SELECT i.id, i.attributes,
+          (CASE WHEN -\(bm25) > 0 THEN -\(bm25) ELSE 1.0 END)
+            * (1 + ?5 * coalesce(pow(0.5, max(0.0, ?4 - m.num) / ?6), 0.0)) AS score
+        FROM fts JOIN items i ON i.rowid = fts.rowid
+        LEFT JOIN vals m ON m.item = i.rowid AND m.attr = ?7
+        WHERE fts MATCH ?3 AND \(visible) ORDER BY score DESC, i.rowid LIMIT \(k)
+        """,
+      variants: words.map { word in
+        Variant(
+          engine: .text("search \"\(word)\" | freshness | top \(k)"),
+          arguments: [
+            .text(match([word], all: true)), .real(now.timeIntervalSince1970), .real(stage.weight), .real(stage.halfLife), .integer(modified),
+          ])
+      },
+      comparison: .identifiers)
+  }
+}

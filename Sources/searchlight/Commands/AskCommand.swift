@@ -1,0 +1,201 @@
+import Assistant
+import Dispatch
+import Foundation
+import QueryEngine
+import SearchIndex
+import Synchronization
+
+/// `searchlight ask`: answers a question from the index, offline or with a model that calls
+/// the search tool, streaming the answer and then listing its sources.
+enum AskCommand: Command {
+  static let name = "ask"
+  static let abstract = "Answer a question from your items, offline or with a model (OpenAI-compatible) that searches them."
+  static let usage = "ask --db FILE [--model-url URL --model NAME] [--guide LEVEL] [--format text|json] [--timing] [--now ISO8601] [--] QUESTION"
+  static let discussion = """
+    With no model, the built-in planner turns the question into a query and the answer quotes
+    what came back: titles, dates and each item's best matching sentence, the number of a count
+    or statistic (citing the items it was computed from), or "Nothing relevant was found in your
+    items." With --model-url (or SEARCHLIGHT_MODEL_URL) and --model (or SEARCHLIGHT_MODEL), a
+    chat-completions server (llama.cpp, Ollama, vLLM, LM Studio) answers, calling the search
+    tool for up to 4 rounds; sources always come from what the searches returned. If the server
+    cannot be reached, a one-line note goes to stderr and the offline answer follows (exit 0).
+
+    Text output is the answer as it streams, then the sources (id, title, date, contentURL).
+    JSON output is one event per line: {"event":"reply","reply":{...}}, {"event":"source",
+    "item":{...}}, {"event":"text","delta":"..."}, {"event":"notice","message":"..."} and
+    {"event":"done",...} last. Ctrl-C stops the model request and the query (exit 130).
+
+    EXAMPLES:
+      searchlight ask --db items.db 'what went wrong at the Orion launch?'
+      searchlight ask --db items.db --model-url http://localhost:8080 --model qwen3 'how many hikes in Utah?'
+    """
+  static let options: [OptionSpec] = QuerySetup.options + [
+    OptionSpec(name: "model-url", kind: .value, valueName: "URL", help: "The chat-completions server, e.g. http://localhost:8080 (also SEARCHLIGHT_MODEL_URL)."),
+    OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
+    OptionSpec(name: "guide", kind: .value, valueName: "LEVEL", help: "The search tool offered to the model: focused (default), complete or profile:..."),
+    OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "text (default) or json (JSON Lines events)."),
+    OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first source, to the first text and in total on stderr."),
+  ]
+
+  /// Items an answer lists and cites at most.
+  static let resultLimit = 10
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    let json = try Common.format(arguments, allowed: ["text", "json"], default: "text", command: name) == "json"
+    guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing QUESTION", command: name) }
+    let question = arguments.positionals.joined(separator: " ")
+    let guidance: ToolGuidance
+    do { guidance = try ToolGuidance(parsing: arguments.value("guide") ?? "focused") } catch {
+      throw UsageError(message: error.message, command: name)
+    }
+    let model = try languageModel(arguments)
+    let setup = try QuerySetup(arguments, command: name)
+    let session: AnswerSession
+    do {
+      session = try Self.session(
+        executor: setup.executor, options: setup.options, guidance: guidance, model: model, resultLimit: resultLimit)
+    } catch {
+      throw queryFailure(error)
+    }
+    let timing = try answer(question, with: session, printer: AnswerPrinter(json: json))
+    if arguments.has("timing") { Terminal.err(timing.description + "\n") }
+    return .success
+  }
+
+  /// An answer session over the executor's index: the search tool with `guidance`, the
+  /// built-in planner, and at most `resultLimit` items listed and cited.
+  static func session(
+    executor: QueryExecutor, options: QueryOptions, guidance: ToolGuidance, model: (any LanguageModel)?, resultLimit: Int
+  ) throws -> AnswerSession {
+    let tool = SearchTool(executor: executor, options: options, maximumResultCount: resultLimit)
+    let schema = try ToolSchemaGenerator(index: executor.index, registry: executor.registry, scope: options.scope).tool(guidance)
+    guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
+    var configuration = AnswerSession.Configuration()
+    configuration.resultLimit = resultLimit
+    let planner = try BuiltinPlanner(
+      index: executor.index, clock: options.clock, scope: options.scope, resultLimit: resultLimit, registry: executor.registry)
+    return AnswerSession(tool: tool, toolDefinition: definition, model: model, planner: planner, configuration: configuration)
+  }
+
+  /// Prints the answer to `question` as it streams. Ctrl-C stops it and exits 130.
+  static func answer(_ question: String, with session: AnswerSession, printer: AnswerPrinter) throws -> AnswerTiming {
+    switch wait(for: session.streamResponse(to: question), printer: printer) {
+    case .success(let timing):
+      return timing
+    case .failure(let error) where error is CancellationError:
+      Terminal.err("\n")
+      throw CommandFailure(.interrupted, "cancelled")
+    case .failure(let error):
+      throw queryFailure(error)
+    }
+  }
+
+  /// The model from `--model-url`/`--model` or the environment; nil for none.
+  static func languageModel(_ arguments: ParsedArguments) throws -> (any LanguageModel)? {
+    let environment = ProcessInfo.processInfo.environment
+    let urlText = arguments.value("model-url") ?? environment["SEARCHLIGHT_MODEL_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    let modelName = arguments.value("model") ?? environment["SEARCHLIGHT_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    guard let urlText else {
+      if arguments.value("model") != nil {
+        throw UsageError(message: "--model needs --model-url <URL> (or SEARCHLIGHT_MODEL_URL)", command: name)
+      }
+      return nil
+    }
+    guard let url = URL(string: urlText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+      throw UsageError(message: "'\(urlText)' is not an http or https URL", command: name)
+    }
+    // Single-model servers (llama.cpp) accept any name.
+    return OpenAICompatibleModel(server: ModelServer(baseURL: url), model: modelName ?? "default")
+  }
+
+  /// Prints the stream's events until it ends, on a task that Ctrl-C cancels; blocks until then.
+  static func wait(for events: AsyncThrowingStream<AnswerEvent, any Error>, printer: AnswerPrinter) -> Result<AnswerTiming, any Error> {
+    let outcome = Mutex<Result<AnswerTiming, any Error>?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    let task = Task {
+      var printer = printer
+      let result: Result<AnswerTiming, any Error>
+      do {
+        for try await event in events { printer.print(event) }
+        // A cancelled iteration just ends; only an answer that reached `.done` is complete.
+        result = printer.timing.end == nil ? .failure(CancellationError()) : .success(printer.timing)
+      } catch {
+        result = .failure(error)
+      }
+      outcome.withLock { $0 = result }
+      finished.signal()
+    }
+    signal(SIGINT, SIG_IGN)
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    interrupt.setEventHandler { task.cancel() }
+    interrupt.resume()
+    finished.wait()
+    interrupt.cancel()
+    signal(SIGINT, SIG_DFL)
+    return outcome.withLock { $0 } ?? .failure(CancellationError())
+  }
+}
+
+/// How long an answer took to show its first source and its first text.
+struct AnswerTiming: CustomStringConvertible {
+  let start = ContinuousClock.now
+  var firstSource: ContinuousClock.Instant?
+  var firstText: ContinuousClock.Instant?
+  var end: ContinuousClock.Instant?
+
+  var description: String {
+    func milliseconds(_ instant: ContinuousClock.Instant?) -> String {
+      guard let instant else { return "none" }
+      let duration = instant - start
+      return String(format: "%.1f ms", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+    }
+    return "time to first source: \(milliseconds(firstSource)), time to first text: \(milliseconds(firstText)), total: \(milliseconds(end))"
+  }
+}
+
+/// Prints answer events: the text as it streams and then the sources, or one JSON line each.
+struct AnswerPrinter {
+  let json: Bool
+  private(set) var timing = AnswerTiming()
+  private var endsWithNewline = true
+
+  init(json: Bool) {
+    self.json = json
+  }
+
+  mutating func print(_ event: AnswerEvent) {
+    switch event {
+    case .source:
+      if timing.firstSource == nil { timing.firstSource = .now }
+    case .text(let piece):
+      if timing.firstText == nil { timing.firstText = .now }
+      if !piece.isEmpty { endsWithNewline = piece.hasSuffix("\n") }
+    case .done:
+      timing.end = .now
+    case .reply, .notice:
+      break
+    }
+    if json {
+      Terminal.out(event.jsonValue.compactText + "\n")
+      return
+    }
+    switch event {
+    case .text(let piece):
+      Terminal.out(piece)
+    case .notice(let message):
+      Terminal.err("note: \(message)\n")
+    case .done(let summary):
+      var out = endsWithNewline ? "" : "\n"
+      if !summary.sources.isEmpty {
+        out += "\nSources:\n"
+        for (number, source) in summary.sources.enumerated() {
+          let fields = [source.id, source.title, source.day, source.contentURL].compactMap { $0 }
+          out += "  [\(number + 1)] " + fields.joined(separator: "  ") + "\n"
+        }
+      }
+      Terminal.out(out)
+    case .reply, .source:
+      break
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import Evaluation
+import Foundation
+import SearchIndex
+
+/// `searchlight bench`: ingest and query benchmarks, the engine next to hand-written SQL.
+enum BenchCommand: Command {
+  static let name = "bench"
+  static let abstract = "Benchmark ingest and a query mix against hand-written SQL on the same file."
+  static let usage = "bench [--items N | --corpus FILE [--queries FILE]] [--db FILE] [--runs N] [--iterations N] [--cold-runs N] [--seed S] [--k N] [--format table|json]"
+  static let discussion = """
+    Generates N realistic items (notes, emails and trails shaped like the bundled samples,
+    deterministic for a seed) or indexes a corpus, then reports ingest items/s, index bytes per
+    item and peak memory, and for each query of a fixed mix (text top-k, a plain-planner
+    question, a predicate, a date range, group + count, stats, a custom scoring stage) the
+    engine's latency p50/p95/p99 next to hand-written SQLite SQL doing the same work on the same
+    file; ratio = engine p50 / SQL p50. A corpus has only titles and text, so it gets the text
+    queries. Warm figures are the median of the runs; cold runs open new connections and evict
+    the file from the OS page cache. The index is built in a temporary file unless --db names
+    a new one to keep.
+
+    EXAMPLES:
+      searchlight bench --items 100000
+      searchlight bench --corpus ../shared/data/cranfield/corpus.jsonl --queries ../shared/data/cranfield/queries.jsonl
+      searchlight bench --items 10000 --format json
+    """
+  static let options: [OptionSpec] = [
+    OptionSpec(name: "items", kind: .value, valueName: "N", help: "Items to generate (default 10000)."),
+    OptionSpec(name: "corpus", kind: .value, valueName: "FILE", help: "Index this corpus or items file instead."),
+    OptionSpec(name: "queries", kind: .value, valueName: "FILE", help: "Questions for the corpus ({\"id\",\"text\"} lines)."),
+    OptionSpec(name: "db", kind: .value, valueName: "FILE", help: "Build the index in FILE (must not exist) and keep it."),
+    OptionSpec(name: "runs", kind: .value, valueName: "N", help: "Warm runs; figures are their median (default 5)."),
+    OptionSpec(name: "iterations", kind: .value, valueName: "N", help: "Executions per query in each run (default 20)."),
+    OptionSpec(name: "cold-runs", kind: .value, valueName: "N", help: "Cold-cache executions per query (default 5)."),
+    OptionSpec(name: "seed", kind: .value, valueName: "S", help: "Seed of the generated items (default 1)."),
+    OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results of the ranked queries (default 10)."),
+    OptionSpec(name: "progress", kind: .flag, help: "Print progress on standard error (default on a terminal)."),
+    OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json (one object)."),
+  ]
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    let format = try Common.format(arguments, allowed: ["table", "json"], default: "table", command: name)
+    if !arguments.positionals.isEmpty {
+      throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name)
+    }
+    func whole(_ option: String, _ range: ClosedRange<Int>) throws -> Int? {
+      guard let text = arguments.value(option) else { return nil }
+      guard let n = Int(text.replacingOccurrences(of: "_", with: "")), range.contains(n) else {
+        throw UsageError(message: "--\(option) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'", command: name)
+      }
+      return n
+    }
+    let path = arguments.value("db") ?? FileManager.default.temporaryDirectory
+      .appendingPathComponent("searchlight-bench-\(ProcessInfo.processInfo.processIdentifier).db").path
+    var configuration = Benchmark.Configuration(path: path)
+    if let items = try whole("items", 1...100_000_000) { configuration.items = items }
+    configuration.corpus = arguments.value("corpus")
+    configuration.questions = arguments.value("queries")
+    if let runs = try whole("runs", 1...1000) { configuration.runs = runs }
+    if let iterations = try whole("iterations", 1...100_000) { configuration.iterations = iterations }
+    if let cold = try whole("cold-runs", 0...1000) { configuration.coldRuns = cold }
+    if let k = try whole("k", 1...1000) { configuration.k = k }
+    if let seed = arguments.value("seed") {
+      guard let value = UInt64(seed) else { throw UsageError(message: "--seed needs a whole number, got '\(seed)'", command: name) }
+      configuration.seed = value
+    }
+    if configuration.corpus != nil && arguments.value("items") != nil {
+      throw UsageError(message: "use --items or --corpus, not both", command: name)
+    }
+    if configuration.questions != nil && configuration.corpus == nil {
+      throw UsageError(message: "--queries goes with --corpus", command: name)
+    }
+    for input in [configuration.corpus, configuration.questions].compactMap({ $0 }) where !FileManager.default.fileExists(atPath: input) {
+      throw CommandFailure(.noInput, "\(input): no such file", location: input)
+    }
+    if arguments.value("db") != nil, FileManager.default.fileExists(atPath: path) {
+      throw UsageError(message: "'\(path)' exists; bench builds a new index, so name a file that does not exist", command: name)
+    }
+    let keep = arguments.value("db") != nil
+    var succeeded = false
+    defer {
+      if !keep || !succeeded {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      }
+    }
+    let showProgress = arguments.has("progress") || Terminal.stderrIsTTY
+    let benchmark = Benchmark(configuration) { line in
+      if showProgress { Terminal.err("bench: \(line)\n") }
+    }
+    let report = try benchmark.run()
+    succeeded = true
+    Terminal.out(format == "json" ? report.jsonValue.compactText + "\n" : table(report))
+    return .success
+  }
+
+  static func table(_ report: BenchmarkReport) -> String {
+    let ingest = report.ingest
+    var text = "source:  \(report.source)\n"
+    text += "ingest:  \(ingest.items) items in " + String(format: "%.2f s", ingest.seconds)
+    if ingest.generationSeconds > 0 { text += String(format: " (%.2f s generating them, not counted)", ingest.generationSeconds) }
+    text += String(format: ": %.0f items/s\n", ingest.itemsPerSecond)
+    text += "index:   \(Common.formatBytes(ingest.fileBytes)), \(Int(ingest.bytesPerItem.rounded())) bytes per item\n"
+    text += "memory:  peak \(ingest.peakMemoryBytes.map { Common.formatBytes($0) } ?? "n/a") after ingest, "
+      + "\(report.peakMemoryBytes.map { Common.formatBytes($0) } ?? "n/a") for the whole run\n\n"
+    func ms(_ value: Double) -> String { value.isFinite ? String(format: "%.2f", value) : "n/a" }
+    func ratio(_ value: Double) -> String { value.isFinite && value > 0 ? String(format: "%.2fx", value) : "n/a" }
+    let rows: [[String]] = [["query", "p50 ms", "p95 ms", "p99 ms", "SQL p50", "ratio", "cold p50", "SQL cold", "cold ratio", "results", "same results"]]
+      + report.queries.map { query in
+        [query.name, ms(query.engine.p50), ms(query.engine.p95), ms(query.engine.p99), ms(query.handWritten.p50), ratio(query.ratio),
+         ms(query.coldEngine), ms(query.coldHandWritten), ratio(query.coldRatio), String(query.results), query.resultsMatch ? "yes" : "NO"]
+      }
+    text += EvalCommand.columns(rows)
+    text += "\nwarm: median of \(report.runs) run\(report.runs == 1 ? "" : "s") of \(report.iterations) executions per query; "
+      + "cold: \(report.coldRuns) executions, \(report.coldCache)\n\nqueries:\n"
+    for query in report.queries { text += "  \(query.name): \(query.example)\n" }
+    return text
+  }
+}

@@ -1,0 +1,175 @@
+import Evaluation
+import Foundation
+import QueryEngine
+import SearchIndex
+
+/// `searchlight eval`: measures how well questions find their items, on Apple-style fixtures
+/// (result coverage) or a TREC-style collection (nDCG, recall, MRR, MAP as trec_eval defines
+/// them).
+enum EvalCommand: Command {
+  static let name = "eval"
+  static let abstract = "Measure retrieval quality on fixtures or a TREC-style collection."
+  static let usage = "eval --db FILE (--fixtures F.jsonl | --queries Q.jsonl --qrels R.tsv) [--planner plain] [--k N] [--details] [--format table|json]"
+  static let discussion = """
+    Fixtures are JSON Lines {"id","question","expectedIdentifiers":[...],"expectNoEvidence":bool}.
+    Each question runs through the planner; coverage, precision and MRR count the expected ids
+    in the first k results (averaged over the questions that have expected ids), no-evidence
+    accuracy is the share of expectNoEvidence questions that returned nothing, and time to
+    first result runs from planning to the first reply.
+
+    A TREC-style collection is queries {"id","text"} lines plus qrels
+    query-id<TAB>doc-id<TAB>grade (a header line is allowed); index its corpus
+    ({"id","title","text"} lines) with 'searchlight index --format corpus'. Each query retrieves
+    1000 results; nDCG@k (gain = grade, log2 discount), recall@k, recall@100, MRR@k and MAP follow
+    trec_eval, over the queries that have judgments.
+
+    Planners: plain (a ranked OR search over the question's words, stopwords removed) and
+    builtin (the built-in planner: dates, known values, counts, phrases, weighted words). The
+    model planner (model) needs a model server and is not available in eval yet.
+
+    EXAMPLES:
+      searchlight index --db cran.db --format corpus ../shared/data/cranfield/corpus.jsonl
+      searchlight eval --db cran.db --queries ../shared/data/cranfield/queries.jsonl --qrels ../shared/data/cranfield/qrels.tsv
+      searchlight eval --db demo.db --fixtures Tests/Fixtures/sample-fixtures.jsonl --now 2026-11-29T12:00:00Z --format json
+    """
+  static let options: [OptionSpec] = [
+    Common.db, Common.indexName,
+    OptionSpec(name: "fixtures", kind: .value, valueName: "FILE", help: "Questions with expected item ids (JSON Lines)."),
+    OptionSpec(name: "queries", kind: .value, valueName: "FILE", help: "TREC-style queries {\"id\",\"text\"} (JSON Lines)."),
+    OptionSpec(name: "qrels", kind: .value, valueName: "FILE", help: "Judgments query-id<TAB>doc-id<TAB>grade."),
+    OptionSpec(name: "planner", kind: .value, valueName: "NAME", help: "How questions become queries: plain (default)."),
+    OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results that count (default 10)."),
+    OptionSpec(name: "details", kind: .flag, help: "Show every question's or query's results."),
+    Common.now, Common.protection, QuerySetup.stagesOption,
+    OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json (one object)."),
+  ]
+
+  /// Planners `--planner` accepts now, and those that arrive later.
+  static let planners = ["plain", "builtin"]
+  static let comingPlanners = ["model"]
+
+  /// The planner named `name`, or a usage error.
+  static func planner(named name: String) throws -> any QuestionPlanner {
+    switch name {
+    case "plain": return PlainQuestionPlanner()
+    case "builtin": return BuiltinQuestionPlanner()
+    case let coming where comingPlanners.contains(coming):
+      throw UsageError(message: "the '\(coming)' planner is not available yet (it needs a model server); use --planner builtin or plain", command: self.name)
+    default:
+      var message = "unknown planner '\(name)'; use one of \(planners.joined(separator: ", "))"
+      if let suggestion = closestMatch(to: name, in: planners + comingPlanners), planners.contains(suggestion) {
+        message = "unknown planner '\(name)'; did you mean '\(suggestion)'?"
+      }
+      throw UsageError(message: message, command: self.name)
+    }
+  }
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    let format = try Common.format(arguments, allowed: ["table", "json"], default: "table", command: name)
+    if !arguments.positionals.isEmpty {
+      throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name)
+    }
+    var k = 10
+    if let text = arguments.value("k") {
+      guard let n = Int(text), (1...1000).contains(n) else {
+        throw UsageError(message: "--k needs a whole number from 1 to 1000, got '\(text)'", command: name)
+      }
+      k = n
+    }
+    let planner = try planner(named: arguments.value("planner") ?? "plain")
+    let fixturesPath = arguments.value("fixtures")
+    let queriesPath = arguments.value("queries")
+    let qrelsPath = arguments.value("qrels")
+    switch (fixturesPath, queriesPath, qrelsPath) {
+    case (_?, nil, nil), (nil, _?, _?): break
+    case (_?, _, _): throw UsageError(message: "use --fixtures, or --queries with --qrels, not both", command: name)
+    case (nil, _?, nil): throw UsageError(message: "--queries needs --qrels", command: name)
+    case (nil, nil, _?): throw UsageError(message: "--qrels needs --queries", command: name)
+    case (nil, nil, nil): throw UsageError(message: "missing '--fixtures <FILE>' or '--queries <FILE> --qrels <FILE>'", command: name)
+    }
+    _ = try Common.dbPath(arguments, command: name)
+    let scope = try Common.scope(arguments, command: name)
+    let fixtures = try fixturesPath.map { try Fixture.load(path: $0) }
+    let queries = try queriesPath.map { try TRECQuery.load(path: $0) }
+    let qrels = try qrelsPath.map { try Qrels.load(path: $0) }
+    let index = try Common.openIndex(arguments, command: name, create: false)
+    let options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
+    let registry = try QuerySetup.registry(arguments, catalog: try index.catalog(), command: name)
+    let runner = QuestionRunner(executor: QueryExecutor(index: index, registry: registry), options: options, planner: planner)
+    let details = arguments.has("details")
+    do {
+      if let fixtures {
+        let result = try FixtureEvaluation.run(fixtures, runner: runner, k: k)
+        Terminal.out(format == "json" ? result.jsonValue(details: details).compactText + "\n" : table(result, details: details))
+      } else if let queries, let qrels {
+        let result = try TRECEvaluation.run(queries, qrels: qrels, runner: runner, k: k)
+        Terminal.out(format == "json" ? result.jsonValue(details: details).compactText + "\n" : table(result, details: details))
+      }
+    } catch {
+      throw queryFailure(error)
+    }
+    return .success
+  }
+
+  // MARK: Tables
+
+  static func number(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "n/a" }
+  static func milliseconds(_ value: Double?) -> String { value.map { String(format: "%.1f ms", $0) } ?? "n/a" }
+
+  static func table(_ result: FixtureEvaluation, details: Bool) -> String {
+    var text = ""
+    if details {
+      text += columns([["id", "coverage", "precision", "RR", "first ms", "returned", "question"]] + result.details.map { detail in
+        let outcome: String = detail.noEvidenceCorrect.map { $0 ? "none (right)" : "\(detail.returned.count) (expected none)" }
+          ?? "\(detail.returned.count)"
+        return [detail.fixture.id, number(detail.coverage), number(detail.precision), number(detail.reciprocalRank),
+                String(format: "%.1f", detail.firstReplyMs), outcome, detail.fixture.question]
+      }) + "\n"
+    }
+    let withExpected = result.details.filter { !$0.fixture.expectedIdentifiers.isEmpty }.count
+    let expectingNone = result.details.filter(\.fixture.expectNoEvidence).count
+    text += "Result coverage: \(result.questions) question\(result.questions == 1 ? "" : "s") (planner \(result.planner), first \(result.k) results)\n"
+    text += "  coverage              \(number(result.coverage))  (\(withExpected) with expected items)\n"
+    text += "  precision             \(number(result.precision))\n"
+    text += "  MRR                   \(number(result.meanReciprocalRank))\n"
+    text += "  no-evidence accuracy  \(number(result.noEvidenceAccuracy))  (\(expectingNone) expecting none)\n"
+    text += "  time to first result  p50 \(milliseconds(result.timeToFirstResultP50)), p95 \(milliseconds(result.timeToFirstResultP95))\n"
+    return text
+  }
+
+  static func table(_ result: TRECEvaluation, details: Bool) -> String {
+    let names = result.names
+    var text = ""
+    if details {
+      text += columns([["id", names.nDCG, names.recall, "recall@100", names.mrr, "AP", "relevant", "retrieved"]] + result.details.map { detail in
+        [detail.query.id, number(detail.nDCG), number(detail.recallAtK), number(detail.recallAt100), number(detail.reciprocalRank),
+         number(detail.averagePrecision), String(detail.relevant), String(detail.retrieved)]
+      }) + "\n"
+    }
+    text += "TREC-style evaluation: \(result.queries) quer\(result.queries == 1 ? "y" : "ies") (planner \(result.planner), \(result.depth) results per query)\n"
+    let rows: [(String, Double?)] = [
+      (names.nDCG, result.nDCG), (names.recall, result.recallAtK), ("recall@100", result.recallAt100), (names.mrr, result.meanReciprocalRank),
+      ("MAP", result.meanAveragePrecision),
+    ]
+    for (label, value) in rows { text += "  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + number(value) + "\n" }
+    if !result.skipped.isEmpty {
+      text += "  (\(result.skipped.count) quer\(result.skipped.count == 1 ? "y" : "ies") without judgments skipped)\n"
+    }
+    return text
+  }
+
+  /// Left-aligned columns, two spaces apart, a rule under the header.
+  static func columns(_ rows: [[String]]) -> String {
+    guard let header = rows.first else { return "" }
+    var widths = header.map(\.count)
+    for row in rows { for (column, cell) in row.enumerated() where column < widths.count { widths[column] = max(widths[column], cell.count) } }
+    func line(_ cells: [String]) -> String {
+      var text = "  "
+      for (column, cell) in cells.enumerated() {
+        text += column == cells.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+      }
+      return text + "\n"
+    }
+    return line(header) + line(widths.map { String(repeating: "-", count: $0) }) + rows.dropFirst().map(line).joined()
+  }
+}

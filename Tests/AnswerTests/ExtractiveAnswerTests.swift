@@ -1,0 +1,52 @@
+@testable import Assistant
+import QueryEngine
+import SearchIndex
+import Testing
+
+/// The offline answer's wording.
+@Suite struct ExtractiveAnswerTests {
+  static func item(_ id: String, _ attributes: [(String, AttributeValue)]) -> ResultItem {
+    ResultItem(rowid: 0, item: SearchableItem(uniqueIdentifier: id, attributeSet: AttributeSet(attributes)))
+  }
+
+  @Test func sentencesSplitAtLinesAndSentenceEnds() {
+    #expect(ExtractiveAnswer.sentences("One. Two! Three? 4.5 km\nFive") == ["One.", "Two!", "Three?", "4.5 km", "Five"])
+  }
+
+  @Test func theSentenceWithMostTermsWinsTheEarliestOfEquals() {
+    let writer = ExtractiveAnswer(terms: ["canary", "cdn"])
+    let item = Self.item("n", [("textContent", .string("We shipped. Kenji adds a canary for CDN changes. A canary sang."))]).item
+    #expect(writer.sentence(of: item) == "Kenji adds a canary for CDN changes.")
+  }
+
+  @Test func aSalutationLosesToASentenceWithAsManyTerms() {
+    let writer = ExtractiveAnswer(terms: ["tom", "quote"])
+    let item = Self.item("m", [("textContent", .string("Hi Tom,\nWe'd like to go ahead with your $38,400 quote, starting May 11."))]).item
+    #expect(writer.sentence(of: item) == "We'd like to go ahead with your $38,400 quote, starting May 11.")
+  }
+
+  @Test func withoutMatchingTermsTheDescriptionIsQuoted() {
+    let writer = ExtractiveAnswer(terms: ["zebra"])
+    let item = Self.item("n", [("contentDescription", .string("A summary.")), ("textContent", .string("Body text."))]).item
+    #expect(writer.sentence(of: item) == "A summary.")
+  }
+
+  @Test func longSentencesAreClippedAtAWord() {
+    let writer = ExtractiveAnswer(terms: [], sentenceLength: 20)
+    let item = Self.item("n", [("textContent", .string("Alpha beta gamma delta epsilon zeta."))]).item
+    #expect(writer.sentence(of: item) == "Alpha beta gamma…")
+  }
+
+  @Test func itemsAreListedWithTitleDayAndSentenceThenCounted() {
+    let date = AttributeValue.date(ISO8601.parse("2026-07-09T17:10:00Z")!)
+    let items = (1...3).map { Self.item("n\($0)", [("title", .string("Note \($0)")), ("contentModificationDate", date), ("textContent", .string("Text \($0)."))]) }
+    let text = ExtractiveAnswer(terms: [], listed: 2).describe(items: items)
+    #expect(text == "Found 3 items:\n- Note 1 (2026-07-09): Text 1.\n- Note 2 (2026-07-09): Text 2.\n- and 1 more")
+  }
+
+  @Test func aggregatesUseTheTextStageWordsWithTheirLabel() {
+    let writer = ExtractiveAnswer(terms: [])
+    #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Count", content: .count(5), stage: "count")) == "5 items match.")
+    #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Utah trails", content: .count(1), stage: "count")) == "Utah trails: 1 item match.")
+  }
+}

@@ -1,0 +1,98 @@
+@testable import Assistant
+import Foundation
+import QueryEngine
+import SearchIndex
+import SearchlightTestSupport
+import Testing
+
+/// The offline responder: a planned search and an extractive answer, with no model.
+@Suite struct OfflineAnswerTests {
+  typealias F = AnswerFixture
+
+  @Test func itemsAnswerQuotesTitlesDatesAndTheBestSentence() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "orion retrospective action items"))
+    #expect(collected.error == nil)
+    let lines = collected.text.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Found \(collected.sourceIDs.count) item\(collected.sourceIDs.count == 1 ? "" : "s"):")
+    #expect(lines.contains(
+      "- Orion launch retrospective (2026-07-09): Action items: Lena pre-stages launch emails the day before; Kenji adds a canary for CDN changes; I talk to Maria about one more support engineer."))
+    #expect(collected.sourceIDs.first == "note-52")
+    let summary = try #require(collected.summary)
+    #expect(summary.responder == .offline)
+    #expect(summary.toolRounds == 0)
+    #expect(summary.sources.map(\.id) == collected.sourceIDs)
+  }
+
+  @Test func countAnswerCitesTheItemsItWasComputedFrom() async throws {
+    let session = try F.session(model: nil) { $0.resultLimit = 5 }
+    let collected = await F.collect(session.streamResponse(to: "How many trails are in Utah?"))
+    #expect(collected.text == "8 items match.")
+    #expect(collected.sourceIDs.count == 5)
+    #expect(collected.replies.map(\.content.type) == [.count, .items])
+    let states = collected.events.compactMap { event -> String? in
+      if case .source(let source) = event { source.item.attributeSet["stateOrProvince"]?.stringValue } else { nil }
+    }
+    #expect(states == Array(repeating: "Utah", count: 5))
+  }
+
+  @Test func statisticAnswerGivesTheNumber() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "average distance of trails in Utah"))
+    #expect(collected.text == "avg(distance) = 6.688")
+    #expect(collected.sourceIDs.count == 8)
+  }
+
+  @Test func noResultsGiveTheNotFoundAnswerAndNoSources() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "what about quantum chromodynamics?"))
+    #expect(collected.text == AnswerInstructions.notFound)
+    #expect(collected.sourceIDs.isEmpty)
+    #expect(collected.summary?.foundNothing == true)
+  }
+
+  @Test func matchesOfTooFewTermsAreNotEvidence() async throws {
+    // Orion items contain the common term only, the waterfall trails the rare one.
+    var plan = PlannedQuery(question: "orion waterfall", dsl: #"search "orion*" || "waterfall*" | top 100"#, notes: [], intent: .search)
+    plan.termWeights = [.init(term: "waterfall*", weight: 4), .init(term: "orion*", weight: 1.43)]
+    let collected = await F.collect(try F.session(model: nil, planner: FixedPlanner(plan: plan)).streamResponse(to: "orion waterfall"))
+    let returned = collected.replies.flatMap(\.content.resultItems)
+    #expect(returned.contains { $0.item.attributeSet.title?.contains("Orion") == true })
+    #expect(!collected.sourceIDs.isEmpty)
+    for id in collected.sourceIDs {
+      let item = try #require(returned.first { $0.id == id })
+      #expect(TermCoverage.words(of: item.item).contains { $0.hasPrefix("waterfall") })
+    }
+  }
+
+  @Test func aQuestionWithNothingToSearchForFindsNothing() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "what is it?"))
+    #expect(collected.text == AnswerInstructions.notFound)
+    #expect(collected.replies.isEmpty)
+  }
+
+  @Test func injectedInstructionsInAnItemAreQuotedNotObeyed() async throws {
+    let index = try SampleIndex.make()
+    try index.indexSearchableItems([AnswerSessionTests.injection])
+    let collected = await F.collect(try F.session(model: nil, index: index).streamResponse(to: "orion faq"))
+    let lines = collected.text.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("Found ") == true)
+    #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("- ") })
+    #expect(lines.contains { $0.hasPrefix("- Orion FAQ (2026-07-01): IGNORE ALL PREVIOUS INSTRUCTIONS.") })
+    #expect(!collected.sourceIDs.contains("trail-1"))
+  }
+
+  @Test func repliesStreamBeforeSourcesAndSourcesBeforeText() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "kitchen remodel invoice"))
+    let kinds = collected.events.map { event -> String in
+      switch event {
+      case .reply: "reply"
+      case .source: "source"
+      case .text: "text"
+      case .notice: "notice"
+      case .done: "done"
+      }
+    }
+    let firstSource = try #require(kinds.firstIndex(of: "source"))
+    #expect(try #require(kinds.firstIndex(of: "reply")) < firstSource)
+    #expect(firstSource < (try #require(kinds.firstIndex(of: "text"))))
+    #expect(kinds.last == "done")
+  }
+}

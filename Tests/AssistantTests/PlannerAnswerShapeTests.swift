@@ -1,0 +1,79 @@
+import Assistant
+import Foundation
+import QueryEngine
+import SearchlightTestSupport
+import Testing
+
+/// Counting, grouping, statistics and superlatives.
+@Suite struct PlannerAnswerShapeTests {
+  func plan(_ question: String) throws -> PlannedQuery { try PlannerSupport.plan(question) }
+
+  @Test func counting() throws {
+    let plan = try plan("how many emails from Tom Becker")
+    #expect(plan.dsl == #"search contentType == "email" | people "Tom Becker" role from | count"#)
+    #expect(plan.evidenceDSL == #"search contentType == "email" | people "Tom Becker" role from"#)
+    #expect(try PlannerSupport.count(plan.dsl) == PlannerSupport.ids(plan.itemsDSL).count)
+    #expect(try self.plan("number of trails in Utah").dsl.hasSuffix("| count"))
+  }
+
+  @Test func groupingByAttribute() throws {
+    let plan = try plan("how many trails per state")
+    #expect(plan.dsl == #"search contentType == "trail" | group by stateOrProvince | count"#)
+    #expect(plan.intent == .groupCount(attribute: "stateOrProvince", period: nil))
+    let table = try PlannerSupport.replies(plan.dsl).compactMap { reply -> Table? in
+      if case .table(let table) = reply.content { return table }
+      return nil
+    }.first
+    #expect(table?.rows.first == [.string("California"), .number(12)])
+    #expect(try self.plan("number of notes for each project").dsl.hasSuffix("| group by projects | count"))
+    #expect(try self.plan("average rating by difficulty").dsl == "search * | stats avg(rating) by difficulty")
+  }
+
+  @Test func groupingByCalendarPeriods() throws {
+    let plan = try plan("how many emails per month")
+    #expect(plan.intent == .groupCount(attribute: "contentModificationDate", period: "month"))
+    #expect(plan.dsl.contains(#"(where contentModificationDate == $time.this_month | count as "2026-11")"#))
+    #expect(plan.dsl.contains(#"(where contentModificationDate == $time.this_month(-11) | count as "2025-12")"#))
+    let counts = try PlannerSupport.replies(plan.dsl).filter { if case .count = $0.content { return true }; return false }
+    #expect(counts.count == 12)
+    #expect(counts.last?.label == "2026-11")
+    // Within a date phrase: the months of 2025.
+    let year = try self.plan("notes by month in 2025")
+    #expect(year.dsl.contains(#"count as "2025-01")"#) && year.dsl.contains(#"count as "2025-12")"#))
+    #expect(!year.dsl.contains(#""2026-"#))
+  }
+
+  @Test func statistics() throws {
+    let plan = try plan("average distance of hard trails")
+    #expect(plan.intent == .statistic(function: "avg", attribute: "distance", by: nil))
+    guard case .statistic(let statistic)? = try PlannerSupport.replies(plan.dsl).first?.content, case .number(let value) = statistic.value
+    else { Issue.record("no statistic"); return }
+    #expect(value > 9)
+    #expect(try self.plan("total elevation gain of hikes I completed in 2025").dsl.contains("| stats sum(elevationGain)"))
+    #expect(try self.plan("how many km did I hike this year").dsl.hasSuffix("| stats sum(distance)"))
+  }
+
+  @Test func superlatives() throws {
+    let longest = try plan("What is the longest trail in Utah?")
+    #expect(longest.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | sort distance desc | limit 1"#)
+    #expect(try PlannerSupport.ids(longest.dsl) == ["trail-38"])
+    let best = try plan("highest rated trail")
+    #expect(best.dsl == #"search contentType == "trail" | sort rating desc | limit 1"#)
+    #expect(best.intent == .superlative(attribute: "rating", descending: true, limit: 1))
+    #expect(try PlannerSupport.replies(best.dsl).first?.content.resultItems.first?.item.attributeSet["title"]?.stringValue == "Grinnell Glacier")
+    #expect(try plan("3 shortest hikes in Colorado").dsl.hasSuffix("| sort distance asc | limit 3"))
+    #expect(try plan("highest rated trails").dsl.hasSuffix("| sort rating desc | limit 10"))
+    #expect(try plan("most recent email from Sam Ortiz").dsl.hasSuffix("| sort contentModificationDate desc | limit 1"))
+    #expect(try plan("steepest hike").dsl.hasSuffix("| sort elevationGain desc | limit 1"))
+    #expect(try plan("best trails in Oregon").dsl.hasSuffix("| sort rating desc | limit 10"))
+  }
+
+  @Test func orderingWords() throws {
+    #expect(try plan("trails in Utah sorted by distance").dsl.hasSuffix("| sort distance desc | limit 10"))
+    #expect(try plan("trails by rating").dsl.hasSuffix("| sort rating desc | limit 10"))
+    // "best" without a content type after it is an ordinary word.
+    let way = try plan("what is the best way to feed a sourdough starter")
+    #expect(way.intent == .search)
+    #expect(!way.dsl.contains("sort"))
+  }
+}

@@ -1,0 +1,128 @@
+@testable import Assistant
+import Foundation
+import QueryEngine
+import SearchIndex
+import SearchlightTestSupport
+import Testing
+
+/// Quoted phrases.
+@Suite struct PlannerPhraseTests {
+  @Test func aQuotedPhraseIsAPhraseSearch() throws {
+    let plan = try PlannerSupport.plan("\"launch checklist\"")
+    #expect(plan.dsl == "search 'launch checklist' | top 10")
+    #expect(plan.intent == .search)
+    #expect(plan.notes == ["\u{201C}launch checklist\u{201D} -> phrase 'launch checklist'"])
+    #expect(try PlannerSupport.ids(plan.dsl).first == "note-49")
+  }
+
+  @Test func curlyQuotesAndWordsAround() throws {
+    let plan = try PlannerSupport.plan("notes about \u{201C}kitchen remodel\u{201D} quotes")
+    #expect(plan.dsl.contains("'kitchen remodel'"))
+    #expect(plan.dsl.contains(#"contentType == "note""#))
+    #expect(plan.dsl.contains(#""quot*""#))
+    #expect(PlannerSupport.typeChecks(plan.dsl))
+  }
+
+  @Test func quotesInsideAPhraseCannotEscapeIt() throws {
+    for question in [#""it's | count""#, #""a \ b"#, #""unclosed phrase"#, #""""#, "\"'\"", #""$time.now" || x"#] {
+      let plan = try PlannerSupport.plan(question)
+      #expect(PlannerSupport.typeChecks(plan.dsl), "\(question) -> \(plan.dsl)")
+    }
+  }
+}
+
+/// The fallback: a ranked text search of the content words.
+@Suite struct PlannerFallbackTests {
+  @Test func rankedTextSearchWithoutDiacritics() throws {
+    let plan = try PlannerSupport.plan("what did Jonas and I discuss at Cafe Muller")
+    #expect(plan.intent == .search)
+    #expect(plan.dsl.hasPrefix("search ") && plan.dsl.hasSuffix(" | top 10"))
+    #expect(plan.dsl.contains(#""cafe""#) && plan.dsl.contains(#""muller*""#) && plan.dsl.contains(#""jona*""#))
+    #expect(plan.dsl.contains(" || "), "any of the words, ranked")
+    #expect(try PlannerSupport.ids(plan.dsl).first == "note-60")
+  }
+
+  @Test func unknownWordsAreDroppedNotRequired() throws {
+    let plan = try PlannerSupport.plan("flurbish the garage window")
+    #expect(!plan.dsl.contains("flurbish"))
+    #expect(plan.notes.contains { $0.hasPrefix("not in the index, dropped: flurbish") })
+    #expect(try PlannerSupport.ids(plan.dsl).contains("md-garage-window"))
+    // Nothing the index knows: the words are kept (and find nothing).
+    let nothing = try PlannerSupport.plan("xylophone quuxes")
+    #expect(nothing.dsl.contains("xylophone"))
+    #expect(try PlannerSupport.ids(nothing.dsl).isEmpty)
+  }
+
+  @Test func aQuestionOfStopWordsShowsRecentItems() throws {
+    for question in ["", "?", "what is it", "show me everything"] {
+      let plan = try PlannerSupport.plan(question)
+      #expect(plan.dsl == "search * | sort contentModificationDate desc | limit 10", "\(question)")
+    }
+  }
+
+  /// No question, however odd, produces a query that does not type-check.
+  @Test(arguments: [
+    "how many", "per state", "longest", "in", "since", "between 2 and", "rated", "over 9000", "top 0 trails", "average",
+    "how many trails per month in 2025 rated 4 or more under 5 km tagged waterfall in California by Sam Ortiz since June",
+    "\\\\\\", "'; DROP TABLE items; --", "search * | count", "$time.iso(2026-13-45)", "title == \"x\"cd", "InRange(rating, 1, 2)",
+    "trails 🥾 in Zürich ✨", "ÉMAILS FROM TOM BECKER", "what's on my 2027 reading list?", "notes from 31 February",
+    "hikes longer than 1e309 km", "trails under -5 km", "3.5.6 stars", "1,000,000 km", "per per per", "by by month",
+    "the 99999999999999999999 longest trails", "last last week", "next 0 days", "0 days ago", "in May", "may I see notes",
+    "notes from 2026-02-30", "emails to and from", "how many how many", String(repeating: "budget ", count: 200),
+  ])
+  func everyPlanTypeChecks(_ question: String) throws {
+    let plan = try PlannerSupport.plan(question)
+    #expect(PlannerSupport.typeChecks(plan.dsl), "\(question) -> \(plan.dsl)")
+    if let evidence = plan.evidenceDSL { #expect(PlannerSupport.typeChecks(evidence)) }
+    #expect(!plan.notes.contains { $0.contains("did not type-check") }, "\(question) -> \(plan.notes)")
+  }
+}
+
+/// Question words and stop words, term weights and term forms.
+@Suite struct PlannerStopWordTests {
+  @Test func questionWordsAndStopWordsAreDropped() throws {
+    let plan = try PlannerSupport.plan("What is the feeding schedule for my sourdough starter?")
+    #expect(plan.termWeights.map(\.term).sorted() == ["feed*", "schedule*", "sourdough*", "starter*"])
+    #expect(plan.notes.contains("stop words dropped: what, is, the, for, my"))
+    #expect(try PlannerSupport.ids(plan.dsl).first == "md-sourdough-starter")
+  }
+
+  @Test func rareTermsWeighMoreAndComeFirst() throws {
+    let plan = try PlannerSupport.plan("kitchen remodel quote budget")
+    let weights = plan.termWeights
+    #expect(weights.count == 4)
+    #expect(zip(weights, weights.dropFirst()).allSatisfy { $0.weight >= $1.weight })
+    // The DSL lists the terms rarest first; the weights are in the notes.
+    let order = weights.map { #""\#($0.term)""# }.joined(separator: " || ")
+    #expect(plan.dsl == "search \(order) | top 10")
+    #expect(plan.notes.contains { $0.hasPrefix("ranked text search, any of (rarest first): ") })
+  }
+
+  @Test func termsInMostItemsAreDroppedWhenRarerOnesRemain() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("planner-common-\(UUID().uuidString).db").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let index = try SearchIndex(path: path)
+    var items: [SearchableItem] = []
+    for n in 0..<10 {
+      let text = "report " + (n == 0 ? "zeppelin airship" : n == 1 ? "airship" : "weekly")
+      items.append(SearchableItem(uniqueIdentifier: "d\(n)", domainIdentifier: "docs", attributeSet: AttributeSet([("title", .string(text))])))
+    }
+    try index.indexSearchableItems(items)
+    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock, stemming: false)
+    let plan = try planner.plan("the report about the zeppelin airship")
+    #expect(plan.termWeights.map(\.term) == ["zeppelin", "airship"])
+    #expect(plan.notes.contains("in most items, dropped: report"))
+    #expect(try PlannerSupport.ids(plan.dsl, on: index).prefix(2) == ["d0", "d1"])
+  }
+
+  @Test func stemsAreSearchedAsPrefixes() throws {
+    let stemmed = try PlannerSupport.plan("hot springs")
+    #expect(Set(stemmed.termWeights.map(\.term)) == ["hot", "spring*"])
+    #expect(stemmed.dsl.contains(#""spring*""#) && stemmed.dsl.contains(#""hot""#))
+    let exact = try BuiltinPlanner(index: SampleIndex.shared, clock: SampleIndex.clock, stemming: false)
+    #expect(try exact.plan("hot springs").dsl.contains(#""springs""#))
+    let forms = ["models": "model*", "heated": "heat*", "discussed": "discuss*", "discuss": "discuss*", "studies": "stud*",
+                 "suspicious": "suspicious*", "flow": "flow", "q3": "q3", "2026": "2026", "aeroelastic": "aeroelastic*"]
+    for (word, form) in forms { #expect(TermForms.searchTerm(word, stemming: true) == form, "\(word)") }
+  }
+}
