@@ -7,7 +7,8 @@ import Stages
 /// (titles, dates, a sentence of each item, the numbers of aggregates), so it cannot say
 /// anything the items do not.
 struct ExtractiveAnswer {
-  /// Folded terms that pick each item's sentence; empty picks its description or first sentence.
+  /// Search terms that pick each item's sentence (words, or stemmed terms that match any
+  /// form); empty picks its description or first sentence.
   var terms: [String]
   /// Items listed by name; the rest are counted.
   var listed = 5
@@ -53,9 +54,11 @@ struct ExtractiveAnswer {
     let body = attributes["textContent"]?.stringValue ?? description ?? ""
     let sentences = Self.sentences(body)
     var best: (score: (terms: Int, words: Int), text: String)?
+    let wanted = terms.map { TermCoverage.analyzer.positions($0, mode: .query) }.filter { !$0.isEmpty }
     for sentence in sentences {
       let words = TextFolding.fold(sentence).split { !$0.isLetter && !$0.isNumber }
-      let found = terms.filter { term in words.contains { $0.hasPrefix(term) } }.count
+      let tokens = TermCoverage.tokens(of: sentence)
+      let found = wanted.filter { TermCoverage.contains(tokens, $0) }.count
       // Up to eight words, longer is better: "Hi Tom," says less than a sentence about Tom.
       let score = (terms: found, words: min(words.count, 8))
       if found > 0, best.map({ score > $0.score }) ?? true { best = (score, sentence) }

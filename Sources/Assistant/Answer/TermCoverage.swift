@@ -7,24 +7,27 @@ import SearchIndex
 /// when nothing answers the question; this rule, not a model, decides that such matches are
 /// not evidence, so "nothing relevant was found" stays a coded answer.
 struct TermCoverage {
-  /// Folded terms (a trailing `*` prefix marker removed) and their weights.
-  let terms: [(term: String, weight: Double)]
+  /// Each term's tokens as a query asks for them (one list of alternatives per position; a
+  /// stemmed term's alternatives are its stem tokens) and its weight.
+  let terms: [(term: String, positions: [[String]], weight: Double)]
   /// The smallest share of the total weight an item must contain.
   let minimum: Double
 
+  static let analyzer = TextAnalyzer(stemming: true)
+
   init(_ weights: [PlannedQuery.TermWeight], minimum: Double) {
-    terms = weights.map { (TextFolding.fold($0.term.hasSuffix("*") ? String($0.term.dropLast()) : $0.term), max($0.weight, 0)) }
-      .filter { !$0.0.isEmpty }
+    terms = weights.map { ($0.term, Self.analyzer.positions($0.term, mode: .query), max($0.weight, 0)) }
+      .filter { !$0.positions.isEmpty }
     self.minimum = minimum
   }
 
-  /// The share of the terms' weight found in the item's text: a term is found when a word of
-  /// any text attribute begins with it (terms may be stems).
+  /// The share of the terms' weight found in the item's text: a term is found when every one
+  /// of its positions has a token among the item's tokens (its words, their stems and parts).
   func coverage(of item: SearchableItem) -> Double {
     let total = terms.reduce(0) { $0 + $1.weight }
     guard total > 0 else { return 1 }
-    let words = Self.words(of: item)
-    let found = terms.filter { term in words.contains { $0.hasPrefix(term.term) } }.reduce(0) { $0 + $1.weight }
+    let tokens = Self.tokens(of: item)
+    let found = terms.filter { Self.contains(tokens, $0.positions) }.reduce(0) { $0 + $1.weight }
     return found / total
   }
 
@@ -32,13 +35,25 @@ struct TermCoverage {
     terms.isEmpty || coverage(of: item) >= minimum
   }
 
-  /// The folded words of every text value of the item.
-  static func words(of item: SearchableItem) -> Set<Substring> {
-    var words = Set<Substring>()
+  /// True when every position of a term has one of its alternatives among `tokens`.
+  static func contains(_ tokens: Set<String>, _ positions: [[String]]) -> Bool {
+    positions.allSatisfy { alternatives in alternatives.contains { tokens.contains($0) } }
+  }
+
+  /// The tokens of `text` as the full-text index stores them (words, stems, camelCase parts).
+  static func tokens(of text: String) -> Set<String> {
+    var tokens = Set<String>()
+    for position in analyzer.positions(text, mode: .document) { tokens.formUnion(position) }
+    return tokens
+  }
+
+  /// The tokens of every text value of the item, as the full-text index stores them.
+  static func tokens(of item: SearchableItem) -> Set<String> {
+    var tokens = Set<String>()
     func add(_ value: AttributeValue) {
       switch value {
       case .string(let text), .url(let text):
-        words.formUnion(TextFolding.fold(text).split { !$0.isLetter && !$0.isNumber })
+        tokens.formUnion(Self.tokens(of: text))
       case .list(let values):
         values.forEach(add)
       case .number, .date, .bool:
@@ -48,6 +63,6 @@ struct TermCoverage {
     for name in item.attributeSet.names {
       if let value = item.attributeSet[name] { add(value) }
     }
-    return words
+    return tokens
   }
 }

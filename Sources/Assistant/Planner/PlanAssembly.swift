@@ -67,7 +67,7 @@ extension PlanBuilder {
     log(1 + (Double(n) - Double(df) + 0.5) / (Double(df) + 0.5))
   }
 
-  /// The content words as searched: stems as prefixes when stemming (see `TermForms`).
+  /// The content words as searched: stemmed when stemming (see `TermForms`).
   var searchTerms: [String] {
     var seen = Set<String>()
     return contentWords.map { TermForms.searchTerm($0, stemming: stemming) }.filter { seen.insert($0).inserted }
@@ -85,12 +85,12 @@ extension PlanBuilder {
     let unseen = words.filter { (documentFrequencies[$0] ?? 0) == 0 }
     if !unseen.isEmpty, unseen.count < words.count {
       weighted.removeAll { unseen.contains($0.term) }
-      note(count, "not in the index, dropped: \(unseen.joined(separator: ", "))")
+      note(count, "not in the index, dropped: \(unseen.map(TermForms.display).joined(separator: ", "))")
     }
     let common = weighted.filter { (documentFrequencies[$0.term] ?? 0) * 2 > n }
     if !common.isEmpty, weighted.count - common.count >= 2 {
       weighted.removeAll { term in common.contains(term) }
-      note(count, "in most items, dropped: \(common.map(\.term).joined(separator: ", "))")
+      note(count, "in most items, dropped: \(common.map { TermForms.display($0.term) }.joined(separator: ", "))")
     }
     weighted.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.term < $1.term }
     textTerms = weighted.map(\.term)
@@ -171,9 +171,10 @@ extension PlanBuilder {
   }
 
   /// A term as a quoted string: `"model*"` for a prefix, else the word taken literally.
-  static func termText(_ term: String) -> String {
-    guard term.hasSuffix("*") else { return DSLText.quoted(term) }
-    return String(DSLText.quoted(String(term.dropLast())).dropLast()) + "*\""
+  /// The ranked spelling of a term: a stemmed term asks for its exact form too, so items
+  /// with the word as written score above items with only another form of it.
+  static func rankedText(_ term: String) -> String {
+    TermForms.isStemmed(term) ? DSLText.quoted(TermForms.word(term)) + " || " + TermForms.dsl(term) : TermForms.dsl(term)
   }
 
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
@@ -181,10 +182,12 @@ extension PlanBuilder {
     var parts = filterParts
     if !textTerms.isEmpty {
       if ranked {
-        let any = textTerms.map(Self.termText).joined(separator: " || ")
-        parts.append(textTerms.count > 1 && !parts.isEmpty ? "(\(any))" : any)
+        let any = textTerms.map(Self.rankedText).joined(separator: " || ")
+        parts.append(!parts.isEmpty && any.contains(" || ") ? "(\(any))" : any)
       } else {
-        parts.append("\"" + textTerms.map { Self.termText($0).dropFirst().dropLast() }.joined(separator: " ") + "\"")
+        // Every word required, each in any of its forms when stemmed.
+        let stemmed = textTerms.contains(where: TermForms.isStemmed)
+        parts.append(DSLText.quoted(textTerms.map(TermForms.word).joined(separator: " ")) + (stemmed ? "s" : ""))
       }
     }
     let predicate = parts.isEmpty ? "*" : parts.joined(separator: " && ")
@@ -279,7 +282,7 @@ extension PlanBuilder {
       }
     }
     if !weights.isEmpty {
-      let listed = weights.map { "\($0.term) \(String(format: "%.2f", $0.weight))" }.joined(separator: ", ")
+      let listed = weights.map { "\(TermForms.display($0.term)) \(String(format: "%.2f", $0.weight))" }.joined(separator: ", ")
       note(count, (ranked ? "ranked text search, any of (rarest first): " : "text search, all of: ") + listed)
     }
     let dropped = (0..<count).filter { isFree($0) && isStopWord($0) }.map { tokens[$0].word }

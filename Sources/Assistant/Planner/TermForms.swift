@@ -1,23 +1,29 @@
-/// The form a content word is searched in. The full-text index does not stem, so a word of
-/// five letters or more is searched as a prefix of its stem, suffixes such as -s, -es, -ed,
-/// -ing, -ion removed ("models" -> `model*`, "heated" -> `heat*`), and finds the other forms
-/// of the word too. Shorter words and numbers are searched as written.
-enum TermForms {
-  static let suffixes = ["ations", "ation", "ings", "ing", "ions", "ion", "ies", "es", "ed", "s", "al", "ly"]
+import QueryEngine
 
-  /// The stem of a word: the word without its first matching suffix, at least four letters.
-  static func stem(_ word: String) -> String {
-    for suffix in suffixes where word.hasSuffix(suffix) && word.count - suffix.count >= 4 {
-      // "discuss", "suspicious", "analysis" end in s without being plurals.
-      if suffix == "s", word.hasSuffix("ss") || word.hasSuffix("us") || word.hasSuffix("is") { continue }
-      return String(word.dropLast(suffix.count))
-    }
-    return word
+/// The form a content word is searched in. The full-text index stores every word's Porter
+/// stem beside it, so a word written with U+0001 in front (`"\u{1}models"`, spelled
+/// `"models"s` in the query language) finds every form of it: model, models, modelling.
+/// Numbers and words with digits are searched as written.
+enum TermForms {
+  /// The search term for a word: its stemmed form, or the word itself.
+  static func searchTerm(_ word: String, stemming: Bool) -> String {
+    guard stemming, word.allSatisfy(\.isLetter) else { return word }
+    return String(TextSearch.Term.stemMarker) + word
   }
 
-  /// The search term for a word: `stem*` or the word itself.
-  static func searchTerm(_ word: String, stemming: Bool) -> String {
-    guard stemming, word.count >= 5, word.allSatisfy(\.isLetter) else { return word }
-    return stem(word) + "*"
+  /// True for a term that matches every form of its word.
+  static func isStemmed(_ term: String) -> Bool { term.first == TextSearch.Term.stemMarker }
+
+  /// The word of a term, without the stem marker.
+  static func word(_ term: String) -> String { isStemmed(term) ? String(term.dropFirst()) : term }
+
+  /// The term as the query language writes it: `"models"s` for a stemmed term.
+  static func dsl(_ term: String) -> String {
+    DSLText.quoted(word(term)) + (isStemmed(term) ? "s" : "")
+  }
+
+  /// The term as notes show it.
+  static func display(_ term: String) -> String {
+    isStemmed(term) ? word(term) + "~" : term
   }
 }

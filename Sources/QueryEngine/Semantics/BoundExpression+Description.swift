@@ -10,7 +10,7 @@ extension BoundExpression {
     case .constant(let value): return value.jsonValue.compactText
     case .matchAll: return "every item"
     case .textSearch(let search):
-      return "text \(search.phrase ? "phrase" : (search.requireAll ? "all of" : "any of")) " + search.terms.map { "\"\($0.text)\"" + ($0.isPrefix ? "*" : "") }.joined(separator: " ")
+      return "text \(search.phrase ? "phrase" : (search.requireAll ? "all of" : "any of")) " + search.terms.map { "\"\($0.word)\"" + ($0.isPrefix ? "*" : "") + ($0.isStemmed ? "s" : "") }.joined(separator: " ")
     case .test(let test):
       let name = test.target.displayName
       let isDate = test.target.scalarType == .date

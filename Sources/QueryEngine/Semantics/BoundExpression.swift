@@ -73,6 +73,16 @@ public struct TextSearch: Sendable, Hashable {
       self.text = text
       self.isPrefix = isPrefix
     }
+
+    /// Marks a stemmed term: the tokenizer reads a word after U+0001 as "any form of it".
+    public static let stemMarker: Character = "\u{1}"
+
+    /// The term matching every form of its word (Porter stem), as `"word"s` asks.
+    public var stemmed: Term { isStemmed ? self : Term(text: String(Self.stemMarker) + text, isPrefix: isPrefix) }
+    /// True for a term that matches every form of its word.
+    public var isStemmed: Bool { text.first == Self.stemMarker }
+    /// The word as written, without the stem marker.
+    public var word: String { isStemmed ? String(text.dropFirst()) : text }
   }
 
   public var terms: [Term]

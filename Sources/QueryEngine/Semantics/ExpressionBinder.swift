@@ -233,6 +233,10 @@ public struct ExpressionBinder {
       for (offset, letter) in s.modifiers.enumerated() {
         guard Lexer.modifierLetters.contains(letter) else {
           let letterSpan = SourceSpan(span.start + offset, span.start + offset + 1)
+          if letter == Lexer.stemModifier {
+            throw error(Diagnostic("modifier.stem-comparison", "the s modifier (any form of a word) applies to text searches, not comparisons",
+                                   at: letterSpan, help: "search the words instead (search \"\(s.text)\"s), or compare words with the w modifier"))
+          }
           throw error(Diagnostic("modifier.unknown", "unknown modifier '\(letter)'", at: letterSpan,
                                  help: "modifiers are c (ignore case), d (ignore diacritics), w (words), t (tokens)"))
         }
@@ -379,16 +383,18 @@ public struct ExpressionBinder {
 
   private mutating func textSearch(_ literal: StringLiteral, _ span: SourceSpan) throws -> BoundExpression {
     if let modifierSpan = literal.modifierSpan {
-      for (offset, letter) in literal.modifiers.enumerated() where !Lexer.modifierLetters.contains(letter) {
+      for (offset, letter) in literal.modifiers.enumerated() where !Lexer.modifierLetters.contains(letter) && letter != Lexer.stemModifier {
         throw error(Diagnostic("modifier.unknown", "unknown modifier '\(letter)'",
                                at: SourceSpan(modifierSpan.start + offset, modifierSpan.start + offset + 1),
-                               help: "modifiers are c (ignore case), d (ignore diacritics), w (words), t (tokens)"))
+                               help: "modifiers are c (ignore case), d (ignore diacritics), w (words), t (tokens), s (any form of a word)"))
       }
     }
-    let terms = TextSearch.terms(of: literal.text)
+    var terms = TextSearch.terms(of: literal.text)
     guard !terms.isEmpty else {
       throw error(Diagnostic("text.empty", "the search text has no words", at: span, help: "search for words, e.g. \"june launch\""))
     }
+    // `"connected"s`: every form of each word, through the stems the tokenizer indexes.
+    if literal.modifiers.contains(Lexer.stemModifier) { terms = terms.map(\.stemmed) }
     return .textSearch(TextSearch(terms: terms, requireAll: true, columns: nil, weights: nil, phrase: literal.form == .singleQuoted))
   }
 
@@ -591,7 +597,8 @@ extension ComparisonOperator {
 extension TextSearch {
   /// The words of a search text: split at whitespace; a trailing `*` makes a prefix term.
   static func terms(of text: String) -> [Term] {
-    text.split(whereSeparator: { $0.isWhitespace }).compactMap { word in
+    // U+0001 asks the tokenizer for stems; only the s modifier may ask, never the text.
+    text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{1}" }).compactMap { word in
       var w = String(word)
       var prefix = false
       while w.hasSuffix("*") { w.removeLast(); prefix = true }

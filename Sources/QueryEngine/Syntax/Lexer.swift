@@ -27,6 +27,8 @@ public struct Lexer {
 
   /// Modifier letters of Apple's query syntax.
   public static let modifierLetters: Set<Character> = ["c", "d", "w", "t"]
+  /// Searchlight's own modifier for text searches: `"connected"s` finds every form of the word.
+  public static let stemModifier: Character = "s"
 
   private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
   private func peek(_ ahead: Int) -> UInt8? { index + ahead < bytes.count ? bytes[index + ahead] : nil }
