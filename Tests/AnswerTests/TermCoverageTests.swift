@@ -13,10 +13,13 @@ import Testing
     pairs.map { PlannedQuery.TermWeight(term: $0.0, weight: $0.1) }
   }
 
-  @Test func coverageIsTheShareOfTermWeightFoundAsWordPrefixes() {
-    let coverage = TermCoverage(Self.weights([("orion", 1), ("launches*", 1), ("retro*", 2), ("quantum", 4)]), minimum: 0.5)
-    // orion and retro (a prefix) are found, launches is not a prefix of launch, quantum is absent.
+  @Test func coverageIsTheShareOfTermWeightFoundAsWordsOrStems() {
+    let coverage = TermCoverage(Self.weights([("orion", 1), ("launches", 1), ("\u{1}retrospectives", 2), ("quantum", 4)]), minimum: 0.5)
+    // orion is found as written and retrospectives in another form (a stemmed term);
+    // launches is not written (only launch is, and the term is not stemmed); quantum is absent.
     #expect(coverage.coverage(of: Self.item) == 3.0 / 8.0)
+    let stemmed = TermCoverage(Self.weights([("\u{1}launches", 1), ("quantum", 1)]), minimum: 0.5)
+    #expect(stemmed.coverage(of: Self.item) == 0.5)
     #expect(!coverage.isRelevant(Self.item))
   }
 

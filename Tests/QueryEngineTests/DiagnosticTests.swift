@@ -5,6 +5,8 @@ import Testing
 /// Every diagnostic of the predicate language: its id, message, position and help.
 @Suite struct DiagnosticTests {
   static let modifierHelp = "modifiers are c (ignore case), d (ignore diacritics), w (words), t (tokens)"
+  /// Text searches also take s.
+  static let searchModifierHelp = modifierHelp + ", s (any form of a word)"
 
   @Test func unknownAttributeSuggestsTheClosestName() {
     expectDiagnostic(#"titel == "x""#, DiagnosticSpec(
@@ -107,7 +109,10 @@ import Testing
   @Test func unknownModifierLetters() {
     expectDiagnostic(#"title == "x"cz"#, DiagnosticSpec(id: "modifier.unknown", message: "unknown modifier 'z'", column: 14, help: Self.modifierHelp))
     expectDiagnostic("title == 'x'q", DiagnosticSpec(id: "modifier.unknown", message: "unknown modifier 'q'", column: 13, help: Self.modifierHelp))
-    expectDiagnostic(#""june"q"#, DiagnosticSpec(id: "modifier.unknown", message: "unknown modifier 'q'", column: 7, help: Self.modifierHelp))
+    expectDiagnostic(#""june"q"#, DiagnosticSpec(id: "modifier.unknown", message: "unknown modifier 'q'", column: 7, help: Self.searchModifierHelp))
+    expectDiagnostic(#"title == "walks"s"#, DiagnosticSpec(id: "modifier.stem-comparison",
+      message: "the s modifier (any form of a word) applies to text searches, not comparisons", column: 17,
+      help: #"search the words instead (search "walks"s), or compare words with the w modifier"#))
     expectDiagnostic(#"title ==[q] "x""#, DiagnosticSpec(id: "modifier.unknown", message: "unknown modifier 'q'", column: 1, help: Self.modifierHelp))
     expectDiagnostic(#"title ==[cd "x""#, DiagnosticSpec(id: "lex.unterminated-modifiers", message: "modifier list is not closed by ']'", column: 9))
   }
