@@ -66,6 +66,8 @@ public final class ExecutionContext {
   public let delegate: (any IndexDelegate)?
   let connection: Connection
   let attributeMap: SQLCompiler.AttributeMap
+  /// Whether OR-ranked text searches take the ranked index (else FTS5's bm25()).
+  public var usesRankedIndex = true
   /// SQL statements run so far, for `explain` and tests.
   public internal(set) var executedSQL: [String] = []
 
@@ -120,7 +122,7 @@ public final class ExecutionContext {
   /// The items of a plan, in batches of `batchSize` (the last call may be shorter).
   public func items(_ plan: SQLPlan, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
     var compiler = self.compiler()
-    if let ranked = try compiler.rankedPlan(plan), try rankedItems(ranked, batchSize: batchSize, batch) { return }
+    if usesRankedIndex, let ranked = try compiler.rankedPlan(plan), try rankedItems(ranked, batchSize: batchSize, batch) { return }
     let compiled = try compiler.itemsQuery(plan)
     var buffer: [ResultItem] = []
     try run(compiled) { row in

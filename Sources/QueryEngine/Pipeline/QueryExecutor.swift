@@ -12,6 +12,9 @@ public struct QueryOptions: Sendable {
   public var identity: Identity
   /// The app's side of the index: `hydrate` asks it for current, authorised records.
   public var delegate: (any IndexDelegate)?
+  /// False ranks OR text searches with FTS5's bm25() instead of the ranked index: the
+  /// baseline `eval --planner fts5` measures.
+  public var usesRankedIndex = true
 
   public init(scope: AccessScope = AccessScope(), clock: QueryClock = QueryClock(), batchSize: Int = 100,
               cancellation: CancellationFlag = CancellationFlag(), identity: Identity = Identity(),
@@ -62,6 +65,7 @@ public struct QueryExecutor: Sendable {
         index: index, connection: connection, scope: options.scope, clock: options.clock,
         catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
         delegate: options.delegate)
+      context.usesRankedIndex = options.usesRankedIndex
       var run = Run(context: context, options: options, onReply: onReply)
       var graph = graph
       var variables: [String: Value] = [:]

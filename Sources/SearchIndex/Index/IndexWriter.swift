@@ -238,6 +238,18 @@ package struct IndexWriter {
       [.integer(indexID), .text(array)])
   }
 
+  /// Adds `count` to the engagement of each identified item (Apple's `userEngaged`: the
+  /// user opened or used it); returns the identifiers that are not in the index.
+  package mutating func engage(identifiers: [String], count: Int) throws -> [String] {
+    var missing: [String] = []
+    for identifier in identifiers {
+      try db.cachedStatement("UPDATE items SET engagement = max(0, min(engagement + ?, 1000000000)) WHERE indexId = ? AND id = ?")
+        .execute([.integer(Int64(count)), .integer(indexID), .text(identifier)])
+      if db.changes == 0 { missing.append(identifier) }
+    }
+    return missing
+  }
+
   /// Deletes items in the domains and their sub-domains; returns how many.
   package mutating func delete(domains: [String]) throws -> Int {
     var total = 0

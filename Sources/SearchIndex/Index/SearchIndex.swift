@@ -247,6 +247,27 @@ public final class SearchIndex: Sendable {
     try writeTyped { writer in try writer.delete(domains: domains) }
   }
 
+  /// Records that the user engaged with these items `count` more times (opened, played,
+  /// replied): the popularity signal of ranking (`log(engagement)` in a score, the
+  /// `popularity` ranking model). Unknown identifiers change nothing; they are returned,
+  /// and when any is unknown nothing is written, so a typo never half-applies a batch.
+  @discardableResult
+  public func recordEngagement(withIdentifiers identifiers: [String], count: Int = 1) throws(SearchIndexError) -> [String] {
+    /// Rolls the batch back when an identifier is unknown.
+    struct Unknown: Error { let identifiers: [String] }
+    do {
+      try write { writer in
+        let missing = try writer.engage(identifiers: identifiers, count: count)
+        if !missing.isEmpty { throw Unknown(identifiers: missing) }
+      }
+      return []
+    } catch let unknown as Unknown {
+      return unknown.identifiers
+    } catch {
+      throw Self.wrap(error)
+    }
+  }
+
   /// Deletes every item of this named index.
   @discardableResult
   public func deleteAllSearchableItems() throws(SearchIndexError) -> Int {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The tables of the ranked index (exact top-k BM25F with block-max pruning) and its
 /// scoring parameters. They sit in the index file next to FTS5 and are written in the
 /// same transactions as the items they describe.
@@ -21,7 +23,10 @@ package enum RankedSchema {
   /// BM25F over the FTS5 columns (`Schema.ftsColumns`): title, keywords, description,
   /// body text, other text. Weights favour titles and keywords; the relevance work
   /// tunes them (changing them makes open rebuild the postings, see `fingerprint`).
-  package static let parameters = BM25FParameters(
+  package static let parameters = tuning(ProcessInfo.processInfo.environment["SEARCHLIGHT_BM25F"]) ?? standard
+
+  /// The shipped parameters.
+  package static let standard = BM25FParameters(
     k1: 1.2,
     fields: [
       FieldSpec(name: "title", weight: 4, b: 0.75),
@@ -30,6 +35,19 @@ package enum RankedSchema {
       FieldSpec(name: "body", weight: 1, b: 0.75),
       FieldSpec(name: "other", weight: 1, b: 0.75),
     ])
+
+  /// Parameters for relevance experiments, from `SEARCHLIGHT_BM25F="k1 b title keywords
+  /// description body other"` (seven numbers); nil when unset or malformed. A file
+  /// opened for writing with other parameters than it was built with rebuilds its
+  /// postings (see `fingerprint`).
+  static func tuning(_ text: String?) -> BM25FParameters? {
+    guard let numbers = text?.split(separator: " ").compactMap({ Double($0) }), numbers.count == 7,
+      numbers.allSatisfy({ $0.isFinite && $0 >= 0 }), numbers[0] > 0, numbers[1] <= 1
+    else { return nil }
+    let names = ["title", "keywords", "description", "body", "other"]
+    return BM25FParameters(
+      k1: numbers[0], fields: zip(names, numbers[2...]).map { FieldSpec(name: $0, weight: $1, b: numbers[1]) })
+  }
 
   /// Identifies the parameters and encodings the stored postings were built with;
   /// stored postings with another fingerprint are stale and get rebuilt.

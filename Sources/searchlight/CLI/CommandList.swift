@@ -1,7 +1,7 @@
 /// Every subcommand, in the order `searchlight --help` lists them.
 enum CommandList {
   static let all: [any Command.Type] = [
-    IndexCommand.self, DeleteCommand.self, StatsCommand.self, ParseCommand.self, QueryCommand.self,
+    IndexCommand.self, DeleteCommand.self, EngageCommand.self, StatsCommand.self, ParseCommand.self, QueryCommand.self,
     ExplainCommand.self, StagesCommand.self, ReplCommand.self, ToolCallCommand.self, ToolSchemaCommand.self, MCPCommand.self, PlanCommand.self, SyncCommand.self,
     CheckCommand.self, RebuildCommand.self, AskCommand.self, DemoCommand.self, EvalCommand.self, BenchCommand.self, RankBenchCommand.self,
   ]

@@ -24,7 +24,8 @@ enum EvalCommand: Command {
     trec_eval, over the queries that have judgments.
 
     Planners: plain (a ranked OR search over the question's words, stopwords removed) and
-    builtin (the built-in planner: dates, known values, counts, phrases, weighted words). The
+    builtin (the built-in planner: dates, known values, counts, phrases, weighted words), and
+    fts5 (plain's search ranked by SQLite FTS5's bm25() instead of the ranked index). The
     model planner (model) needs a model server and is not available in eval yet.
 
     EXAMPLES:
@@ -45,13 +46,13 @@ enum EvalCommand: Command {
   ]
 
   /// Planners `--planner` accepts now, and those that arrive later.
-  static let planners = ["plain", "builtin"]
+  static let planners = ["plain", "builtin", "fts5"]
   static let comingPlanners = ["model"]
 
   /// The planner named `name`, or a usage error.
   static func planner(named name: String) throws -> any QuestionPlanner {
     switch name {
-    case "plain": return PlainQuestionPlanner()
+    case "plain", "fts5": return PlainQuestionPlanner()
     case "builtin": return BuiltinQuestionPlanner()
     case let coming where comingPlanners.contains(coming):
       throw UsageError(message: "the '\(coming)' planner is not available yet (it needs a model server); use --planner builtin or plain", command: self.name)
@@ -93,7 +94,10 @@ enum EvalCommand: Command {
     let queries = try queriesPath.map { try TRECQuery.load(path: $0) }
     let qrels = try qrelsPath.map { try Qrels.load(path: $0) }
     let index = try Common.openIndex(arguments, command: name, create: false)
-    let options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
+    var options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
+    // fts5: the plain planner's OR search ranked by FTS5's bm25() over every match, the
+    // baseline the ranked index and the built-in planner are measured against.
+    if arguments.value("planner") == "fts5" { options.usesRankedIndex = false }
     let registry = try QuerySetup.registry(arguments, catalog: try index.catalog(), command: name)
     let runner = QuestionRunner(executor: QueryExecutor(index: index, registry: registry), options: options, planner: planner)
     let details = arguments.has("details")
