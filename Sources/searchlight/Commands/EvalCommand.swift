@@ -9,7 +9,7 @@ import SearchIndex
 enum EvalCommand: Command {
   static let name = "eval"
   static let abstract = "Measure retrieval quality on fixtures or a TREC-style collection."
-  static let usage = "eval --db FILE (--fixtures F.jsonl | --queries Q.jsonl --qrels R.tsv) [--planner plain] [--k N] [--details] [--format table|json]"
+  static let usage = "eval --db FILE (--fixtures F.jsonl | --queries Q.jsonl --qrels R.tsv) [--planner plain|builtin|fts5] [--k N] [--details] [--format table|json]"
   static let discussion = """
     Fixtures are JSON Lines {"id","question","expectedIdentifiers":[...],"expectNoEvidence":bool}.
     Each question runs through the planner; coverage, precision and MRR count the expected ids
@@ -38,7 +38,7 @@ enum EvalCommand: Command {
     OptionSpec(name: "fixtures", kind: .value, valueName: "FILE", help: "Questions with expected item ids (JSON Lines)."),
     OptionSpec(name: "queries", kind: .value, valueName: "FILE", help: "TREC-style queries {\"id\",\"text\"} (JSON Lines)."),
     OptionSpec(name: "qrels", kind: .value, valueName: "FILE", help: "Judgments query-id<TAB>doc-id<TAB>grade."),
-    OptionSpec(name: "planner", kind: .value, valueName: "NAME", help: "How questions become queries: plain (default)."),
+    OptionSpec(name: "planner", kind: .value, valueName: "NAME", help: "How questions become queries: plain (default), builtin or fts5."),
     OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results that count (default 10)."),
     OptionSpec(name: "details", kind: .flag, help: "Show every question's or query's results."),
     Common.now, Common.protection, QuerySetup.stagesOption,
