@@ -71,12 +71,13 @@ import Testing
 
       let table = try workspace.run(
         "bench", "--corpus", "corpus.jsonl", "--queries", "queries.jsonl", "--runs", "1", "--iterations", "1", "--cold-runs", "0",
-        "--passes", "1", "--skip-without-ranked")
+        "--passes", "1", "--skip-without-ranked", "--ranked-only")
       #expect(table.status == 0, "\(table)")
       #expect(table.stdout.contains("ranked top-10, OR of each query's words: 3 queries"), "\(table)")
       #expect(table.stdout.contains("exact:   every query returns the exhaustive BM25 top k"))
       #expect(table.stdout.contains("FTS5 OR (exhaustive)"))
       #expect(!table.stdout.contains("ingest without ranked postings"))
+      #expect(!table.stdout.contains("text top-10"), "--ranked-only skips the query mix")
     }
   }
 

@@ -39,6 +39,9 @@ package struct Benchmark {
     package var measuresWithoutRanked = true
     /// Timed passes over the ranked queries (`RankedBenchmark`).
     package var rankedPasses: Int = 5
+    /// Whether to time the query mix against hand-written SQL (off: ingest and the ranked
+    /// measurement only, for large collections).
+    package var timesMix = true
 
     package init(path: String) { self.path = path }
   }
@@ -68,7 +71,7 @@ package struct Benchmark {
     let ingest = try ingest(into: index, path: configuration.path, sample: &sample)
     let mix = try self.mix(sample: sample, index: index)
     var queries: [BenchmarkReport.Query] = []
-    for query in mix {
+    for query in mix where configuration.timesMix {
       progress("timing '\(query.name)'")
       queries.append(try measure(query, index: index))
     }

@@ -7,7 +7,7 @@ enum BenchCommand: Command {
   static let name = "bench"
   static let abstract = "Benchmark ingest, a query mix against hand-written SQL, and ranked top-k against FTS5, on the same file."
   static let usage = """
-    bench [--items N | --corpus FILE [--queries FILE]] [--db FILE] [--k N] [--runs N] [--iterations N] [--cold-runs N] [--passes N] [--seed S] [--skip-without-ranked] [--format table|json]
+    bench [--items N | --corpus FILE [--queries FILE]] [--db FILE] [--k N] [--runs N] [--iterations N] [--cold-runs N] [--passes N] [--seed S] [--skip-without-ranked] [--ranked-only] [--format table|json]
            bench --generate N --corpus FILE --queries FILE [--seed S] [--cranfield DIR]
     """
   static let discussion = """
@@ -53,6 +53,7 @@ enum BenchCommand: Command {
     OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results of the ranked queries (default 10)."),
     OptionSpec(name: "passes", kind: .value, valueName: "N", help: "Timed passes over the ranked queries (default 5; FTS5 gets a fifth)."),
     OptionSpec(name: "skip-without-ranked", kind: .flag, help: "Skip the second ingest without ranked postings."),
+    OptionSpec(name: "ranked-only", kind: .flag, help: "Skip the query mix: ingest and the ranked measurement only."),
     OptionSpec(name: "generate", kind: .value, valueName: "N", help: "Write a synthetic Zipf collection of N documents to --corpus and --queries."),
     OptionSpec(name: "cranfield", kind: .value, valueName: "DIR", help: "Cranfield folder for --generate (default ../shared/data/cranfield)."),
     OptionSpec(name: "progress", kind: .flag, help: "Print progress on standard error (default on a terminal)."),
@@ -84,6 +85,7 @@ enum BenchCommand: Command {
     if let k = try whole("k", 1...1000) { configuration.k = k }
     if let passes = try whole("passes", 1...1000) { configuration.rankedPasses = passes }
     configuration.measuresWithoutRanked = !arguments.has("skip-without-ranked")
+    configuration.timesMix = !arguments.has("ranked-only")
     if let seed = arguments.value("seed") {
       guard let value = UInt64(seed) else { throw UsageError(message: "--seed needs a whole number, got '\(seed)'", command: name) }
       configuration.seed = value
