@@ -203,6 +203,26 @@ import Testing
     try fixture.expectExact([QueryTerm("w1"), QueryTerm("trail")], k: 10, "after refill")
   }
 
+  /// `searchlight check` reports the ranked index, and a disagreement makes it unhealthy.
+  @Test func integrityCheckReportsTheRankedIndex() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 17, vocabularySize: 120)
+    try fixture.upsert((0..<150).map { generator.item("item-\($0)") })
+    try fixture.delete(["item-3", "item-4"])
+    let healthy = try fixture.index.checkIntegrity()
+    #expect(healthy.isHealthy, "\(healthy.lines)")
+    #expect(healthy.lines.contains("ranked index: 148 documents, 2 deleted awaiting compaction, consistent"), "\(healthy.lines)")
+    // A forward list lost behind the writer's back.
+    try fixture.index.pool.withWriter { db in
+      try db.run("DELETE FROM rk_docs WHERE rowid IN (SELECT rowid FROM rk_docs LIMIT 1)")
+    }
+    let broken = try fixture.index.checkIntegrity()
+    #expect(!broken.isHealthy)
+    #expect(broken.lines.contains { $0.hasPrefix("ranked index: 148 documents, 147 forward lists") && $0.hasSuffix("(run rebuild)") }, "\(broken.lines)")
+    try fixture.index.rebuildRankedIndex()
+    #expect(try fixture.index.checkIntegrity().isHealthy)
+  }
+
   @Test func fieldLengthsCountPositionsNotStemsOrParts() throws {
     var terms: [String] = []
     let length = RankedAnalysis.appendTerms(of: "Running MyWindowClass café", to: &terms)

@@ -34,6 +34,14 @@ package struct Benchmark {
     package var k: Int = 10
     /// Items per write transaction for generated items.
     package var batchSize: Int = 10_000
+    /// Whether to ingest the same items once more without ranked postings (into a
+    /// temporary file next to `path`) to report what the postings cost.
+    package var measuresWithoutRanked = true
+    /// Timed passes over the ranked queries (`RankedBenchmark`).
+    package var rankedPasses: Int = 5
+    /// Whether to time the query mix against hand-written SQL (off: ingest and the ranked
+    /// measurement only, for large collections).
+    package var timesMix = true
 
     package init(path: String) { self.path = path }
   }
@@ -56,19 +64,53 @@ package struct Benchmark {
 
   /// Runs the whole benchmark.
   package func run() throws -> BenchmarkReport {
+    let withoutRanked = configuration.measuresWithoutRanked ? try ingestWithoutRanked() : nil
     let index = try SearchIndex(path: configuration.path, create: true)
     var sample = TextSample()
-    let ingest = try configuration.corpus.map { try ingestCorpus($0, into: index, sample: &sample) } ?? ingestGenerated(into: index)
+    progress("ingesting with ranked postings")
+    let ingest = try ingest(into: index, path: configuration.path, sample: &sample)
     let mix = try self.mix(sample: sample, index: index)
     var queries: [BenchmarkReport.Query] = []
-    for query in mix {
+    for query in mix where configuration.timesMix {
       progress("timing '\(query.name)'")
       queries.append(try measure(query, index: index))
     }
+    let ranked = try RankedBenchmark(k: configuration.k, passes: configuration.rankedPasses, progress: progress)
+      .run(try rankedQueries(mix: mix), index: index)
     return BenchmarkReport(
       ingest: ingest, queries: queries, runs: configuration.runs, iterations: configuration.iterations,
       coldRuns: configuration.coldRuns, coldCache: Self.coldCacheDescription,
-      source: configuration.corpus ?? "generated (seed \(configuration.seed))", peakMemoryBytes: ProcessMemory.peakResidentBytes)
+      source: configuration.corpus ?? "generated (seed \(configuration.seed))", peakMemoryBytes: ProcessMemory.peakResidentBytes,
+      ingestWithoutRanked: withoutRanked, ranked: ranked)
+  }
+
+  /// The texts of the ranked measurement: every line of the queries file, else the
+  /// questions of the mix (corpus titles, or the generated questions).
+  private func rankedQueries(mix: [BenchmarkQuery]) throws -> [[String]] {
+    if let path = configuration.questions { return RankedBenchmark.queries(try TRECQuery.load(path: path).map(\.text)) }
+    let questions = mix.flatMap(\.variants).compactMap { variant -> String? in
+      if case .question(let question) = variant.engine { return question }
+      return nil
+    }
+    return RankedBenchmark.queries(questions)
+  }
+
+  /// Ingests the same items into a scratch file with ranked maintenance off, then deletes it.
+  private func ingestWithoutRanked() throws -> BenchmarkReport.Ingest {
+    let scratch = configuration.path + ".without-ranked"
+    func remove() { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) } }
+    remove()
+    defer { remove() }
+    progress("ingesting without ranked postings")
+    return try SearchIndex.$maintainsRankedIndex.withValue(false) {
+      let index = try SearchIndex(path: scratch, create: true)
+      var sample = TextSample()
+      return try ingest(into: index, path: scratch, sample: &sample)
+    }
+  }
+
+  private func ingest(into index: SearchIndex, path: String, sample: inout TextSample) throws -> BenchmarkReport.Ingest {
+    try configuration.corpus.map { try ingestCorpus($0, into: index, path: path, sample: &sample) } ?? ingestGenerated(into: index, path: path)
   }
 
   // MARK: Ingest
@@ -79,11 +121,12 @@ package struct Benchmark {
     var titles: [String] = []
   }
 
-  private func ingestGenerated(into index: SearchIndex) throws -> BenchmarkReport.Ingest {
+  private func ingestGenerated(into index: SearchIndex, path: String) throws -> BenchmarkReport.Ingest {
     let generator = ItemGenerator(seed: configuration.seed)
     let total = max(configuration.items, 1)
     let clock = ContinuousClock()
     let start = clock.now
+    let cpuStart = RankedBenchmark.processCPUSeconds()
     var generation = Duration.zero
     var written = 0
     while written < total {
@@ -101,12 +144,16 @@ package struct Benchmark {
     }
     let seconds = QuestionRunner.seconds(clock.now - start)
     let generationSeconds = QuestionRunner.seconds(generation)
-    return try finishIngest(index, items: total, seconds: seconds, generationSeconds: generationSeconds)
+    return try finishIngest(
+      path, items: total, seconds: seconds, cpuSeconds: RankedBenchmark.processCPUSeconds() - cpuStart, generationSeconds: generationSeconds)
   }
 
-  private func ingestCorpus(_ path: String, into index: SearchIndex, sample: inout TextSample) throws -> BenchmarkReport.Ingest {
+  private func ingestCorpus(
+    _ path: String, into index: SearchIndex, path indexPath: String, sample: inout TextSample
+  ) throws -> BenchmarkReport.Ingest {
     let clock = ContinuousClock()
     let start = clock.now
+    let cpuStart = RankedBenchmark.processCPUSeconds()
     var count = 0
     var collected = TextSample()
     try index.write { writer in
@@ -126,19 +173,23 @@ package struct Benchmark {
     }
     sample = collected
     guard count > 0 else { throw IngestError(file: path, line: nil, message: "no items in the file") }
-    return try finishIngest(index, items: count, seconds: QuestionRunner.seconds(clock.now - start), generationSeconds: 0)
+    return try finishIngest(
+      indexPath, items: count, seconds: QuestionRunner.seconds(clock.now - start),
+      cpuSeconds: RankedBenchmark.processCPUSeconds() - cpuStart, generationSeconds: 0)
   }
 
-  private func finishIngest(_ index: SearchIndex, items: Int, seconds: Double, generationSeconds: Double) throws -> BenchmarkReport.Ingest {
+  private func finishIngest(
+    _ path: String, items: Int, seconds: Double, cpuSeconds: Double, generationSeconds: Double
+  ) throws -> BenchmarkReport.Ingest {
     let peak = ProcessMemory.peakResidentBytes
     // Move the WAL into the main file so its size is the index's size.
-    let connection = try Connection(path: configuration.path)
+    let connection = try Connection(path: path)
     try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    let size = Self.fileSize(configuration.path) + Self.fileSize(configuration.path + "-wal")
+    let size = Self.fileSize(path) + Self.fileSize(path + "-wal")
     let indexSeconds = max(seconds - generationSeconds, 1e-9)
     return BenchmarkReport.Ingest(
       items: items, seconds: seconds, generationSeconds: generationSeconds, itemsPerSecond: Double(items) / indexSeconds,
-      fileBytes: size, bytesPerItem: Double(size) / Double(max(items, 1)), peakMemoryBytes: peak)
+      fileBytes: size, bytesPerItem: Double(size) / Double(max(items, 1)), peakMemoryBytes: peak, cpuSeconds: cpuSeconds)
   }
 
   static func fileSize(_ path: String) -> Int64 {
@@ -325,6 +376,7 @@ package struct Benchmark {
       let mine = try engine.run(variant.engine, collect: true)
       var theirs = try sql.run(query.sql, variant.arguments, collect: true)
       if query.comparison == .identifiers { theirs = theirs.map { Array($0.prefix(1)) } }
+      if query.comparison == .none { theirs = mine }
       if mine != theirs { matches = false }
       if position == 0 { results = theirs.count }
     }
@@ -367,7 +419,7 @@ package struct Benchmark {
       name: query.name, example: query.variants.first?.engine.display ?? "", sql: query.sql,
       engine: Self.median(engineRuns), handWritten: Self.median(sqlRuns),
       coldEngine: Percentiles.median(coldEngine) ?? .nan, coldHandWritten: Percentiles.median(coldSQL) ?? .nan,
-      results: results, resultsMatch: matches)
+      results: results, resultsMatch: query.comparison == .none ? nil : matches)
   }
 
   static func latency(_ times: [Double]) -> BenchmarkReport.Latency {

@@ -17,6 +17,22 @@ package struct BenchmarkReport: Sendable {
     package var bytesPerItem: Double
     /// Peak resident memory of the process at the end of ingest (VmHWM).
     package var peakMemoryBytes: Int64?
+    /// Process CPU time (user + system) of the ingest, generation included: less
+    /// sensitive than `seconds` to other work on the machine.
+    package var cpuSeconds: Double = 0
+
+    var jsonValue: JSONValue {
+      var object = JSONObject()
+      object["itemsPerSecond"] = .number(itemsPerSecond.rounded())
+      object["bytesPerItem"] = .number(bytesPerItem.rounded())
+      object["peakMemoryBytes"] = peakMemoryBytes.map { .number(Double($0)) } ?? .null
+      object["items"] = .number(Double(items))
+      object["seconds"] = BenchmarkReport.round(seconds, 3)
+      object["generationSeconds"] = BenchmarkReport.round(generationSeconds, 3)
+      object["cpuSeconds"] = BenchmarkReport.round(cpuSeconds, 3)
+      object["fileBytes"] = .number(Double(fileBytes))
+      return .object(object)
+    }
   }
 
   /// Latency percentiles of one side (engine or SQL) in milliseconds.
@@ -40,8 +56,9 @@ package struct BenchmarkReport: Sendable {
     package var coldHandWritten: Double
     /// Rows (items, groups) of the first variant.
     package var results: Int
-    /// True when the engine and the SQL returned the same results for every variant.
-    package var resultsMatch: Bool
+    /// True when the engine and the SQL returned the same results for every variant; nil when
+    /// the query is not compared (`BenchmarkQuery.Comparison.none`).
+    package var resultsMatch: Bool?
 
     /// Engine p50 over SQL p50 (warm): the engine's overhead.
     package var ratio: Double { handWritten.p50 > 0 ? engine.p50 / handWritten.p50 : 0 }
@@ -59,19 +76,26 @@ package struct BenchmarkReport: Sendable {
   package var source: String
   /// Peak resident memory of the whole run.
   package var peakMemoryBytes: Int64?
+  /// The same items ingested without ranked postings (nil when not measured).
+  package var ingestWithoutRanked: Ingest?
+  /// The ranked top-k measurement.
+  package var ranked: RankedBenchmark.Report?
 
-  /// `{"ingest":{"itemsPerSecond","bytesPerItem","peakMemoryBytes",...},"queries":[{"name","p50_ms","p95_ms","p99_ms","sql_p50_ms","ratio",...}],...}`.
+  /// Ingest rate with ranked postings over the rate without, minus 1 (-0.2: 20% slower).
+  package var rankedIngestRateChange: Double? {
+    ingestWithoutRanked.flatMap { $0.itemsPerSecond > 0 ? ingest.itemsPerSecond / $0.itemsPerSecond - 1 : nil }
+  }
+
+  /// Index size with ranked postings over the size without, minus 1.
+  package var rankedSizeChange: Double? {
+    ingestWithoutRanked.flatMap { $0.bytesPerItem > 0 ? ingest.bytesPerItem / $0.bytesPerItem - 1 : nil }
+  }
+
+  /// `{"ingest":{"itemsPerSecond","bytesPerItem","peakMemoryBytes",...},"queries":[{"name","p50_ms","p95_ms","p99_ms","sql_p50_ms","ratio",...}],...,
+  /// "ranked":{"p50_ms","p95_ms","p99_ms",...},"fts5Exhaustive":{...},"fts5And":{...},...}`.
   package var jsonValue: JSONValue {
-    var ingestObject = JSONObject()
-    ingestObject["itemsPerSecond"] = .number(ingest.itemsPerSecond.rounded())
-    ingestObject["bytesPerItem"] = .number(ingest.bytesPerItem.rounded())
-    ingestObject["peakMemoryBytes"] = ingest.peakMemoryBytes.map { .number(Double($0)) } ?? .null
-    ingestObject["items"] = .number(Double(ingest.items))
-    ingestObject["seconds"] = Self.round(ingest.seconds, 3)
-    ingestObject["generationSeconds"] = Self.round(ingest.generationSeconds, 3)
-    ingestObject["fileBytes"] = .number(Double(ingest.fileBytes))
     var object = JSONObject()
-    object["ingest"] = .object(ingestObject)
+    object["ingest"] = ingest.jsonValue
     object["queries"] = .array(queries.map { query in
       var entry = JSONObject()
       entry["name"] = .string(query.name)
@@ -86,7 +110,7 @@ package struct BenchmarkReport: Sendable {
       entry["sql_cold_p50_ms"] = Self.round(query.coldHandWritten, 3)
       entry["cold_ratio"] = Self.round(query.coldRatio, 2)
       entry["results"] = .number(Double(query.results))
-      entry["resultsMatch"] = .bool(query.resultsMatch)
+      entry["resultsMatch"] = query.resultsMatch.map(JSONValue.bool) ?? .null
       entry["query"] = .string(query.example)
       return .object(entry)
     })
@@ -96,6 +120,29 @@ package struct BenchmarkReport: Sendable {
     object["coldRuns"] = .number(Double(coldRuns))
     object["coldCache"] = .string(coldCache)
     object["peakMemoryBytes"] = peakMemoryBytes.map { .number(Double($0)) } ?? .null
+    if let ranked {
+      for path in ranked.paths { object[path.key] = RankedBenchmark.Latency.summary(path.latency.wall) }
+      var cpu = JSONObject()
+      for path in ranked.paths { cpu[path.key] = RankedBenchmark.Latency.summary(path.latency.cpu) }
+      object["cpu"] = .object(cpu)
+      var summary = JSONObject()
+      summary["available"] = .bool(!ranked.unavailable)
+      summary["exact"] = .bool(!ranked.unavailable && ranked.mismatches == 0)
+      summary["mismatches"] = .number(Double(ranked.mismatches))
+      summary["queries"] = .number(Double(ranked.queryCount))
+      summary["termsPerQuery"] = Self.round(ranked.termsPerQuery, 2)
+      summary["k"] = .number(Double(ranked.k))
+      summary["passes"] = .number(Double(ranked.passes))
+      summary["loadAverage"] = .string(ranked.loadAverage)
+      object["rankedQueries"] = .object(summary)
+    }
+    if let ingestWithoutRanked {
+      object["ingestWithoutRanked"] = ingestWithoutRanked.jsonValue
+      var cost = JSONObject()
+      cost["ingestRateChange"] = rankedIngestRateChange.map { Self.round($0, 3) } ?? .null
+      cost["sizeChange"] = rankedSizeChange.map { Self.round($0, 3) } ?? .null
+      object["rankedPostingsCost"] = .object(cost)
+    }
     return .object(object)
   }
 

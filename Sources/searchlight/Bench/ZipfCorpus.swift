@@ -1,13 +1,14 @@
+import Evaluation
 import Foundation
 
-/// The generated collection of issue 12's measurements: documents with 8-word titles and
+/// `bench --generate`: the generated collection of issue 12's measurements: documents with 8-word titles and
 /// 40-120-word bodies drawn from a Zipf vocabulary (s = 1) whose first ranks are the
 /// Cranfield words in Cranfield frequency order, and the 225 Cranfield questions as the
 /// content words they map to, minus the 100 most frequent vocabulary terms.
 ///
 /// A question word missing from the vocabulary maps deterministically (FNV-1a) to a rank
 /// in [100, vocabulary size), so every query keeps its length.
-struct BenchmarkCorpus {
+struct ZipfCorpus {
   static let vocabularySize = 50_000
   static let droppedTopTerms = 100
 
@@ -111,20 +112,5 @@ struct ZipfSampler {
       if cumulative[middle] < u { low = middle + 1 } else { high = middle }
     }
     return low
-  }
-}
-
-/// SplitMix64: a small, fast, seedable generator (deterministic corpora).
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
