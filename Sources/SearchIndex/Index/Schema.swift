@@ -51,7 +51,7 @@ package enum Schema {
       SELECT rowid, title, keywords, description, body, other FROM fts;
     DROP TABLE fts;
     ALTER TABLE fts_v2 RENAME TO fts;
-    UPDATE meta SET value = 2 WHERE key = 'schemaVersion';
+    UPDATE meta SET value = \(version) WHERE key = 'schemaVersion';
     """
 
   package static let createStatements = """

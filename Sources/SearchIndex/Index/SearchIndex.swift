@@ -82,7 +82,9 @@ public final class SearchIndex: Sendable {
       if Schema.requiredTables.contains(where: { !tables.contains($0) }) {
         try db.transaction { try db.execute(Schema.createStatements) }
       }
-      if version < 2 {
+      // Files written before Searchlight's tokenizer: re-tokenize them once.
+      let fts = try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'fts'")?.stringValue ?? ""
+      if !fts.contains("'\(FTS5Tokenizer.name)'") {
         try db.transaction { try db.execute(Schema.tokenizerMigration) }
       }
       try db.execute("PRAGMA journal_mode = WAL")
