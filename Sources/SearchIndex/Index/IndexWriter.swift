@@ -206,6 +206,9 @@ package struct IndexWriter {
   private func removeDerivedRows(_ rowid: Int64) throws {
     try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM fts WHERE rowid = ?", [.integer(rowid)])
+    // A rewritten item's vectors describe its old text: it is pending again.
+    try db.run("DELETE FROM vectors WHERE item = ?", [.integer(rowid)])
+    try db.run("DELETE FROM embedding_status WHERE item = ?", [.integer(rowid)])
   }
 
   /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns.
@@ -217,6 +220,8 @@ package struct IndexWriter {
     guard count > 0 else { return 0 }
     try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM doomed)")
+    try db.run("DELETE FROM vectors WHERE item IN (SELECT rowid FROM doomed)")
+    try db.run("DELETE FROM embedding_status WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM doomed")
     changed = true
@@ -269,6 +274,9 @@ package struct IndexWriter {
     try db.run("UPDATE indexes SET clientState = ? WHERE id = ?", [.blob(state), .integer(indexID)])
     changed = true
   }
+
+  /// Marks the transaction as a change, so the generation moves when it commits.
+  package mutating func markChanged() { changed = true }
 
   /// Records the catalogue and bumps the generation; called before the transaction commits.
   mutating func finish() throws {

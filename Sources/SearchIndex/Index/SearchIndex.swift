@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private, local index of searchable items in one SQLite file (CSSearchableIndex).
 ///
@@ -19,6 +20,9 @@ public final class SearchIndex: Sendable {
   /// The row of this named index in `indexes`.
   package let indexID: Int64
   let pool: ConnectionPool
+  /// The vectors of this named index as one matrix, with the generation they were read at;
+  /// reloaded when the generation moves (see `VectorStore`).
+  let vectorCache = Mutex<(generation: Int64, matrix: VectorMatrix)?>(nil)
 
   /// Opens the named index `name` in the file at `path`.
   ///
@@ -76,8 +80,11 @@ public final class SearchIndex: Sendable {
     guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
     if !readOnly {
       // Indexes written by an earlier version gain the tables added since (all additive).
-      if Schema.requiredTables.contains(where: { !tables.contains($0) }) {
-        try db.transaction { try db.execute(Schema.createStatements) }
+      if Schema.requiredTables.contains(where: { !tables.contains($0) }) || version < Schema.version {
+        try db.transaction {
+          try db.execute(Schema.createStatements)
+          try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
+        }
       }
       try db.execute("PRAGMA journal_mode = WAL")
     }
