@@ -66,13 +66,19 @@ public final class ExecutionContext {
   public let delegate: (any IndexDelegate)?
   let connection: Connection
   let attributeMap: SQLCompiler.AttributeMap
+  /// Embeds `similar` phrases (from `QueryOptions.embedder`).
+  let embedder: (any TextEmbedder)?
+  /// Query vectors and hits, once per phrase and search in an execution.
+  private var queryVectors: [String: [Float]] = [:]
+  private var similarHits: [SimilarSearch: SimilarHits] = [:]
   /// SQL statements run so far, for `explain` and tests.
   public private(set) var executedSQL: [String] = []
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
-    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil
+    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil, embedder: (any TextEmbedder)? = nil
   ) throws {
+    self.embedder = embedder
     self.delegate = delegate
     self.index = index
     self.connection = connection
@@ -86,7 +92,57 @@ public final class ExecutionContext {
 
   /// A compiler for plans over this index and scope.
   public func compiler() -> SQLCompiler {
-    SQLCompiler(attributes: attributeMap, scope: scope, indexID: index.indexID)
+    var compiler = SQLCompiler(attributes: attributeMap, scope: scope, indexID: index.indexID)
+    compiler.similarHits = similarHits
+    return compiler
+  }
+
+  // MARK: Similarity
+
+  /// The hits of a `similar` search: exact nearest neighbours by cosine over every vector of
+  /// the index (read once per index generation), within the search's distance and count.
+  /// Throws `EmbeddingError` when the index has no embeddings or the phrase cannot be embedded.
+  public func similar(_ search: SimilarSearch) throws -> SimilarHits {
+    if let hits = similarHits[search] { return hits }
+    guard let matrix = try index.vectorMatrix(connection) else { throw EmbeddingError.noEmbeddings(path: index.path) }
+    let vector = try queryVector(search.phrase, dimensions: matrix.dimensions)
+    try cancellation.check()
+    var similarities: [Int64: Double] = [:]
+    for hit in matrix.nearest(to: vector, maxDistance: search.maxDistance, maxCount: search.maxCount) {
+      similarities[hit.item] = Double(hit.similarity)
+    }
+    let hits = SimilarHits(similarities: similarities, itemsWithVectors: matrix)
+    similarHits[search] = hits
+    return hits
+  }
+
+  private func queryVector(_ phrase: String, dimensions: Int) throws -> [Float] {
+    if let vector = queryVectors[phrase] { return vector }
+    guard let embedder else {
+      throw EmbeddingError(.unreachable, "no embeddings endpoint for the 'similar' phrase; the index records one, so run the query through searchlight or set QueryOptions.embedder")
+    }
+    guard let vector = try embedder.embed([phrase]).first else {
+      throw EmbeddingError(.malformed, "the embeddings endpoint returned no vector for the 'similar' phrase")
+    }
+    guard vector.count == dimensions else {
+      throw EmbeddingError(.mismatch,
+        "the embeddings endpoint returned \(vector.count) dimensions for the 'similar' phrase, but the index's vectors have \(dimensions); is it the model the index records?")
+    }
+    queryVectors[phrase] = vector
+    return vector
+  }
+
+  /// Resolves the `similar` searches of a plan before it is compiled.
+  func resolveSimilar(_ plan: SQLPlan) throws {
+    for search in plan.predicate.similarSearches { _ = try similar(search) }
+  }
+
+  /// True when `item` matches `search` (for stages that filter in Swift).
+  public func matches(_ search: SimilarSearch, _ item: ResultItem) throws -> Bool {
+    let hits = try similar(search)
+    if hits.similarities[item.rowid] != nil { return true }
+    guard let keywords = search.keywords, hits.itemsWithVectors?.contains(item: item.rowid) == false else { return false }
+    return ExpressionEvaluator.textMatches(keywords, item)
   }
 
   /// Runs a compiled statement, handing each row to `row`.
@@ -95,6 +151,16 @@ public final class ExecutionContext {
     executedSQL.append(compiled.sql)
     let matchers = compiled.matchers
     let flag = cancellation
+    let similarities = compiled.similarities
+    if !similarities.isEmpty {
+      try connection.installFunction("sl_similarity", argumentCount: 2) { arguments in
+        guard case .integer(let slot) = arguments[0], Int(slot) < similarities.count, case .integer(let rowid) = arguments[1] else {
+          return .real(0)
+        }
+        let table = similarities[Int(slot)]
+        return .real(table.scores[rowid] ?? table.fallback)
+      }
+    }
     if !matchers.isEmpty {
       try connection.installFunction("sl_match", argumentCount: 2) { arguments in
         // A slow pattern is checked row by row, so cancelling it takes effect at once.
@@ -119,6 +185,7 @@ public final class ExecutionContext {
 
   /// The items of a plan, in batches of `batchSize` (the last call may be shorter).
   public func items(_ plan: SQLPlan, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
+    try resolveSimilar(plan)
     var compiler = self.compiler()
     let compiled = try compiler.itemsQuery(plan)
     var buffer: [ResultItem] = []
@@ -146,6 +213,7 @@ public final class ExecutionContext {
   /// The data a plan produces: items, groups (grouped in Swift from the items), or an
   /// aggregate computed by SQLite.
   public func materialize(_ plan: SQLPlan) throws -> PipelineData {
+    try resolveSimilar(plan)
     switch plan.aggregate {
     case .count?:
       var compiler = self.compiler()

@@ -8,7 +8,16 @@ public final class ExpressionEvaluator {
   public let clock: QueryClock
   private var matchers: [MatchPattern: PatternMatcher] = [:]
 
+  /// Decides `similar` for an item; nil outside an execution (then `similar` is an error).
+  public var similarity: ((SimilarSearch, ResultItem) throws -> Bool)?
+
   public init(clock: QueryClock) { self.clock = clock }
+
+  /// An evaluator for stages of an execution: `similar` uses the execution's vectors.
+  public convenience init(context: ExecutionContext) {
+    self.init(clock: context.clock)
+    similarity = { [unowned context] search, item in try context.matches(search, item) }
+  }
 
   /// The value of `expression` for `item`.
   public func evaluate(_ expression: BoundExpression, on item: ResultItem) throws -> Value {
@@ -17,6 +26,9 @@ public final class ExpressionEvaluator {
     case .matchAll: return .bool(true)
     case .test(let test): return .bool(try self.test(test, item))
     case .textSearch(let search): return .bool(Self.textMatches(search, item))
+    case .similar(let search):
+      guard let similarity else { throw QueryRuntimeError("'similar' can only run inside a query execution") }
+      return .bool(try similarity(search, item))
     case .not(let inner): return .bool(!(try evaluate(inner, on: item).truth))
     case .and(let parts):
       for part in parts where !(try evaluate(part, on: item).truth) { return .bool(false) }

@@ -12,10 +12,14 @@ public struct QueryOptions: Sendable {
   public var identity: Identity
   /// The app's side of the index: `hydrate` asks it for current, authorised records.
   public var delegate: (any IndexDelegate)?
+  /// Embeds the phrases of `similar` searches; it must use the model the index records
+  /// (`SearchIndex.embeddingConfiguration()`). nil: `similar` fails with a clear message.
+  public var embedder: (any TextEmbedder)?
 
   public init(scope: AccessScope = AccessScope(), clock: QueryClock = QueryClock(), batchSize: Int = 100,
               cancellation: CancellationFlag = CancellationFlag(), identity: Identity = Identity(),
-              delegate: (any IndexDelegate)? = nil) {
+              delegate: (any IndexDelegate)? = nil, embedder: (any TextEmbedder)? = nil) {
+    self.embedder = embedder
     self.identity = identity
     self.delegate = delegate
     self.scope = scope
@@ -61,7 +65,7 @@ public struct QueryExecutor: Sendable {
       let context = try ExecutionContext(
         index: index, connection: connection, scope: options.scope, clock: options.clock,
         catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
-        delegate: options.delegate)
+        delegate: options.delegate, embedder: options.embedder)
       var run = Run(context: context, options: options, onReply: onReply)
       var graph = graph
       var variables: [String: Value] = [:]

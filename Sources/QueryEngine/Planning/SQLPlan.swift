@@ -42,6 +42,19 @@ public struct SQLPlan: Sendable, Hashable {
     }
   }
 
+  /// The `similar` search that ranks the results when no text search does: a `similar` in
+  /// the top-level AND (or the whole predicate).
+  public var rankingSimilar: SimilarSearch? {
+    guard rankingSearch == nil else { return nil }
+    switch predicate {
+    case .similar(let search): return search
+    case .and(let parts):
+      for part in parts { if case .similar(let search) = part { return search } }
+      return nil
+    default: return nil
+    }
+  }
+
   /// The predicate without the part `rankingSearch` came from (it becomes the FTS5 join).
   public var predicateWithoutRankingSearch: BoundExpression {
     switch predicate {
@@ -103,5 +116,17 @@ public struct StatisticRequest: Sendable, Hashable {
   /// The column name: `avg(distance)`, `count`.
   public var columnName: String {
     target.map { "\(function.rawValue)(\($0.displayName))" } ?? function.rawValue
+  }
+}
+
+/// What a `similar` search found: the similarity of each item within its distance (and
+/// count), and which items have vectors at all (nil: unknown, e.g. for `explain`).
+public struct SimilarHits: Sendable {
+  public var similarities: [Int64: Double]
+  public var itemsWithVectors: VectorMatrix?
+
+  public init(similarities: [Int64: Double], itemsWithVectors: VectorMatrix?) {
+    self.similarities = similarities
+    self.itemsWithVectors = itemsWithVectors
   }
 }

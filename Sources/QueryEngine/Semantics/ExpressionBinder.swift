@@ -148,6 +148,12 @@ public struct ExpressionBinder {
       return (try bindComparison(op, lhs, rhs, bracket: bracket, span: expression.span), .boolean)
     case .call(let name, let nameSpan, let arguments):
       return try bindCall(name, nameSpan, arguments, span: expression.span)
+    case .similar(let similar):
+      guard asCondition else {
+        throw error(Diagnostic("type.similar-value", "'similar' is a condition, not a value", at: expression.span,
+                               help: "use it in a search or where: search similar \"sun\" within 0.8"))
+      }
+      return (try bindSimilar(similar, expression.span), .boolean)
     }
   }
 
@@ -390,6 +396,33 @@ public struct ExpressionBinder {
       throw error(Diagnostic("text.empty", "the search text has no words", at: span, help: "search for words, e.g. \"june launch\""))
     }
     return .textSearch(TextSearch(terms: terms, requireAll: true, columns: nil, weights: nil, phrase: literal.form == .singleQuoted))
+  }
+
+  private mutating func bindSimilar(_ similar: SimilarSyntax, _ span: SourceSpan) throws -> BoundExpression {
+    guard !TextSearch.terms(of: similar.phrase).isEmpty else {
+      throw error(Diagnostic("similar.empty", "the text after 'similar' has no words", at: span, help: "write similar \"stars in the night sky\""))
+    }
+    let distance = similar.maxDistance ?? SimilarSearch.defaultMaxDistance
+    guard distance >= 0 && distance <= 2 else {
+      throw error(Diagnostic("similar.distance-range", "'within' is a cosine distance from 0 to 2, not \(JSONValue.format(number: distance))",
+                             at: similar.maxDistanceSpan ?? span, help: "0 is identical, 1 unrelated, 2 opposite; try within 0.8"))
+    }
+    var count: Int?
+    if let maxCount = similar.maxCount {
+      guard maxCount >= 1, maxCount <= 1_000_000, maxCount.rounded() == maxCount else {
+        throw error(Diagnostic("similar.count-range", "'limit' needs a whole number from 1 to 1000000", at: similar.maxCountSpan ?? span))
+      }
+      count = Int(maxCount)
+    }
+    // Items without a vector: explicit keywords match by any of them, the phrase by all its words.
+    let keywords: TextSearch?
+    if let words = similar.keywords {
+      let terms = TextSearch.terms(of: words)
+      keywords = terms.isEmpty ? nil : TextSearch(terms: terms, requireAll: false)
+    } else {
+      keywords = TextSearch(terms: TextSearch.terms(of: similar.phrase), requireAll: true)
+    }
+    return .similar(SimilarSearch(phrase: similar.phrase, maxDistance: distance, maxCount: count, keywords: keywords))
   }
 
   private mutating func resolveTime(_ literal: TimeLiteral, _ span: SourceSpan) throws -> TimeValue {

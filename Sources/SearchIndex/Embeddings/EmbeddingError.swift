@@ -26,7 +26,7 @@ public struct EmbeddingError: Error, Sendable, Hashable, CustomStringConvertible
   /// True for failures of the connection rather than of the data (exit 74, not 65).
   public var isIOFailure: Bool { kind == .unreachable }
 
-  static func noEmbeddings(path: String) -> EmbeddingError {
+  public static func noEmbeddings(path: String) -> EmbeddingError {
     EmbeddingError(.noEmbeddings,
       "the index has no embeddings, so 'similar' cannot run; add them with `searchlight embeddings --db \(path) --url URL --model NAME`")
   }

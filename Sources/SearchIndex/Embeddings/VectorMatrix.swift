@@ -22,6 +22,16 @@ public final class VectorMatrix: Sendable {
     self.items = items
   }
 
+  /// True when `item` has a vector (rows are sorted by item).
+  public func contains(item: Int64) -> Bool {
+    var low = 0, high = items.count
+    while low < high {
+      let middle = (low + high) / 2
+      if items[middle] < item { low = middle + 1 } else { high = middle }
+    }
+    return low < items.count && items[low] == item
+  }
+
   /// Number of rows (chunks).
   public var rowCount: Int { items.count }
 

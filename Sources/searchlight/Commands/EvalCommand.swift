@@ -93,7 +93,8 @@ enum EvalCommand: Command {
     let queries = try queriesPath.map { try TRECQuery.load(path: $0) }
     let qrels = try qrelsPath.map { try Qrels.load(path: $0) }
     let index = try Common.openIndex(arguments, command: name, create: false)
-    let options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
+    var options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
+    options.embedder = QuerySetup.queryEmbedder(index, arguments: arguments)
     let registry = try QuerySetup.registry(arguments, catalog: try index.catalog(), command: name)
     let runner = QuestionRunner(executor: QueryExecutor(index: index, registry: registry), options: options, planner: planner)
     let details = arguments.has("details")
