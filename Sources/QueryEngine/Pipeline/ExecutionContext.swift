@@ -132,6 +132,13 @@ public final class ExecutionContext {
     return vector
   }
 
+  /// The cosine similarity of `item`'s best chunk to `phrase`; 0 when it has no vector.
+  public func similarity(of item: ResultItem, to phrase: String) throws -> Double {
+    guard let matrix = try index.vectorMatrix(connection) else { throw EmbeddingError.noEmbeddings(path: index.path) }
+    let vector = VectorCodec.normalized(try queryVector(phrase, dimensions: matrix.dimensions))
+    return matrix.similarity(of: item.rowid, to: vector).map(Double.init) ?? 0
+  }
+
   /// Resolves the `similar` searches of a plan before it is compiled.
   func resolveSimilar(_ plan: SQLPlan) throws {
     for search in plan.predicate.similarSearches { _ = try similar(search) }

@@ -177,6 +177,8 @@ public indirect enum BoundExpression: Sendable, Hashable {
 /// Functions of the scoring expression language (pure, bounded work per item).
 public enum ScoringFunction: String, Sendable, Hashable, CaseIterable {
   case recency, log, min, max, clamp, `if`, coalesce, distance, abs, sqrt, exp, upcoming
+  /// Cosine similarity of the item's best chunk to a phrase, by embedding.
+  case similarity
   /// Calendar parts of a date in the query's time zone (recurring dates: every December, Fridays).
   case year, month, dayOfMonth, weekday, weekOfYear, hour
 
@@ -201,6 +203,7 @@ public enum ScoringFunction: String, Sendable, Hashable, CaseIterable {
     case .weekday: (1...1, "weekday(date)", "the weekday, 1 = Sunday ... 7 = Saturday")
     case .weekOfYear: (1...1, "weekOfYear(date)", "the ISO week of the year, 1-53")
     case .hour: (1...1, "hour(date)", "the hour, 0-23")
+    case .similarity: (1...1, "similarity(\"phrase\")", "cosine similarity (-1 to 1) of the item's embedding to the phrase's; 0 without one")
     }
   }
 }

@@ -512,6 +512,11 @@ public struct ExpressionBinder {
       return (.function(function, bound), types[1] == types[2] ? types[1] : .number)
     case .coalesce:
       return (.function(function, bound), types.first(where: { $0 != .any }) ?? .any)
+    case .similarity:
+      guard case .constant(.string(let phrase)) = bound[0], !TextSearch.terms(of: phrase).isEmpty else {
+        throw error(Diagnostic("type.mismatch", "similarity needs a quoted phrase", at: arguments[0].value.span,
+                               help: "write similarity(\"stars in the night sky\")"))
+      }
     default:
       for (offset, type) in types.enumerated() { try expectNumber(type, arguments[offset].value.span, operation: name) }
     }

@@ -24,12 +24,31 @@ public final class VectorMatrix: Sendable {
 
   /// True when `item` has a vector (rows are sorted by item).
   public func contains(item: Int64) -> Bool {
+    let row = firstRow(of: item)
+    return row < items.count && items[row] == item
+  }
+
+  private func firstRow(of item: Int64) -> Int {
     var low = 0, high = items.count
     while low < high {
       let middle = (low + high) / 2
       if items[middle] < item { low = middle + 1 } else { high = middle }
     }
-    return low < items.count && items[low] == item
+    return low
+  }
+
+  /// The best chunk's similarity of `item` to the unit vector `query`; nil without a vector.
+  public func similarity(of item: Int64, to query: [Float]) -> Float? {
+    guard query.count == dimensions else { return nil }
+    var row = firstRow(of: item)
+    var best: Float?
+    while row < items.count && items[row] == item {
+      var dot: Float = 0
+      for k in 0..<dimensions { dot += values[row * dimensions + k] * query[k] }
+      best = max(best ?? -.infinity, dot)
+      row += 1
+    }
+    return best
   }
 
   /// Number of rows (chunks).
@@ -160,9 +179,9 @@ private struct SendablePointer<T>: @unchecked Sendable {
 }
 
 /// The on-disk form of a vector: unit length, float32, little-endian bytes.
-package enum VectorCodec {
+public enum VectorCodec {
   /// `vector` scaled to unit length; a zero vector stays zero.
-  package static func normalized(_ vector: [Float]) -> [Float] {
+  public static func normalized(_ vector: [Float]) -> [Float] {
     var sum: Float = 0
     for v in vector { sum += v * v }
     guard sum > 0, sum.isFinite else { return vector.map { $0.isFinite ? $0 : 0 } }
