@@ -131,12 +131,23 @@ private struct Run {
     case .search(let predicate): plan = SQLPlan(predicate: predicate)
     case .reference(let index): data = results[index] ?? .items([])
     case .merge(let indexes):
-      var seen = Set<String>()
+      var position: [String: Int] = [:]
       var merged: [ResultItem] = []
       var scored = false
-      for index in indexes {
+      for (input, index) in indexes.enumerated() {
         if case .scoredItems = results[index] { scored = true }
-        for item in results[index]?.resultItems ?? [] where seen.insert(item.id).inserted { merged.append(item) }
+        for (rank, item) in (results[index]?.resultItems ?? []).enumerated() {
+          // Each item once, as its first input has it, with its rank in every input (for `fuse`).
+          if let existing = position[item.id] {
+            if merged[existing].inputRanks[input] == nil { merged[existing].inputRanks[input] = rank + 1 }
+            continue
+          }
+          var item = item
+          item.inputRanks = Array(repeating: nil, count: indexes.count)
+          item.inputRanks[input] = rank + 1
+          position[item.id] = merged.count
+          merged.append(item)
+        }
       }
       data = scored ? .scoredItems(merged) : .items(merged)
     }
