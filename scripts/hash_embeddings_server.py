@@ -27,12 +27,21 @@ def words(text):
         yield w
 
 
-def embed(text, dimensions):
-    v = [0.0] * dimensions
+def features(text, trigrams):
     for w in words(text):
-        h = hashlib.blake2b(w.encode(), digest_size=8).digest()
+        yield w, 1.0
+        if trigrams and len(w) > 3:
+            padded = "<" + w + ">"
+            for i in range(len(padded) - 2):
+                yield "#" + padded[i : i + 3], 0.5
+
+
+def embed(text, dimensions, trigrams=False):
+    v = [0.0] * dimensions
+    for f, weight in features(text, trigrams):
+        h = hashlib.blake2b(f.encode(), digest_size=8).digest()
         i = int.from_bytes(h[:4], "little") % dimensions
-        v[i] += 1.0 if h[4] & 1 else -1.0
+        v[i] += weight if h[4] & 1 else -weight
     n = math.sqrt(sum(x * x for x in v)) or 1.0
     return [x / n for x in v]
 
@@ -41,6 +50,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=8089)
     parser.add_argument("--dimensions", type=int, default=384)
+    parser.add_argument("--trigrams", action="store_true", help="add hashed character trigrams of each word")
     args = parser.parse_args()
 
     class Handler(BaseHTTPRequestHandler):
@@ -51,7 +61,7 @@ def main():
             body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
             inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
             dims = int(body.get("dimensions") or args.dimensions)
-            data = [{"object": "embedding", "index": i, "embedding": embed(t, dims)} for i, t in enumerate(inputs)]
+            data = [{"object": "embedding", "index": i, "embedding": embed(t, dims, args.trigrams)} for i, t in enumerate(inputs)]
             out = json.dumps({"object": "list", "data": data, "model": body.get("model", "hash")}).encode()
             self.send_response(200)
             self.send_header("content-type", "application/json")
