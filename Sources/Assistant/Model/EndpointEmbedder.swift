@@ -1,14 +1,12 @@
-import Dispatch
 import Foundation
 import SearchIndex
-import Synchronization
 
 /// A `TextEmbedder` backed by an OpenAI-compatible `/v1/embeddings` endpoint
 /// (`EmbeddingsClient`), for indexing and for query vectors.
 ///
 /// Queries and index writes run synchronously, so each call blocks its thread until the
-/// request ends; the request itself runs on a task, so the blocking thread is never one the
-/// task needs.
+/// request ends; the request runs on URLSession's threads, never on the Swift concurrency
+/// pool, so blocking cannot deadlock callers that run on that pool.
 public struct EndpointEmbedder: TextEmbedder {
   let client: EmbeddingsClient
 
@@ -23,21 +21,10 @@ public struct EndpointEmbedder: TextEmbedder {
   package init(client: EmbeddingsClient) { self.client = client }
 
   public func embed(_ texts: [String]) throws -> [[Float]] {
-    let outcome = Mutex<Result<[[Float]], any Error>?>(nil)
-    let finished = DispatchSemaphore(value: 0)
-    let client = self.client
-    Task.detached {
-      let result: Result<[[Float]], any Error>
-      do { result = .success(try await client.embed(texts)) } catch { result = .failure(error) }
-      outcome.withLock { $0 = result }
-      finished.signal()
-    }
-    finished.wait()
-    switch outcome.withLock({ $0 }) {
-    case .success(let vectors): return vectors
-    case .failure(let error as ModelError): throw Self.classify(error, url: client.server.endpoint("embeddings").absoluteString)
-    case .failure(let error): throw EmbeddingError(.unreachable, "embeddings request failed: \(error)")
-    case nil: throw EmbeddingError(.unreachable, "embeddings request ended without an answer")
+    do {
+      return try client.embedSynchronously(texts)
+    } catch {
+      throw Self.classify(error, url: client.server.endpoint("embeddings").absoluteString)
     }
   }
 

@@ -107,8 +107,17 @@ public final class ExecutionContext {
     guard let matrix = try index.vectorMatrix(connection) else { throw EmbeddingError.noEmbeddings(path: index.path) }
     let vector = try queryVector(search.phrase, dimensions: matrix.dimensions)
     try cancellation.check()
+    // Items this execution may not see (expired, protected) must not take places of the
+    // `maxCount` nearest; they are few, so they are excluded from the scan itself.
+    var hidden = Set<Int64>()
+    if search.maxCount != nil {
+      let visible = scope.sqlCondition(alias: "i", indexID: index.indexID)
+      hidden = Set(try connection.rows(
+        "SELECT i.rowid FROM items i WHERE i.indexId = ? AND NOT (\(visible.sql)) AND EXISTS (SELECT 1 FROM vectors v WHERE v.item = i.rowid)",
+        [.integer(index.indexID)] + visible.arguments) { $0.int64(0) })
+    }
     var similarities: [Int64: Double] = [:]
-    for hit in matrix.nearest(to: vector, maxDistance: search.maxDistance, maxCount: search.maxCount) {
+    for hit in matrix.nearest(to: vector, maxDistance: search.maxDistance, maxCount: search.maxCount, excluding: hidden) {
       similarities[hit.item] = Double(hit.similarity)
     }
     let hits = SimilarHits(similarities: similarities, itemsWithVectors: matrix)

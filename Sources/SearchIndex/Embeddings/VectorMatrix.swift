@@ -10,9 +10,9 @@ public final class VectorMatrix: Sendable {
   /// The length of each vector.
   public let dimensions: Int
   /// Row-major: row `r` is `values[r * dimensions ..< (r + 1) * dimensions]`.
-  let values: [Float]
+  package let values: [Float]
   /// The item rowid of each row; the rows of one item are adjacent.
-  let items: [Int64]
+  package let items: [Int64]
 
   /// Rows of `dimensions` floats each; `items[r]` owns row `r` (adjacent rows per item).
   public init(dimensions: Int, values: [Float], items: [Int64]) {
@@ -62,7 +62,9 @@ public final class VectorMatrix: Sendable {
 
   /// The items most similar to `query` (which need not be unit length), best first: those
   /// within `maxDistance` (cosine distance, 1 - similarity, 0...2) and at most `maxCount`.
-  public func nearest(to query: [Float], maxDistance: Double? = nil, maxCount: Int? = nil, workers: Int? = nil) -> [Hit] {
+  public func nearest(
+    to query: [Float], maxDistance: Double? = nil, maxCount: Int? = nil, excluding excluded: Set<Int64> = [], workers: Int? = nil
+  ) -> [Hit] {
     guard query.count == dimensions, !items.isEmpty, maxCount != 0 else { return [] }
     let unit = VectorCodec.normalized(query)
     let floor = maxDistance.map { Float(1 - $0) } ?? -Float.infinity
@@ -81,7 +83,7 @@ public final class VectorMatrix: Sendable {
     defer { partial.deinitialize(); partial.deallocate() }
     let sendable = SendablePointer(partial)
     DispatchQueue.concurrentPerform(iterations: threads) { worker in
-      sendable.pointer[worker] = scan(rows: ranges[worker]..<ranges[worker + 1], query: unit, floor: floor, maxCount: maxCount)
+      sendable.pointer[worker] = scan(rows: ranges[worker]..<ranges[worker + 1], query: unit, floor: floor, maxCount: maxCount, excluded: excluded)
     }
     var hits = Array(partial.joined())
     hits.sort { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.item < $1.item }
@@ -91,8 +93,8 @@ public final class VectorMatrix: Sendable {
 
   /// One worker's share: per item its best row; kept when at or above `floor`, and among the
   /// best `maxCount` seen so far.
-  private func scan(rows: Range<Int>, query: [Float], floor: Float, maxCount: Int?) -> [Hit] {
-    var top = TopHits(capacity: maxCount, floor: floor)
+  private func scan(rows: Range<Int>, query: [Float], floor: Float, maxCount: Int?, excluded: Set<Int64>) -> [Hit] {
+    var top = TopHits(capacity: maxCount, floor: floor, excluded: excluded)
     let d = dimensions
     let wide = d / 8 * 8
     values.withUnsafeBufferPointer { matrix in
@@ -142,19 +144,21 @@ public final class VectorMatrix: Sendable {
 private struct TopHits {
   let capacity: Int?
   let floor: Float
+  let excluded: Set<Int64>
   var hits: [VectorMatrix.Hit] = []
   /// The smallest similarity in `hits` once it is full (a min-heap would pay off only for
   /// large `capacity`; most offers fail this one comparison).
   private var cutoff: Float
 
-  init(capacity: Int?, floor: Float) {
+  init(capacity: Int?, floor: Float, excluded: Set<Int64>) {
     self.capacity = capacity
     self.floor = floor
+    self.excluded = excluded
     self.cutoff = floor
   }
 
   mutating func offer(_ item: Int64, _ similarity: Float) {
-    guard similarity >= cutoff else { return }
+    guard similarity >= cutoff, excluded.isEmpty || !excluded.contains(item) else { return }
     guard let capacity else {
       hits.append(.init(item: item, similarity: similarity))
       return

@@ -137,7 +137,7 @@ enum EmbeddingsCommand: Command {
       }
     } catch {
       let left = (try? index.pendingEmbeddingCount(includeFailed: false)) ?? waiting
-      Terminal.err("note: \(left) item\(left == 1 ? "" : "s") wait for embeddings (\(error)); run `searchlight embeddings --db \(index.path) --pending`\n")
+      Terminal.err("note: \(left) \(left == 1 ? "item waits" : "items wait") for embeddings (\(error)); run `searchlight embeddings --db \(index.path) --pending`\n")
     }
   }
 }
