@@ -5,7 +5,7 @@ import Foundation
 /// Every statement is prepared once per connection (the connection caches them by SQL), so
 /// ingesting a million items prepares a handful of statements, not millions.
 package struct IndexWriter {
-  let db: Connection
+  package let db: Connection
   let indexID: Int64
   /// The catalogue as of the start of the transaction plus what this transaction declared.
   package private(set) var catalog: AttributeCatalog
