@@ -202,3 +202,21 @@ import Testing
     #expect(EmbeddingText.chunks(title: "T", description: "", body: huge).count == EmbeddingText.maximumChunks)
   }
 }
+
+/// Items without text come first: the model is recorded with the first real vectors.
+@Suite struct EmbeddingRunOrderTests {
+  @Test func aFirstBatchWithoutTextRecordsNoSize() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("empty-first-\(UUID().uuidString).db").path
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    let index = try SearchIndex(path: path)
+    try index.indexSearchableItems((0..<3).map { SearchableItem(uniqueIdentifier: "empty-\($0)", domainIdentifier: "d", attributeSet: AttributeSet([("rating", .number(1))])) })
+    try index.indexSearchableItems([SearchableItem(uniqueIdentifier: "text", domainIdentifier: "d", attributeSet: AttributeSet([("title", .string("Alpha beta"))]))])
+    let endpoint = try EmbeddingsEndpoint(dimensions: 16)
+    var run = EmbeddingRun(index: index, embedder: EndpointEmbedder(url: endpoint.url, model: "m"),
+                           configuration: EmbeddingConfiguration(model: "m", dimensions: 0, url: endpoint.url.absoluteString), batchSize: 3)
+    let summary = try run.run()
+    #expect(summary.empty == 3)
+    #expect(summary.embedded == 1)
+    #expect(try index.embeddingConfiguration()?.dimensions == 16)
+  }
+}

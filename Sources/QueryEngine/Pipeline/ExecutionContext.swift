@@ -108,21 +108,43 @@ public final class ExecutionContext {
     let vector = try queryVector(search.phrase, dimensions: matrix.dimensions)
     try cancellation.check()
     // Items this execution may not see (expired, protected) must not take places of the
-    // `maxCount` nearest; they are few, so they are excluded from the scan itself.
-    var hidden = Set<Int64>()
-    if search.maxCount != nil {
-      let visible = scope.sqlCondition(alias: "i", indexID: index.indexID)
-      hidden = Set(try connection.rows(
-        "SELECT i.rowid FROM items i WHERE i.indexId = ? AND NOT (\(visible.sql)) AND EXISTS (SELECT 1 FROM vectors v WHERE v.item = i.rowid)",
-        [.integer(index.indexID)] + visible.arguments) { $0.int64(0) })
+    // `maxCount` nearest: the scan asks for a few more, and for more again while too many of
+    // them are hidden; only the candidates' visibility is checked.
+    var hits: [VectorMatrix.Hit]
+    if let maxCount = search.maxCount {
+      var hidden = Set<Int64>()
+      var extra = 16
+      while true {
+        let candidates = matrix.nearest(to: vector, maxDistance: search.maxDistance, maxCount: maxCount + extra, excluding: hidden)
+        let visible = Set(try visibleItems(candidates.map(\.item)))
+        for candidate in candidates where !visible.contains(candidate.item) { hidden.insert(candidate.item) }
+        let kept = candidates.filter { visible.contains($0.item) }
+        if kept.count >= maxCount || candidates.count < maxCount + extra {
+          hits = Array(kept.prefix(maxCount))
+          break
+        }
+        extra *= 4
+      }
+    } else {
+      hits = matrix.nearest(to: vector, maxDistance: search.maxDistance)
     }
     var similarities: [Int64: Double] = [:]
-    for hit in matrix.nearest(to: vector, maxDistance: search.maxDistance, maxCount: search.maxCount, excluding: hidden) {
+    for hit in hits {
       similarities[hit.item] = Double(hit.similarity)
     }
-    let hits = SimilarHits(similarities: similarities, itemsWithVectors: matrix)
-    similarHits[search] = hits
-    return hits
+    let result = SimilarHits(similarities: similarities, itemsWithVectors: matrix)
+    similarHits[search] = result
+    return result
+  }
+
+  /// The items among `rowids` that this execution may see.
+  private func visibleItems(_ rowids: [Int64]) throws -> [Int64] {
+    guard !rowids.isEmpty else { return [] }
+    let visible = scope.sqlCondition(alias: "i", indexID: index.indexID)
+    let list = "[" + rowids.map(String.init).joined(separator: ",") + "]"
+    return try connection.rows(
+      "SELECT i.rowid FROM items i WHERE i.rowid IN (SELECT value FROM json_each(?)) AND \(visible.sql)",
+      [.text(list)] + visible.arguments) { $0.int64(0) }
   }
 
   private func queryVector(_ phrase: String, dimensions: Int) throws -> [Float] {

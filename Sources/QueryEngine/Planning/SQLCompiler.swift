@@ -353,12 +353,13 @@ public struct SQLCompiler {
       // without a vector match by the keywords instead.
       let hits = similarHits[search]?.similarities.keys.sorted() ?? []
       let list = "[" + hits.map(String.init).joined(separator: ",") + "]"
-      var sql = Fragment("i.rowid IN (SELECT value FROM json_each(?))", [.text(list)])
-      if let keywords = search.keywords {
-        sql = sql + Fragment(" OR (NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item = i.rowid) AND i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))",
-                             [.text(Self.matchExpression(keywords))])
+      // One IN over a UNION, so SQLite looks the few matching rows up by rowid.
+      guard let keywords = search.keywords else {
+        return Fragment("i.rowid IN (SELECT value FROM json_each(?))", [.text(list)])
       }
-      return sql
+      return Fragment(
+        "i.rowid IN (SELECT value FROM json_each(?) UNION SELECT f.rowid FROM fts f WHERE fts MATCH ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item = f.rowid))",
+        [.text(list), .text(Self.matchExpression(keywords))])
     case .test(let test):
       let positive = try positiveCondition(test)
       return test.negated ? "NOT (" + positive + ")" : positive

@@ -97,7 +97,8 @@ extension SearchIndex {
       let db = writer.db
       if let recorded = try Self.loadEmbeddingConfiguration(db, indexID: indexID) {
         try Self.check(configuration, against: recorded)
-      } else {
+      } else if configuration.dimensions > 0 {
+        // Recorded with the first vectors (a batch of items without text has no size yet).
         try db.run("INSERT INTO embedding_models(indexId, model, dimensions, url) VALUES (?, ?, ?, ?)",
                    [.integer(indexID), .text(configuration.model), .integer(Int64(configuration.dimensions)), .text(configuration.url)])
       }
@@ -123,12 +124,6 @@ extension SearchIndex {
       }
       writer.markChanged()
     }
-  }
-
-  /// Records the embedding model without embedding anything (a configuration check passes
-  /// when it is the recorded one).
-  package func recordEmbeddingConfiguration(_ configuration: EmbeddingConfiguration) throws {
-    try storeEmbeddings([], failed: [], empty: [], configuration: configuration)
   }
 
   /// Throws when `requested` cannot share an index with `recorded`.
@@ -165,19 +160,22 @@ extension SearchIndex {
     guard let configuration = try Self.loadEmbeddingConfiguration(db, indexID: indexID) else { return nil }
     let generation = try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
     if let cached = vectorCache.withLock({ $0 }), cached.generation == generation { return cached.matrix }
+    let rows = try db.scalar("SELECT count(*) FROM items i JOIN vectors v ON v.item = i.rowid WHERE i.indexId = ?", [.integer(indexID)])?.int64Value ?? 0
     let matrix = try Self.loadMatrix(
       db, sql: "SELECT v.item, v.vector FROM items i JOIN vectors v ON v.item = i.rowid WHERE i.indexId = ? ORDER BY v.item, v.chunk",
-      arguments: [.integer(indexID)], dimensions: configuration.dimensions)
+      arguments: [.integer(indexID)], dimensions: configuration.dimensions, expectedRows: Int(rows))
     vectorCache.withLock { $0 = (generation, matrix) }
     return matrix
   }
 
   /// Reads (item, vector BLOB) rows into one matrix in a single pass.
-  package static func loadMatrix(_ db: Connection, sql: String, arguments: [SQLValue], dimensions: Int) throws -> VectorMatrix {
+  package static func loadMatrix(_ db: Connection, sql: String, arguments: [SQLValue], dimensions: Int, expectedRows: Int = 0) throws -> VectorMatrix {
     let statement = try db.makeStatement(sql)
     try statement.bind(arguments)
     var values: [Float] = []
     var items: [Int64] = []
+    values.reserveCapacity(expectedRows * dimensions)
+    items.reserveCapacity(expectedRows)
     while try statement.step() {
       let ok = statement.withBlob(1) { bytes -> Bool in
         guard bytes.count == dimensions * 4 else { return false }

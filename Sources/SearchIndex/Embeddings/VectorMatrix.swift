@@ -209,8 +209,18 @@ public enum VectorCodec {
   /// Appends the floats of `bytes` to `values`.
   package static func decode(_ bytes: UnsafeRawBufferPointer, into values: inout [Float]) {
     let count = bytes.count / 4
+    #if _endian(little)
+    // The stored form is the in-memory form: one copy.
+    guard count > 0, let source = bytes.baseAddress else { return }
+    let start = values.count
+    values.append(contentsOf: repeatElement(0, count: count))
+    values.withUnsafeMutableBytes { target in
+      target.baseAddress!.advanced(by: start * 4).copyMemory(from: source, byteCount: count * 4)
+    }
+    #else
     for index in 0..<count {
       values.append(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))))
     }
+    #endif
   }
 }
