@@ -305,6 +305,11 @@ public struct SQLCompiler {
       from = Fragment("fts JOIN items i ON i.rowid = fts.rowid AND fts MATCH ?", [.text(Self.matchExpression(search))])
       predicate = plan.predicateWithoutRankingSearch
       ranked = true
+    } else if let similar = plan.rankingSimilar {
+      // The few candidates of the vector scan drive the statement (CROSS JOIN fixes the
+      // order), instead of every item of the index probing the candidate list.
+      from = "(" + similarCandidates(similar) + ") s CROSS JOIN items i ON i.rowid = s.rowid"
+      predicate = plan.predicateWithoutRankingSimilar
     }
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
@@ -349,17 +354,7 @@ public struct SQLCompiler {
     case .textSearch(let search):
       return Fragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(Self.matchExpression(search))])
     case .similar(let search):
-      // The nearest items come from the vector scan (bound as a JSON array of rowids); items
-      // without a vector match by the keywords instead.
-      let hits = similarHits[search]?.similarities.keys.sorted() ?? []
-      let list = "[" + hits.map(String.init).joined(separator: ",") + "]"
-      // One IN over a UNION, so SQLite looks the few matching rows up by rowid.
-      guard let keywords = search.keywords else {
-        return Fragment("i.rowid IN (SELECT value FROM json_each(?))", [.text(list)])
-      }
-      return Fragment(
-        "i.rowid IN (SELECT value FROM json_each(?) UNION SELECT f.rowid FROM fts f WHERE fts MATCH ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item = f.rowid))",
-        [.text(list), .text(Self.matchExpression(keywords))])
+      return "i.rowid IN (" + similarCandidates(search) + ")"
     case .test(let test):
       let positive = try positiveCondition(test)
       return test.negated ? "NOT (" + positive + ")" : positive
@@ -375,6 +370,19 @@ public struct SQLCompiler {
     case .matchAll: []
     default: [expression]
     }
+  }
+
+  /// The rowids a `similar` search matches: the nearest items from the vector scan (bound as
+  /// a JSON array), and items without a vector that match the keywords.
+  func similarCandidates(_ search: SimilarSearch) -> Fragment {
+    let hits = similarHits[search]?.similarities.keys.sorted() ?? []
+    let list = "[" + hits.map(String.init).joined(separator: ",") + "]"
+    guard let keywords = search.keywords else {
+      return Fragment("SELECT value AS rowid FROM json_each(?)", [.text(list)])
+    }
+    return Fragment(
+      "SELECT value AS rowid FROM json_each(?) UNION SELECT f.rowid FROM fts f WHERE fts MATCH ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item = f.rowid)",
+      [.text(list), .text(Self.matchExpression(keywords))])
   }
 
   // MARK: Attribute tests

@@ -55,6 +55,18 @@ public struct SQLPlan: Sendable, Hashable {
     }
   }
 
+  /// The predicate without the part `rankingSimilar` came from (its candidates drive the
+  /// statement).
+  public var predicateWithoutRankingSimilar: BoundExpression {
+    switch predicate {
+    case .similar: return .matchAll
+    case .and(var parts):
+      if let index = parts.firstIndex(where: { if case .similar = $0 { return true }; return false }) { parts.remove(at: index) }
+      return parts.isEmpty ? .matchAll : (parts.count == 1 ? parts[0] : .and(parts))
+    default: return predicate
+    }
+  }
+
   /// The predicate without the part `rankingSearch` came from (it becomes the FTS5 join).
   public var predicateWithoutRankingSearch: BoundExpression {
     switch predicate {
