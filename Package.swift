@@ -45,6 +45,7 @@ let package = Package(
     .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport", "searchlight"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Stages", "QueryEngine", "SearchIndex"]),
     .testTarget(name: "AnswerTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "EmbeddingTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "RankedTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
   ],

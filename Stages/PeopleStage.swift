@@ -82,7 +82,7 @@ public struct PeopleStage: StageDefinition {
     }
 
     func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
-      let evaluator = ExpressionEvaluator(clock: context.clock)
+      let evaluator = ExpressionEvaluator(context: context)
       return input.replacingItems(try input.resultItems.filter { try evaluator.evaluate(filter, on: $0).truth })
     }
   }

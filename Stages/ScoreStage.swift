@@ -51,7 +51,7 @@ public struct ScoreStage: StageDefinition {
     var explanation: String { "score each item, best first" }
 
     func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
-      let evaluator = ExpressionEvaluator(clock: context.clock)
+      let evaluator = ExpressionEvaluator(context: context)
       var scored: [ResultItem] = []
       for var item in input.resultItems {
         try context.cancellation.check()

@@ -75,7 +75,7 @@ public struct SelectStage: StageDefinition {
     var explanation: String { "select one element" }
 
     func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
-      let evaluator = ExpressionEvaluator(clock: context.clock)
+      let evaluator = ExpressionEvaluator(context: context)
       switch input {
       case .groupedItems(var grouped):
         if outputType == .groupedItems {

@@ -68,7 +68,7 @@ public struct SortStage: StageDefinition {
     }
 
     func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
-      let evaluator = ExpressionEvaluator(clock: context.clock)
+      let evaluator = ExpressionEvaluator(context: context)
       let items = input.resultItems
       var rows: [(Int, [Value])] = []
       for (offset, item) in items.enumerated() {

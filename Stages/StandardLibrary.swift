@@ -5,7 +5,7 @@ public enum StandardLibrary {
   /// Every built-in stage, sorted by name; `StageRegistryTests` checks the order, unique
   /// names, and that each has its own file in `Stages/`.
   public static let stages: [any StageDefinition] = [
-    CountStage(), ExtractStage(), FetchStage(), GroupStage(), HydrateStage(), LimitStage(), PeopleStage(), SampleStage(),
+    CountStage(), ExtractStage(), FetchStage(), FuseStage(), GroupStage(), HydrateStage(), LimitStage(), PeopleStage(), SampleStage(),
     ScoreStage(), SelectStage(), SortStage(), StatsStage(), TableStage(), TextStage(), TopStage(), WhereStage(),
   ]
 

@@ -84,7 +84,7 @@ public struct TableStage: StageDefinition {
       if case .groupedItems(let grouped) = input {
         return .table(Table(columns: [grouped.attribute, "count"], rows: grouped.groups.map { [$0.key, .number(Double($0.count))] }))
       }
-      let evaluator = ExpressionEvaluator(clock: context.clock)
+      let evaluator = ExpressionEvaluator(context: context)
       var rows: [[Value]] = []
       for item in input.resultItems {
         try context.cancellation.check()

@@ -33,7 +33,7 @@ public struct WhereStage: StageDefinition {
     }
 
     func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
-      let evaluator = ExpressionEvaluator(clock: context.clock)
+      let evaluator = ExpressionEvaluator(context: context)
       var kept: [ResultItem] = []
       for item in input.resultItems {
         try context.cancellation.check()

@@ -60,6 +60,10 @@ func runCommandLine(_ argv: [String]) -> ExitCode {
   } catch let error as IngestError {
     ErrorReporter.report(CommandFailure(error), json: wantsJSON)
     return error.kind == .missingInput ? .noInput : .dataError
+  } catch let error as EmbeddingError {
+    let failure = CommandFailure(error.isIOFailure ? .ioError : .dataError, error.message)
+    ErrorReporter.report(failure, json: wantsJSON)
+    return failure.code
   } catch let error as SearchIndexError {
     let failure = CommandFailure(error)
     ErrorReporter.report(failure, json: wantsJSON)

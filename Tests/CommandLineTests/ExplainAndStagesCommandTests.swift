@@ -69,7 +69,7 @@ import Testing
 }
 
 @Suite struct StagesCommandTests {
-  static let names = ["count", "extract", "fetch", "group", "hydrate", "limit", "people", "sample", "score", "select", "sort", "stats", "table", "text", "top", "where"]
+  static let names = ["count", "extract", "fetch", "fuse", "group", "hydrate", "limit", "people", "sample", "score", "select", "sort", "stats", "table", "text", "top", "where"]
 
   @Test func jsonListsEveryStage() throws {
     try Workspace.with { workspace in

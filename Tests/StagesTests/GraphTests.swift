@@ -83,7 +83,7 @@ import Testing
     let error = try #require(failure("search titel == 1 | where ratng > 3 | sort nme | cuont"))
     #expect(error.diagnostics.map(\.id) == ["name.unknown-attribute", "name.unknown-attribute", "name.unknown-attribute", "stage.unknown"])
     #expect(error.diagnostics.last?.help == "did you mean 'count'?")
-    #expect(error.diagnostics.last?.notes.first?.message.hasPrefix("stages that accept items: count, fetch, group") == true)
+    #expect(error.diagnostics.last?.notes.first?.message.hasPrefix("stages that accept items: count, fetch, fuse, group") == true)
   }
 
   // MARK: Fork, labels and tokens

@@ -86,7 +86,7 @@ import Testing
 
   @Test func typeErrors() {
     expectError(#"search * | extract "x""#, id: "type.stage-input", message: "'extract' needs groupedItems; 'search' produces items", column: 12,
-                help: "stages that accept items: count, fetch, group, hydrate, limit, people, sample, score, select, sort, stats, table, text, top, where")
+                help: "stages that accept items: count, fetch, fuse, group, hydrate, limit, people, sample, score, select, sort, stats, table, text, top, where")
     expectError("search * | group by title | extract", id: "stage.usage", message: "'extract' needs an argument", column: 29, help: "write extract VALUE")
     expectError("search * | group by title | extract rating > 1", id: "stage.usage", message: "'extract' needs a group key", column: 37,
                 help: #"write extract "Oregon""#)

@@ -24,6 +24,7 @@ package final class LoopbackHTTPServer: Sendable {
   /// Shared between the accept thread, connection threads and the test.
   private struct State {
     var script: [ScriptedResponse]
+    var responder: (@Sendable (RecordedRequest) -> ScriptedResponse)?
     var requests: [RecordedRequest] = []
     var stopped = false
   }
@@ -37,6 +38,13 @@ package final class LoopbackHTTPServer: Sendable {
   /// Longest a `.waitFor` step holds a response; long enough for a loaded machine, short
   /// enough that a broken client fails the test instead of hanging it.
   static let gateTimeout = TestGate.patience
+
+  /// A server that answers from `script` first, then by calling `responder` (a server that
+  /// computes its answers, e.g. embeddings of the request's texts).
+  package convenience init(_ script: [ScriptedResponse] = [], responder: @escaping @Sendable (RecordedRequest) -> ScriptedResponse) throws {
+    try self.init(script)
+    state.withLock { $0.responder = responder }
+  }
 
   package init(_ script: [ScriptedResponse]) throws {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -106,9 +114,8 @@ package final class LoopbackHTTPServer: Sendable {
     guard let request = readRequest(connection) else { return }
     let response = state.withLock { state -> ScriptedResponse in
       state.requests.append(request)
-      return state.script.isEmpty
-        ? .status(500, body: "loopback server: no scripted response left")
-        : state.script.removeFirst()
+      if !state.script.isEmpty { return state.script.removeFirst() }
+      return state.responder?(request) ?? .status(500, body: "loopback server: no scripted response left")
     }
     switch response.kind {
     case .respond:

@@ -1,5 +1,10 @@
+import Dispatch
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import SearchIndex
+import Synchronization
 
 /// Turns texts into embedding vectors with an OpenAI-compatible `/v1/embeddings` endpoint.
 ///
@@ -30,6 +35,59 @@ package struct EmbeddingsClient: Sendable {
       .post("embeddings", body: Data(requestBody(inputs).compactText.utf8), accept: "application/json")
     let body = try await response.readAll(limit: Self.responseBodyLimit)
     return try Self.decode(body, expectedCount: inputs.count, expectedDimensions: dimensions)
+  }
+
+  /// `embed` for synchronous callers (index writes, query execution): blocks the calling
+  /// thread, never a Swift concurrency thread, so it cannot starve the cooperative pool when
+  /// called from one. Same rules as `embed`: one retry for a refused or reset connection or
+  /// a "try again" status (429, 502, 503, 504), the same checks of the response.
+  package func embedSynchronously(_ inputs: [String]) throws(ModelError) -> [[Float]] {
+    guard !inputs.isEmpty else { return [] }
+    let client = ModelHTTPClient(server: server)
+    let url = server.endpoint("embeddings")
+    var request = client.makeRequest(url: url, body: Data(requestBody(inputs).compactText.utf8), accept: "application/json")
+    request.timeoutInterval = Double(server.requestTimeout.components.seconds) + 1
+    for attempt in 1...2 {
+      let (data, status, error) = Self.send(request)
+      if let error {
+        let nsError = error as NSError
+        let timedOut = nsError.code == NSURLErrorTimedOut
+        let retryable = [NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost, NSURLErrorNotConnectedToInternet].contains(nsError.code)
+        if attempt == 1 && retryable {
+          Thread.sleep(forTimeInterval: Double(server.retryDelay.components.seconds) + Double(server.retryDelay.components.attoseconds) / 1e18)
+          continue
+        }
+        if timedOut { throw .timeout(seconds: request.timeoutInterval, idle: false) }
+        throw .unreachable(url: url.absoluteString, reason: nsError.localizedDescription)
+      }
+      guard (200..<300).contains(status) else {
+        if attempt == 1 && ModelHTTPClient.retryableStatuses.contains(status) {
+          Thread.sleep(forTimeInterval: Double(server.retryDelay.components.seconds) + Double(server.retryDelay.components.attoseconds) / 1e18)
+          continue
+        }
+        throw .http(status: status, body: ModelHTTPClient.errorExcerpt(data.prefix(ModelHTTPClient.errorBodyLimit)))
+      }
+      guard data.count <= Self.responseBodyLimit else {
+        throw .malformed(problem: "embeddings response is larger than \(Self.responseBodyLimit) bytes", excerpt: "")
+      }
+      return try Self.decode(data, expectedCount: inputs.count, expectedDimensions: dimensions)
+    }
+    throw .unreachable(url: url.absoluteString, reason: "no response after a retry")
+  }
+
+  /// One request on URLSession's own threads; waits for its completion.
+  private static func send(_ request: URLRequest) -> (Data, Int, (any Error)?) {
+    let outcome = Mutex<(Data, Int, (any Error)?)>((Data(), 0, nil))
+    let done = DispatchSemaphore(value: 0)
+    let session = URLSession(configuration: .ephemeral)
+    let task = session.dataTask(with: request) { data, response, error in
+      outcome.withLock { $0 = (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0, error) }
+      done.signal()
+    }
+    task.resume()
+    done.wait()
+    session.finishTasksAndInvalidate()
+    return outcome.withLock { $0 }
   }
 
   func requestBody(_ inputs: [String]) -> JSONValue {

@@ -67,7 +67,7 @@ struct ModelHTTPClient: Sendable {
     }
   }
 
-  private func makeRequest(url: URL, body: Data, accept: String) -> URLRequest {
+  func makeRequest(url: URL, body: Data, accept: String) -> URLRequest {
     var request = URLRequest(url: url)
     request.httpMethod = "POST"
     request.httpBody = body

@@ -34,6 +34,9 @@ public struct BuiltinPlanner: Sendable {
   public let resultLimit: Int
   /// Search words of five letters or more as prefixes of their stems ("models" -> `model*`).
   public let stemming: Bool
+  /// Ranked searches fuse text and embedding retrieval (`fuse`); true by default when the
+  /// index has embeddings. Running such plans needs `QueryOptions.embedder`.
+  public var hybrid: Bool
   let registry: StageRegistry
   let vocabulary: IndexVocabulary
 
@@ -53,6 +56,7 @@ public struct BuiltinPlanner: Sendable {
     self.resultLimit = max(1, resultLimit)
     self.registry = registry
     self.vocabulary = try IndexVocabulary.load(index, scope: self.scope)
+    self.hybrid = try index.embeddingConfiguration() != nil
   }
 
   /// The query for `question`, with notes on what was understood.
@@ -60,6 +64,7 @@ public struct BuiltinPlanner: Sendable {
     var builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: resultLimit)
     builder.recognize()
     builder.stemming = stemming
+    builder.hybrid = hybrid
     let frequencies = try IndexVocabulary.documentFrequencies(builder.searchTerms, index: index, scope: scope)
     var plan = builder.assemble(documentFrequencies: frequencies)
     do {

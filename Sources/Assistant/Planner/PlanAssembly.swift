@@ -194,6 +194,19 @@ extension PlanBuilder {
     return (["search \(predicate)"] + peopleStages).joined(separator: " | ")
   }
 
+  /// Hybrid retrieval: the ranked text search and a `similar` search of the question under
+  /// the same filters, fused by reciprocal rank (`fuse`). Each list keeps `depth` items.
+  func hybridQuery(limit: Int) -> String {
+    let depth = max(50, limit * 5)
+    let words = textTerms.map { $0.hasSuffix("*") ? String($0.dropLast()) : $0 } + phrases.flatMap(\.words)
+    let phrase = question.contains(where: { $0.isLetter || $0.isNumber }) ? question : words.joined(separator: " ")
+    var similar = "similar " + DSLText.quoted(phrase) + " within 1 limit \(depth)"
+    if !words.isEmpty { similar += " keywords " + DSLText.quoted(words.joined(separator: " ")) }
+    let vectorPredicate = (filterParts + [similar]).joined(separator: " && ")
+    let vectors = (["search \(vectorPredicate)"] + peopleStages).joined(separator: " | ")
+    return "text = " + source(ranked: true) + " | top \(depth); vectors = " + vectors + "; merge(text, vectors) | fuse | top \(limit)"
+  }
+
   /// The fork of one branch per calendar period: `fork (where d == $time.this_month(-1) | count as "2026-10") ...`.
   func periodFork(_ period: String, terminal: String) -> String {
     let attribute = dateAttribute
@@ -290,13 +303,15 @@ extension PlanBuilder {
       var seen = Set<String>()
       note(count + 1, "stop words dropped: " + dropped.filter { seen.insert($0).inserted }.joined(separator: ", "))
     }
+    if hybrid, case .search = intent { note(count + 2, "hybrid retrieval: the ranked text search fused with the question's embedding neighbours") }
     var notes = self.notes
     for constraint in dates { notes.append((constraint.span.lowerBound, dateNote(constraint, attribute: attribute))) }
     for phrase in phrases { notes.append((-1, "\u{201C}\(phrase.text)\u{201D} -> phrase \(DSLText.singleQuoted(phrase.words.joined(separator: " ")))")) }
     let ordered = notes.enumerated().sorted { a, b in
       a.element.position != b.element.position ? a.element.position < b.element.position : a.offset < b.offset
     }.map(\.element.text)
-    let dsl = ([source(ranked: ranked)] + stages).joined(separator: " | ")
+    var dsl = ([source(ranked: ranked)] + stages).joined(separator: " | ")
+    if hybrid, case .search = intent { dsl = hybridQuery(limit: resultLimit) }
     var plan = PlannedQuery(question: question, dsl: dsl, evidenceDSL: evidence, notes: ordered, intent: intent)
     plan.termWeights = weights
     return plan

@@ -11,6 +11,8 @@ struct PlanBuilder {
   let resultLimit: Int
   /// Search words of five letters or more as prefixes of their stems.
   var stemming = true
+  /// Rank searches by fusing text and embedding retrieval (the index has embeddings).
+  var hybrid = false
   let question: String
   var text: QuestionText
   /// True for words a recogniser has used; the rest may become text-search terms.

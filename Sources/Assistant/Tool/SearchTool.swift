@@ -42,7 +42,8 @@ public struct SearchTool: Sendable {
   /// Runs one tool call given as JSON text. Never throws for a bad call: the error comes back
   /// in band; index failures (I/O) throw.
   public func call(_ arguments: String) throws -> Result {
-    let decoder = ToolCallDecoder(clock: options.clock, identity: options.identity)
+    let hasEmbeddings = options.embedder != nil && ((try? executor.index.embeddingConfiguration()) ?? nil) != nil
+    let decoder = ToolCallDecoder(clock: options.clock, identity: options.identity, hasEmbeddings: hasEmbeddings)
     do {
       return try run(try decoder.decode(arguments))
     } catch let error as ToolCallError {

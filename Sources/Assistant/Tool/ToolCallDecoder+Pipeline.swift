@@ -501,7 +501,12 @@ extension DecodingState {
         let tests = words.split(whereSeparator: { $0.isWhitespace }).map { DSLWriter.searchText(String($0)) }
         terms.append("\(w) * if(\(tests.joined(separator: " || ")), 1, 0)")
       case "semantic":
-        terms.append("\(DSLWriter.number(weight)) * relevance")
+        if decoder.hasEmbeddings, let phrase = semanticPhrase {
+          // Similarity is about 0.2 (unrelated) to 1 (same meaning): weighted like the other models.
+          terms.append("\(w) * similarity(\(DSLWriter.searchText(phrase)))")
+        } else {
+          terms.append("\(DSLWriter.number(weight)) * relevance")
+        }
       default:
         terms.append("\(w) * log(engagement) / 5")
       }

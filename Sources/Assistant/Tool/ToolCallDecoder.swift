@@ -17,10 +17,15 @@ public struct ToolCallDecoder: Sendable {
   public var identity: Identity
   /// Items per page when the call gives no `pageSize`.
   public var defaultPageSize = 20
+  /// True when the index has embeddings: `semanticSimilar` becomes a `similar` search and the
+  /// `semantic` ranking model scores by embedding similarity; otherwise both fall back to
+  /// keywords and text relevance.
+  public var hasEmbeddings: Bool
 
-  public init(clock: QueryClock, identity: Identity = Identity()) {
+  public init(clock: QueryClock, identity: Identity = Identity(), hasEmbeddings: Bool = false) {
     self.clock = clock
     self.identity = identity
+    self.hasEmbeddings = hasEmbeddings
   }
 
   static let queryTypes = ["search", "schema", "help", "display", "dsl"]
@@ -144,6 +149,8 @@ struct DecodingState {
   /// Whether a predicate needed Swift-only functions (recurring dates), so the search must
   /// filter with `where`.
   var needsSwiftFilter = false
+  /// The phrase of the first `semanticSimilar` node, for the `semantic` ranking model.
+  var semanticPhrase: String?
 
   init(decoder: ToolCallDecoder) { self.decoder = decoder }
 
@@ -383,6 +390,25 @@ struct DecodingState {
     guard !words.isEmpty else {
       throw ToolCallError(path: "\(value.path).keywords", message: "semanticSimilar needs keywords (or a query with content words)",
                           example: #"{"contentType":"text","query":"trips to the mountains","keywords":["mountains","trip"],"maxDistance":0.8,"maxCount":0}"#)
+    }
+    if decoder.hasEmbeddings {
+      let query = try value.optional("query")?.string() ?? words.joined(separator: " ")
+      let phrase = query.contains(where: { $0.isLetter || $0.isNumber }) ? query : words.joined(separator: " ")
+      var distance = SimilarSearch.defaultMaxDistance
+      if let cursor = value.optional("maxDistance") {
+        distance = try cursor.number()
+        guard distance >= 0, distance <= 2 else {
+          throw ToolCallError(path: "\(value.path).maxDistance", message: "maxDistance is a cosine distance from 0 to 2",
+                              example: #"{"maxDistance":0.8}"#)
+        }
+      }
+      let count = try value.optional("maxCount")?.integer(in: 0...1_000_000) ?? 0
+      if semanticPhrase == nil { semanticPhrase = phrase }
+      var text = "similar " + DSLWriter.searchText(phrase) + " within " + DSLWriter.number(distance)
+      if count > 0 { text += " limit \(count)" }
+      text += " keywords " + DSLWriter.searchText(words.joined(separator: " "))
+      writer.write(text, path: value.path)
+      return
     }
     notes.append("semanticSimilar ran as a ranked search for any of: \(words.joined(separator: ", ")) (this index has no embeddings)")
     writer.write("(" + words.map { DSLWriter.searchText($0) }.joined(separator: " || ") + ")", path: "\(value.path).keywords")

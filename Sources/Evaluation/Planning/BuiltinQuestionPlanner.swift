@@ -11,10 +11,12 @@ package final class BuiltinQuestionPlanner: QuestionPlanner, @unchecked Sendable
   // @unchecked: `planner` is created once under `lock` and only read afterwards.
   private let lock = NSLock()
   private var planner: BuiltinPlanner?
+  /// Hybrid (text + embeddings) ranking on or off; nil: on when the index has embeddings.
+  let hybrid: Bool?
 
-  package init() {}
+  package init(hybrid: Bool? = nil) { self.hybrid = hybrid }
 
-  package var name: String { "builtin" }
+  package var name: String { hybrid == true ? "builtin, hybrid" : hybrid == false ? "builtin, text only" : "builtin" }
 
   package func plan(_ question: String, context: PlanningContext) throws -> EvaluationQuery {
     lock.lock()
@@ -23,6 +25,7 @@ package final class BuiltinQuestionPlanner: QuestionPlanner, @unchecked Sendable
         planner = try BuiltinPlanner(
           index: context.executor.index, clock: context.options.clock, scope: context.options.scope, resultLimit: context.limit,
           registry: context.executor.registry)
+        if let hybrid { planner?.hybrid = hybrid }
       } catch {
         lock.unlock()
         throw error

@@ -68,13 +68,19 @@ public final class ExecutionContext {
   let attributeMap: SQLCompiler.AttributeMap
   /// Whether OR-ranked text searches take the ranked index (else FTS5's bm25()).
   public var usesRankedIndex = true
+  /// Embeds `similar` phrases (from `QueryOptions.embedder`).
+  let embedder: (any TextEmbedder)?
+  /// Query vectors and hits, once per phrase and search in an execution.
+  private var queryVectors: [String: [Float]] = [:]
+  private var similarHits: [SimilarSearch: SimilarHits] = [:]
   /// SQL statements run so far, for `explain` and tests.
   public internal(set) var executedSQL: [String] = []
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
-    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil
+    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil, embedder: (any TextEmbedder)? = nil
   ) throws {
+    self.embedder = embedder
     self.delegate = delegate
     self.index = index
     self.connection = connection
@@ -88,7 +94,95 @@ public final class ExecutionContext {
 
   /// A compiler for plans over this index and scope.
   public func compiler() -> SQLCompiler {
-    SQLCompiler(attributes: attributeMap, scope: scope, indexID: index.indexID)
+    var compiler = SQLCompiler(attributes: attributeMap, scope: scope, indexID: index.indexID)
+    compiler.similarHits = similarHits
+    return compiler
+  }
+
+  // MARK: Similarity
+
+  /// The hits of a `similar` search: exact nearest neighbours by cosine over every vector of
+  /// the index (read once per index generation), within the search's distance and count.
+  /// Throws `EmbeddingError` when the index has no embeddings or the phrase cannot be embedded.
+  public func similar(_ search: SimilarSearch) throws -> SimilarHits {
+    if let hits = similarHits[search] { return hits }
+    guard let matrix = try index.vectorMatrix(connection) else { throw EmbeddingError.noEmbeddings(path: index.path) }
+    let vector = try queryVector(search.phrase, dimensions: matrix.dimensions)
+    try cancellation.check()
+    // Items this execution may not see (expired, protected) must not take places of the
+    // `maxCount` nearest: the scan asks for a few more, and for more again while too many of
+    // them are hidden; only the candidates' visibility is checked.
+    var hits: [VectorMatrix.Hit]
+    if let maxCount = search.maxCount {
+      var hidden = Set<Int64>()
+      var extra = 16
+      while true {
+        let candidates = matrix.nearest(to: vector, maxDistance: search.maxDistance, maxCount: maxCount + extra, excluding: hidden)
+        let visible = Set(try visibleItems(candidates.map(\.item)))
+        for candidate in candidates where !visible.contains(candidate.item) { hidden.insert(candidate.item) }
+        let kept = candidates.filter { visible.contains($0.item) }
+        if kept.count >= maxCount || candidates.count < maxCount + extra {
+          hits = Array(kept.prefix(maxCount))
+          break
+        }
+        extra *= 4
+      }
+    } else {
+      hits = matrix.nearest(to: vector, maxDistance: search.maxDistance)
+    }
+    var similarities: [Int64: Double] = [:]
+    for hit in hits {
+      similarities[hit.item] = Double(hit.similarity)
+    }
+    let result = SimilarHits(similarities: similarities, itemsWithVectors: matrix)
+    similarHits[search] = result
+    return result
+  }
+
+  /// The items among `rowids` that this execution may see.
+  private func visibleItems(_ rowids: [Int64]) throws -> [Int64] {
+    guard !rowids.isEmpty else { return [] }
+    let visible = scope.sqlCondition(alias: "i", indexID: index.indexID)
+    let list = "[" + rowids.map(String.init).joined(separator: ",") + "]"
+    return try connection.rows(
+      "SELECT i.rowid FROM items i WHERE i.rowid IN (SELECT value FROM json_each(?)) AND \(visible.sql)",
+      [.text(list)] + visible.arguments) { $0.int64(0) }
+  }
+
+  private func queryVector(_ phrase: String, dimensions: Int) throws -> [Float] {
+    if let vector = queryVectors[phrase] { return vector }
+    guard let embedder else {
+      throw EmbeddingError(.unreachable, "no embeddings endpoint for the 'similar' phrase; the index records one, so run the query through searchlight or set QueryOptions.embedder")
+    }
+    guard let vector = try embedder.embed([phrase]).first else {
+      throw EmbeddingError(.malformed, "the embeddings endpoint returned no vector for the 'similar' phrase")
+    }
+    guard vector.count == dimensions else {
+      throw EmbeddingError(.mismatch,
+        "the embeddings endpoint returned \(vector.count) dimensions for the 'similar' phrase, but the index's vectors have \(dimensions); is it the model the index records?")
+    }
+    queryVectors[phrase] = vector
+    return vector
+  }
+
+  /// The cosine similarity of `item`'s best chunk to `phrase`; 0 when it has no vector.
+  public func similarity(of item: ResultItem, to phrase: String) throws -> Double {
+    guard let matrix = try index.vectorMatrix(connection) else { throw EmbeddingError.noEmbeddings(path: index.path) }
+    let vector = VectorCodec.normalized(try queryVector(phrase, dimensions: matrix.dimensions))
+    return matrix.similarity(of: item.rowid, to: vector).map(Double.init) ?? 0
+  }
+
+  /// Resolves the `similar` searches of a plan before it is compiled.
+  func resolveSimilar(_ plan: SQLPlan) throws {
+    for search in plan.predicate.similarSearches { _ = try similar(search) }
+  }
+
+  /// True when `item` matches `search` (for stages that filter in Swift).
+  public func matches(_ search: SimilarSearch, _ item: ResultItem) throws -> Bool {
+    let hits = try similar(search)
+    if hits.similarities[item.rowid] != nil { return true }
+    guard let keywords = search.keywords, hits.itemsWithVectors?.contains(item: item.rowid) == false else { return false }
+    return ExpressionEvaluator.textMatches(keywords, item)
   }
 
   /// Runs a compiled statement, handing each row to `row`.
@@ -97,6 +191,16 @@ public final class ExecutionContext {
     executedSQL.append(compiled.sql)
     let matchers = compiled.matchers
     let flag = cancellation
+    let similarities = compiled.similarities
+    if !similarities.isEmpty {
+      try connection.installFunction("sl_similarity", argumentCount: 2) { arguments in
+        guard case .integer(let slot) = arguments[0], Int(slot) < similarities.count, case .integer(let rowid) = arguments[1] else {
+          return .real(0)
+        }
+        let table = similarities[Int(slot)]
+        return .real(table.scores[rowid] ?? table.fallback)
+      }
+    }
     if !matchers.isEmpty {
       try connection.installFunction("sl_match", argumentCount: 2) { arguments in
         // A slow pattern is checked row by row, so cancelling it takes effect at once.
@@ -121,6 +225,7 @@ public final class ExecutionContext {
 
   /// The items of a plan, in batches of `batchSize` (the last call may be shorter).
   public func items(_ plan: SQLPlan, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
+    try resolveSimilar(plan)
     var compiler = self.compiler()
     if usesRankedIndex, let ranked = try compiler.rankedPlan(plan), try rankedItems(ranked, batchSize: batchSize, batch) { return }
     let compiled = try compiler.itemsQuery(plan)
@@ -149,6 +254,7 @@ public final class ExecutionContext {
   /// The data a plan produces: items, groups (grouped in Swift from the items), or an
   /// aggregate computed by SQLite.
   public func materialize(_ plan: SQLPlan) throws -> PipelineData {
+    try resolveSimilar(plan)
     switch plan.aggregate {
     case .count?:
       var compiler = self.compiler()

@@ -8,7 +8,19 @@ public final class ExpressionEvaluator {
   public let clock: QueryClock
   private var matchers: [MatchPattern: PatternMatcher] = [:]
 
+  /// Decides `similar` for an item; nil outside an execution (then `similar` is an error).
+  public var similarity: ((SimilarSearch, ResultItem) throws -> Bool)?
+  /// The cosine similarity of an item to a phrase (`similarity("...")`); nil outside an execution.
+  public var vectorSimilarity: ((String, ResultItem) throws -> Double)?
+
   public init(clock: QueryClock) { self.clock = clock }
+
+  /// An evaluator for stages of an execution: `similar` uses the execution's vectors.
+  public convenience init(context: ExecutionContext) {
+    self.init(clock: context.clock)
+    similarity = { [unowned context] search, item in try context.matches(search, item) }
+    vectorSimilarity = { [unowned context] phrase, item in try context.similarity(of: item, to: phrase) }
+  }
 
   /// The value of `expression` for `item`.
   public func evaluate(_ expression: BoundExpression, on item: ResultItem) throws -> Value {
@@ -17,6 +29,9 @@ public final class ExpressionEvaluator {
     case .matchAll: return .bool(true)
     case .test(let test): return .bool(try self.test(test, item))
     case .textSearch(let search): return .bool(Self.textMatches(search, item))
+    case .similar(let search):
+      guard let similarity else { throw QueryRuntimeError("'similar' can only run inside a query execution") }
+      return .bool(try similarity(search, item))
     case .not(let inner): return .bool(!(try evaluate(inner, on: item).truth))
     case .and(let parts):
       for part in parts where !(try evaluate(part, on: item).truth) { return .bool(false) }
@@ -58,6 +73,10 @@ public final class ExpressionEvaluator {
   private func call(_ function: ScoringFunction, _ arguments: [BoundExpression], _ item: ResultItem) throws -> Value {
     func number(_ index: Int) throws -> Double? { try evaluate(arguments[index], on: item).number }
     switch function {
+    case .similarity:
+      guard case .constant(.string(let phrase)) = arguments[0] else { return .number(0) }
+      guard let vectorSimilarity else { throw QueryRuntimeError("similarity() can only run inside a query execution") }
+      return .number(try vectorSimilarity(phrase, item))
     case .recency, .upcoming:
       guard let date = try number(0), let halfLife = try number(1), halfLife > 0 else { return .number(0) }
       let age = clock.now.timeIntervalSince1970 - date

@@ -20,6 +20,9 @@ public struct ResultItem: Sendable, Hashable {
   public var scoreTerms: [ScoreTerm]
   /// How often the user engaged with the item (`searchlight engage`).
   public var engagement: Int = 0
+  /// After `merge(a, b, ...)`: the item's 1-based position in each input, nil where the
+  /// input lacks it (what `fuse` combines); empty otherwise.
+  public var inputRanks: [Int?] = []
 
   public init(rowid: Int64, item: SearchableItem, relevance: Double = 0, score: Double? = nil, scoreTerms: [ScoreTerm] = []) {
     self.rowid = rowid

@@ -15,10 +15,14 @@ public struct QueryOptions: Sendable {
   /// False ranks OR text searches with FTS5's bm25() instead of the ranked index: the
   /// baseline `eval --planner fts5` measures.
   public var usesRankedIndex = true
+  /// Embeds the phrases of `similar` searches; it must use the model the index records
+  /// (`SearchIndex.embeddingConfiguration()`). nil: `similar` fails with a clear message.
+  public var embedder: (any TextEmbedder)?
 
   public init(scope: AccessScope = AccessScope(), clock: QueryClock = QueryClock(), batchSize: Int = 100,
               cancellation: CancellationFlag = CancellationFlag(), identity: Identity = Identity(),
-              delegate: (any IndexDelegate)? = nil) {
+              delegate: (any IndexDelegate)? = nil, embedder: (any TextEmbedder)? = nil) {
+    self.embedder = embedder
     self.identity = identity
     self.delegate = delegate
     self.scope = scope
@@ -64,7 +68,7 @@ public struct QueryExecutor: Sendable {
       let context = try ExecutionContext(
         index: index, connection: connection, scope: options.scope, clock: options.clock,
         catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
-        delegate: options.delegate)
+        delegate: options.delegate, embedder: options.embedder)
       context.usesRankedIndex = options.usesRankedIndex
       var run = Run(context: context, options: options, onReply: onReply)
       var graph = graph
@@ -131,12 +135,23 @@ private struct Run {
     case .search(let predicate): plan = SQLPlan(predicate: predicate)
     case .reference(let index): data = results[index] ?? .items([])
     case .merge(let indexes):
-      var seen = Set<String>()
+      var position: [String: Int] = [:]
       var merged: [ResultItem] = []
       var scored = false
-      for index in indexes {
+      for (input, index) in indexes.enumerated() {
         if case .scoredItems = results[index] { scored = true }
-        for item in results[index]?.resultItems ?? [] where seen.insert(item.id).inserted { merged.append(item) }
+        for (rank, item) in (results[index]?.resultItems ?? []).enumerated() {
+          // Each item once, as its first input has it, with its rank in every input (for `fuse`).
+          if let existing = position[item.id] {
+            if merged[existing].inputRanks[input] == nil { merged[existing].inputRanks[input] = rank + 1 }
+            continue
+          }
+          var item = item
+          item.inputRanks = Array(repeating: nil, count: indexes.count)
+          item.inputRanks[input] = rank + 1
+          position[item.id] = merged.count
+          merged.append(item)
+        }
       }
       data = scored ? .scoredItems(merged) : .items(merged)
     }

@@ -35,7 +35,21 @@ public struct SQLCompiler {
     public var matchers: [PatternMatcher]
     /// True when the rows carry a relevance column from a ranked text search.
     public var ranked: Bool
+    /// Item similarities `sl_similarity(slot, rowid)` reads, by slot; items not listed get
+    /// the slot's fallback score (keyword matches without a vector).
+    package var similarities: [SimilarityTable] = []
   }
+
+  /// The similarities of one `similar` search, for ranking inside SQLite.
+  package struct SimilarityTable: Sendable {
+    package var scores: [Int64: Double]
+    package var fallback: Double
+  }
+
+  /// The resolved hits of the `similar` searches of the plan being compiled (the execution
+  /// context resolves them first); a missing entry compiles as no hits (`explain`).
+  package var similarHits: [SimilarSearch: SimilarHits] = [:]
+  private var similarities: [SimilarityTable] = []
 
   /// FTS5 column weights for BM25 (title, keywords, description, body, other): titles and
   /// keywords count more than body text.
@@ -87,9 +101,18 @@ public struct SQLCompiler {
   /// SELECT of the plan's items (rowid, stored columns, relevance).
   public mutating func itemsQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled {
     if let driven = try sortDrivenItemsQuery(plan) { return driven }
-    let (from, where_, ranked) = try fromAndWhere(plan)
-    let relevance = ranked ? "-bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", ")))" : "0.0"
-    var statement = "SELECT \(Self.itemColumns), \(relevance) AS relevance FROM " + from + " WHERE " + where_
+    var relevance = Fragment("0.0")
+    var similarityRanked = false
+    if let similar = plan.rankingSimilar {
+      let hits = similarHits[similar] ?? SimilarHits(similarities: [:], itemsWithVectors: nil)
+      similarities.append(SimilarityTable(scores: hits.similarities, fallback: 1 - similar.maxDistance))
+      relevance = Fragment("sl_similarity(?, i.rowid)", [.integer(Int64(similarities.count - 1))])
+      similarityRanked = true
+    }
+    let (from, where_, textRanked) = try fromAndWhere(plan)
+    if textRanked { relevance = Fragment("-bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", ")))") }
+    let ranked = textRanked || similarityRanked
+    var statement = "SELECT \(Self.itemColumns), " + relevance + " AS relevance FROM " + from + " WHERE " + where_
     var order: [Fragment] = []
     for key in plan.sort {
       switch key {
@@ -263,8 +286,10 @@ public struct SQLCompiler {
   }
 
   mutating func finish(_ fragment: Fragment, ranked: Bool) -> Compiled {
-    let compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
+    var compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
+    compiled.similarities = similarities
     matchers = []
+    similarities = []
     return compiled
   }
 
@@ -280,6 +305,11 @@ public struct SQLCompiler {
       from = Fragment("fts JOIN items i ON i.rowid = fts.rowid AND fts MATCH ?", [.text(Self.matchExpression(search))])
       predicate = plan.predicateWithoutRankingSearch
       ranked = true
+    } else if let similar = plan.rankingSimilar {
+      // The few candidates of the vector scan drive the statement (CROSS JOIN fixes the
+      // order), instead of every item of the index probing the candidate list.
+      from = "(" + similarCandidates(similar) + ") s CROSS JOIN items i ON i.rowid = s.rowid"
+      predicate = plan.predicateWithoutRankingSimilar
     }
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
@@ -323,6 +353,8 @@ public struct SQLCompiler {
       return Fragment.joined(pieces, separator: " OR ")
     case .textSearch(let search):
       return Fragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(Self.matchExpression(search))])
+    case .similar(let search):
+      return "i.rowid IN (" + similarCandidates(search) + ")"
     case .test(let test):
       let positive = try positiveCondition(test)
       return test.negated ? "NOT (" + positive + ")" : positive
@@ -338,6 +370,19 @@ public struct SQLCompiler {
     case .matchAll: []
     default: [expression]
     }
+  }
+
+  /// The rowids a `similar` search matches: the nearest items from the vector scan (bound as
+  /// a JSON array), and items without a vector that match the keywords.
+  func similarCandidates(_ search: SimilarSearch) -> Fragment {
+    let hits = similarHits[search]?.similarities.keys.sorted() ?? []
+    let list = "[" + hits.map(String.init).joined(separator: ",") + "]"
+    guard let keywords = search.keywords else {
+      return Fragment("SELECT value AS rowid FROM json_each(?)", [.text(list)])
+    }
+    return Fragment(
+      "SELECT value AS rowid FROM json_each(?) UNION SELECT f.rowid FROM fts f WHERE fts MATCH ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item = f.rowid)",
+      [.text(list), .text(Self.matchExpression(keywords))])
   }
 
   // MARK: Attribute tests

@@ -42,6 +42,31 @@ public struct SQLPlan: Sendable, Hashable {
     }
   }
 
+  /// The `similar` search that ranks the results when no text search does: a `similar` in
+  /// the top-level AND (or the whole predicate).
+  public var rankingSimilar: SimilarSearch? {
+    guard rankingSearch == nil else { return nil }
+    switch predicate {
+    case .similar(let search): return search
+    case .and(let parts):
+      for part in parts { if case .similar(let search) = part { return search } }
+      return nil
+    default: return nil
+    }
+  }
+
+  /// The predicate without the part `rankingSimilar` came from (its candidates drive the
+  /// statement).
+  public var predicateWithoutRankingSimilar: BoundExpression {
+    switch predicate {
+    case .similar: return .matchAll
+    case .and(var parts):
+      if let index = parts.firstIndex(where: { if case .similar = $0 { return true }; return false }) { parts.remove(at: index) }
+      return parts.isEmpty ? .matchAll : (parts.count == 1 ? parts[0] : .and(parts))
+    default: return predicate
+    }
+  }
+
   /// The predicate without the part `rankingSearch` came from (it becomes the FTS5 join).
   public var predicateWithoutRankingSearch: BoundExpression {
     switch predicate {
@@ -103,5 +128,17 @@ public struct StatisticRequest: Sendable, Hashable {
   /// The column name: `avg(distance)`, `count`.
   public var columnName: String {
     target.map { "\(function.rawValue)(\($0.displayName))" } ?? function.rawValue
+  }
+}
+
+/// What a `similar` search found: the similarity of each item within its distance (and
+/// count), and which items have vectors at all (nil: unknown, e.g. for `explain`).
+public struct SimilarHits: Sendable {
+  public var similarities: [Int64: Double]
+  public var itemsWithVectors: VectorMatrix?
+
+  public init(similarities: [Int64: Double], itemsWithVectors: VectorMatrix?) {
+    self.similarities = similarities
+    self.itemsWithVectors = itemsWithVectors
   }
 }

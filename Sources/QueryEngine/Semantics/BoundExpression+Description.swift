@@ -11,6 +11,11 @@ extension BoundExpression {
     case .matchAll: return "every item"
     case .textSearch(let search):
       return "text \(search.phrase ? "phrase" : (search.requireAll ? "all of" : "any of")) " + search.terms.map { "\"\($0.word)\"" + ($0.isPrefix ? "*" : "") + ($0.isStemmed ? "s" : "") }.joined(separator: " ")
+    case .similar(let search):
+      var text = "similar to \(JSONValue.string(search.phrase).compactText) within distance \(JSONValue.format(number: search.maxDistance))"
+      if let count = search.maxCount { text += ", at most \(count)" }
+      if let keywords = search.keywords { text += "; items without a vector: " + BoundExpression.textSearch(keywords).explained(in: zone) }
+      return text
     case .test(let test):
       let name = test.target.displayName
       let isDate = test.target.scalarType == .date

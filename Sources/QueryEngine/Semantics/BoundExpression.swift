@@ -104,6 +104,28 @@ public struct TextSearch: Sendable, Hashable {
   }
 }
 
+/// Nearest neighbours by embedding (`similar "phrase" within 0.8`): items whose best chunk
+/// lies within `maxDistance` (cosine distance, 0...2) of the phrase's vector, at most
+/// `maxCount` of them; items without a vector match by `keywords` instead, as on Apple's
+/// platforms.
+public struct SimilarSearch: Sendable, Hashable {
+  /// The default largest distance: a cosine similarity of at least 0.2.
+  public static let defaultMaxDistance = 0.8
+
+  public var phrase: String
+  public var maxDistance: Double
+  public var maxCount: Int?
+  /// The text search that items without a vector must pass; nil matches none of them.
+  public var keywords: TextSearch?
+
+  public init(phrase: String, maxDistance: Double = SimilarSearch.defaultMaxDistance, maxCount: Int? = nil, keywords: TextSearch?) {
+    self.phrase = phrase
+    self.maxDistance = maxDistance
+    self.maxCount = maxCount
+    self.keywords = keywords
+  }
+}
+
 /// A typed, bound expression: names resolved against the catalogue, `$time` resolved
 /// against the clock, parameters substituted.
 public indirect enum BoundExpression: Sendable, Hashable {
@@ -112,6 +134,8 @@ public indirect enum BoundExpression: Sendable, Hashable {
   case matchAll
   case test(AttributeTest)
   case textSearch(TextSearch)
+  /// `similar "phrase"`: nearest neighbours by embedding.
+  case similar(SimilarSearch)
   case not(BoundExpression)
   case and([BoundExpression])
   case or([BoundExpression])
@@ -132,10 +156,20 @@ public indirect enum BoundExpression: Sendable, Hashable {
   /// True when the expression reads only stored attributes, so it can run inside SQLite.
   public var isStoredOnly: Bool {
     switch self {
-    case .constant, .matchAll, .test, .textSearch: true
+    case .constant, .matchAll, .test, .textSearch, .similar: true
     case .not(let e): e.isStoredOnly
     case .and(let es), .or(let es): es.allSatisfy(\.isStoredOnly)
     default: false
+    }
+  }
+
+  /// The `similar` searches in the expression.
+  public var similarSearches: [SimilarSearch] {
+    switch self {
+    case .similar(let search): [search]
+    case .not(let e): e.similarSearches
+    case .and(let es), .or(let es): es.flatMap(\.similarSearches)
+    default: []
     }
   }
 
@@ -153,6 +187,8 @@ public indirect enum BoundExpression: Sendable, Hashable {
 /// Functions of the scoring expression language (pure, bounded work per item).
 public enum ScoringFunction: String, Sendable, Hashable, CaseIterable {
   case recency, log, min, max, clamp, `if`, coalesce, distance, abs, sqrt, exp, upcoming
+  /// Cosine similarity of the item's best chunk to a phrase, by embedding.
+  case similarity
   /// Calendar parts of a date in the query's time zone (recurring dates: every December, Fridays).
   case year, month, dayOfMonth, weekday, weekOfYear, hour
 
@@ -177,6 +213,7 @@ public enum ScoringFunction: String, Sendable, Hashable, CaseIterable {
     case .weekday: (1...1, "weekday(date)", "the weekday, 1 = Sunday ... 7 = Saturday")
     case .weekOfYear: (1...1, "weekOfYear(date)", "the ISO week of the year, 1-53")
     case .hour: (1...1, "hour(date)", "the hour, 0-23")
+    case .similarity: (1...1, "similarity(\"phrase\")", "cosine similarity (-1 to 1) of the item's embedding to the phrase's; 0 without one")
     }
   }
 }

@@ -148,6 +148,12 @@ public struct ExpressionBinder {
       return (try bindComparison(op, lhs, rhs, bracket: bracket, span: expression.span), .boolean)
     case .call(let name, let nameSpan, let arguments):
       return try bindCall(name, nameSpan, arguments, span: expression.span)
+    case .similar(let similar):
+      guard asCondition else {
+        throw error(Diagnostic("type.similar-value", "'similar' is a condition, not a value", at: expression.span,
+                               help: "use it in a search or where: search similar \"sun\" within 0.8"))
+      }
+      return (try bindSimilar(similar, expression.span), .boolean)
     }
   }
 
@@ -398,6 +404,33 @@ public struct ExpressionBinder {
     return .textSearch(TextSearch(terms: terms, requireAll: true, columns: nil, weights: nil, phrase: literal.form == .singleQuoted))
   }
 
+  private mutating func bindSimilar(_ similar: SimilarSyntax, _ span: SourceSpan) throws -> BoundExpression {
+    guard !TextSearch.terms(of: similar.phrase).isEmpty else {
+      throw error(Diagnostic("similar.empty", "the text after 'similar' has no words", at: span, help: "write similar \"stars in the night sky\""))
+    }
+    let distance = similar.maxDistance ?? SimilarSearch.defaultMaxDistance
+    guard distance >= 0 && distance <= 2 else {
+      throw error(Diagnostic("similar.distance-range", "'within' is a cosine distance from 0 to 2, not \(JSONValue.format(number: distance))",
+                             at: similar.maxDistanceSpan ?? span, help: "0 is identical, 1 unrelated, 2 opposite; try within 0.8"))
+    }
+    var count: Int?
+    if let maxCount = similar.maxCount {
+      guard maxCount >= 1, maxCount <= 1_000_000, maxCount.rounded() == maxCount else {
+        throw error(Diagnostic("similar.count-range", "'limit' needs a whole number from 1 to 1000000", at: similar.maxCountSpan ?? span))
+      }
+      count = Int(maxCount)
+    }
+    // Items without a vector: explicit keywords match by any of them, the phrase by all its words.
+    let keywords: TextSearch?
+    if let words = similar.keywords {
+      let terms = TextSearch.terms(of: words)
+      keywords = terms.isEmpty ? nil : TextSearch(terms: terms, requireAll: false)
+    } else {
+      keywords = TextSearch(terms: TextSearch.terms(of: similar.phrase), requireAll: true)
+    }
+    return .similar(SimilarSearch(phrase: similar.phrase, maxDistance: distance, maxCount: count, keywords: keywords))
+  }
+
   private mutating func resolveTime(_ literal: TimeLiteral, _ span: SourceSpan) throws -> TimeValue {
     if literal.function == "iso" {
       guard let text = literal.iso, let value = TimeResolver.resolve(iso: text, clock: context.clock) else {
@@ -485,6 +518,11 @@ public struct ExpressionBinder {
       return (.function(function, bound), types[1] == types[2] ? types[1] : .number)
     case .coalesce:
       return (.function(function, bound), types.first(where: { $0 != .any }) ?? .any)
+    case .similarity:
+      guard case .constant(.string(let phrase)) = bound[0], !TextSearch.terms(of: phrase).isEmpty else {
+        throw error(Diagnostic("type.mismatch", "similarity needs a quoted phrase", at: arguments[0].value.span,
+                               help: "write similarity(\"stars in the night sky\")"))
+      }
     default:
       for (offset, type) in types.enumerated() { try expectNumber(type, arguments[offset].value.span, operation: name) }
     }

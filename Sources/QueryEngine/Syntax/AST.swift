@@ -22,6 +22,33 @@ public indirect enum ExpressionKind: Sendable, Hashable {
   case comparison(ComparisonOperator, Expression, Expression, bracketModifiers: String?)
   /// `name(arguments)`: InRange, recency, avg, ...
   case call(name: String, nameSpan: SourceSpan, arguments: [Argument])
+  /// `similar "phrase" within 0.8 limit 20 keywords "sun star"`: nearest neighbours by
+  /// embedding.
+  case similar(SimilarSyntax)
+}
+
+/// `similar "phrase" [within DISTANCE] [limit COUNT] [keywords "words"]`.
+public struct SimilarSyntax: Sendable, Hashable {
+  /// The text whose embedding is compared with the items'.
+  public var phrase: String
+  /// Largest cosine distance (0...2) a match may have; nil for the default.
+  public var maxDistance: Double?
+  public var maxDistanceSpan: SourceSpan?
+  /// At most this many nearest items.
+  public var maxCount: Double?
+  public var maxCountSpan: SourceSpan?
+  /// Words that items without an embedding must contain; nil: the phrase's words.
+  public var keywords: String?
+
+  public init(phrase: String, maxDistance: Double? = nil, maxDistanceSpan: SourceSpan? = nil, maxCount: Double? = nil,
+              maxCountSpan: SourceSpan? = nil, keywords: String? = nil) {
+    self.phrase = phrase
+    self.maxDistance = maxDistance
+    self.maxDistanceSpan = maxDistanceSpan
+    self.maxCount = maxCount
+    self.maxCountSpan = maxCountSpan
+    self.keywords = keywords
+  }
 }
 
 /// An expression with its source range.

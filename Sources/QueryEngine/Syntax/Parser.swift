@@ -99,6 +99,8 @@ public struct Parser {
     }
   }
 
+  /// True when the token after the current one is a string (`similar "..."`).
+  var nextIsString: Bool { if case .string = token(at: 1).kind { return true }; return false }
   var isPipe: Bool { if case .pipe = current.kind { return true }; return false }
   var isSemicolon: Bool { if case .semicolon = current.kind { return true }; return false }
   var isRightParen: Bool { if case .rightParen = current.kind { return true }; return false }
@@ -586,6 +588,8 @@ public struct Parser {
       }
       let close = advance()
       return Expression(inner.kind, token.span.union(close.span))
+    case .identifier("similar") where nextIsString:
+      return try similar()
     case .identifier(let name):
       advance()
       if name == "true" { return Expression(.boolean(true), token.span) }
@@ -603,5 +607,45 @@ public struct Parser {
       throw fail("parse.expected-value", "expected a value, found \(describe(token))", at: token.span,
                  help: "a predicate looks like title == \"june*\"cd, rating > 3, or \"words to search\"")
     }
+  }
+
+  /// similar = "similar" , string , { "within" , number | "limit" , number | "keywords" , string } ;
+  private mutating func similar() throws -> Expression {
+    let keyword = advance()
+    guard case .string(let phrase) = current.kind else {
+      throw fail("parse.expected-string", "expected the text to compare after 'similar'", at: current.span)
+    }
+    var span = keyword.span.union(advance().span)
+    var syntax = SimilarSyntax(phrase: phrase.text)
+    var seen = Set<String>()
+    while case .identifier(let option) = current.kind, ["within", "limit", "keywords"].contains(option) {
+      let optionToken = advance()
+      guard seen.insert(option).inserted else {
+        throw fail("parse.repeated-option", "'\(option)' is given twice", at: optionToken.span)
+      }
+      if option == "keywords" {
+        guard case .string(let words) = current.kind else {
+          throw fail("parse.expected-string", "expected quoted words after 'keywords'", at: current.span,
+                     help: "write keywords \"sun star\"")
+        }
+        syntax.keywords = words.text
+        span = span.union(advance().span)
+        continue
+      }
+      guard case .number(let n) = current.kind else {
+        throw fail("parse.expected-number", "expected a number after '\(option)'", at: current.span,
+                   help: option == "within" ? "write within 0.8 (cosine distance, 0 to 2)" : "write limit 20")
+      }
+      let numberToken = advance()
+      span = span.union(numberToken.span)
+      if option == "within" {
+        syntax.maxDistance = n
+        syntax.maxDistanceSpan = numberToken.span
+      } else {
+        syntax.maxCount = n
+        syntax.maxCountSpan = numberToken.span
+      }
+    }
+    return Expression(.similar(syntax), span)
   }
 }

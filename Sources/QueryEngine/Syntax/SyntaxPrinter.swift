@@ -79,6 +79,12 @@ public enum SyntaxPrinter {
       lines.append(pad + "compare \(op.rawValue)" + (bracket.map { " [\($0)]" } ?? ""))
       self.expression(lhs, indent: indent + 1, into: &lines)
       self.expression(rhs, indent: indent + 1, into: &lines)
+    case .similar(let similar):
+      var line = pad + "similar " + JSONValue.string(similar.phrase).compactText
+      if let distance = similar.maxDistance { line += " within \(JSONValue.format(number: distance))" }
+      if let count = similar.maxCount { line += " limit \(JSONValue.format(number: count))" }
+      if let keywords = similar.keywords { line += " keywords " + JSONValue.string(keywords).compactText }
+      lines.append(line)
     case .call(let name, _, let arguments):
       lines.append(pad + "call \(name)")
       for argument in arguments {
@@ -177,6 +183,12 @@ public enum SyntaxPrinter {
       if let bracket { object["bracketModifiers"] = .string(bracket) }
       object["left"] = json(lhs)
       object["right"] = json(rhs)
+    case .similar(let similar):
+      object["kind"] = "similar"
+      object["phrase"] = .string(similar.phrase)
+      if let distance = similar.maxDistance { object["maxDistance"] = .number(distance) }
+      if let count = similar.maxCount { object["maxCount"] = .number(count) }
+      if let keywords = similar.keywords { object["keywords"] = .string(keywords) }
     case .call(let name, _, let arguments):
       object["kind"] = "call"
       object["name"] = .string(name)

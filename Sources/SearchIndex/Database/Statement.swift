@@ -161,6 +161,14 @@ package final class Statement {
     return Array(UnsafeRawBufferPointer(start: pointer, count: count))
   }
 
+  /// Calls `body` with column `index`'s bytes in place (no copy); empty for NULL. The bytes
+  /// are valid only inside `body` (https://www.sqlite.org/c3ref/column_blob.html).
+  package func withBlob<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    let pointer = sqlite3_column_blob(handle, Int32(index))
+    let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+    return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
+  }
+
   /// Column `index` as a typed value.
   package func value(at index: Int) -> SQLValue {
     switch sqlite3_column_type(handle, Int32(index)) {

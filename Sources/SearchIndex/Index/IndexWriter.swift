@@ -5,7 +5,7 @@ import Foundation
 /// Every statement is prepared once per connection (the connection caches them by SQL), so
 /// ingesting a million items prepares a handful of statements, not millions.
 package struct IndexWriter {
-  let db: Connection
+  package let db: Connection
   let indexID: Int64
   /// The catalogue as of the start of the transaction plus what this transaction declared.
   package private(set) var catalog: AttributeCatalog
@@ -211,6 +211,9 @@ package struct IndexWriter {
     try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM fts WHERE rowid = ?", [.integer(rowid)])
     try ranked.remove(rowid)
+    // A rewritten item's vectors describe its old text: it is pending again.
+    try db.run("DELETE FROM vectors WHERE item = ?", [.integer(rowid)])
+    try db.run("DELETE FROM embedding_status WHERE item = ?", [.integer(rowid)])
   }
 
   /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns.
@@ -223,6 +226,8 @@ package struct IndexWriter {
     try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM doomed)")
     for rowid in try db.rows("SELECT rowid FROM doomed", [], { $0.int64(0) }) { try ranked.remove(rowid) }
+    try db.run("DELETE FROM vectors WHERE item IN (SELECT rowid FROM doomed)")
+    try db.run("DELETE FROM embedding_status WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM doomed")
     changed = true
@@ -299,6 +304,9 @@ package struct IndexWriter {
     try ranked.rebuild()
     changed = true
   }
+
+  /// Marks the transaction as a change, so the generation moves when it commits.
+  package mutating func markChanged() { changed = true }
 
   /// Records the catalogue, writes the ranked postings and bumps the generation; called
   /// before the transaction commits.

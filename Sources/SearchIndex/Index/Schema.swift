@@ -16,13 +16,20 @@
 /// - `source_state`: what each synced source last delivered (key -> item id, version), so a
 ///   sync stages only what changed.
 /// - `sources`: how each source is configured, so hydration can ask it for current records.
+/// - `embedding_models`: per named index, the embedding model its vectors come from (name,
+///   dimensions, endpoint URL). No row: the index has no embeddings.
+/// - `vectors`: unit-length float32 vectors (little-endian BLOBs), one per chunk of an item's
+///   text, keyed by item rowid; deleted with the item and whenever it is rewritten.
+/// - `embedding_status`: items that have no vector for a reason: `failed` (the endpoint
+///   rejected them; `embeddings --pending` retries) or `empty` (no text to embed).
 package enum Schema {
   /// Marks a file as a Searchlight index.
   package static let formatMarker = "searchlight-index"
-  /// Bumped on any incompatible change to the tables below. Version 2 tokenizes `fts` with
-  /// Searchlight's own tokenizer (stems, camelCase parts, CJK) instead of unicode61; opening
-  /// a version 1 file for writing re-tokenizes it (`migrateTokenizer`).
-  package static let version = 2
+  /// Bumped on any incompatible change to the tables below. Version 2 added the embedding
+  /// tables (version-1 files gain them when opened for writing); version 3 tokenizes `fts`
+  /// with Searchlight's own tokenizer (stems, camelCase parts, CJK) instead of unicode61, and
+  /// opening an older file for writing re-tokenizes it (`tokenizerMigration`).
+  package static let version = 3
 
   /// The FTS5 columns, in order; text attributes map onto them with `ftsColumn(for:)`.
   package static let ftsColumns = ["title", "keywords", "description", "body", "other"]
@@ -39,7 +46,8 @@ package enum Schema {
   }
 
   /// Tables every current index has; opening an older index for writing adds missing ones.
-  package static let requiredTables = ["meta", "indexes", "items", "attributes", "vals", "journal", "source_state", "sources", "fts"]
+  package static let requiredTables = ["meta", "indexes", "items", "attributes", "vals", "journal", "source_state", "sources", "fts",
+                                           "embedding_models", "vectors", "embedding_status"]
 
   /// Re-tokenizes a version 1 file's `fts` table with the `searchlight` tokenizer: the
   /// contentful table still holds every text, so no item is read again.
@@ -111,6 +119,20 @@ package enum Schema {
       name TEXT NOT NULL,
       config TEXT NOT NULL,
       PRIMARY KEY(indexId, name)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS embedding_models(
+      indexId INTEGER PRIMARY KEY,
+      model TEXT NOT NULL,
+      dimensions INTEGER NOT NULL,
+      url TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS vectors(
+      item INTEGER NOT NULL,
+      chunk INTEGER NOT NULL,
+      vector BLOB NOT NULL);
+    CREATE UNIQUE INDEX IF NOT EXISTS vectors_item ON vectors(item, chunk);
+    CREATE TABLE IF NOT EXISTS embedding_status(
+      item INTEGER PRIMARY KEY,
+      state TEXT NOT NULL,
+      message TEXT);
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
       tokenize = '\(FTS5Tokenizer.name)', prefix = '2 3');

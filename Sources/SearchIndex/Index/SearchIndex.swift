@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private, local index of searchable items in one SQLite file (CSSearchableIndex).
 ///
@@ -21,6 +22,9 @@ public final class SearchIndex: Sendable {
   let pool: ConnectionPool
   /// Ranked-index data queries have loaded, valid for one generation of the file.
   let rankedCache = RankedCache()
+  /// The vectors of this named index as one matrix, with the generation they were read at;
+  /// reloaded when the generation moves (see `VectorStore`).
+  let vectorCache = Mutex<(generation: Int64, matrix: VectorMatrix)?>(nil)
 
   /// Opens the named index `name` in the file at `path`.
   ///
@@ -79,8 +83,11 @@ public final class SearchIndex: Sendable {
     guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
     if !readOnly {
       // Indexes written by an earlier version gain the tables added since (all additive).
-      if Schema.requiredTables.contains(where: { !tables.contains($0) }) {
-        try db.transaction { try db.execute(Schema.createStatements) }
+      if Schema.requiredTables.contains(where: { !tables.contains($0) }) || version < Schema.version {
+        try db.transaction {
+          try db.execute(Schema.createStatements)
+          try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
+        }
       }
       // Files written before Searchlight's tokenizer: re-tokenize them once.
       let fts = try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'fts'")?.stringValue ?? ""

@@ -58,13 +58,14 @@ enum BenchCommand: Command {
     OptionSpec(name: "cranfield", kind: .value, valueName: "DIR", help: "Cranfield folder for --generate (default ../shared/data/cranfield)."),
     OptionSpec(name: "progress", kind: .flag, help: "Print progress on standard error (default on a terminal)."),
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json (one object)."),
-  ]
+  ] + vectorOptions
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     let format = try Common.format(arguments, allowed: ["table", "json"], default: "table", command: name)
     if !arguments.positionals.isEmpty {
       throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name)
     }
+    if arguments.has("vectors") { return try runVectors(arguments, format: format) }
     func whole(_ option: String, _ range: ClosedRange<Int>) throws -> Int? {
       guard let text = arguments.value(option) else { return nil }
       guard let n = Int(text.replacingOccurrences(of: "_", with: "")), range.contains(n) else {

@@ -28,6 +28,10 @@ enum EvalCommand: Command {
     fts5 (plain's search ranked by SQLite FTS5's bm25() instead of the ranked index). The
     model planner (model) needs a model server and is not available in eval yet.
 
+    When the index has embeddings (`searchlight embeddings`), the builtin planner fuses text
+    and embedding retrieval; eval then runs the questions both ways and reports the gain of
+    hybrid over text-only ranking (--no-compare runs the hybrid plan only).
+
     EXAMPLES:
       searchlight index --db cran.db --format corpus ../shared/data/cranfield/corpus.jsonl
       searchlight eval --db cran.db --queries ../shared/data/cranfield/queries.jsonl --qrels ../shared/data/cranfield/qrels.tsv
@@ -41,6 +45,7 @@ enum EvalCommand: Command {
     OptionSpec(name: "planner", kind: .value, valueName: "NAME", help: "How questions become queries: plain (default), builtin or fts5."),
     OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results that count (default 10)."),
     OptionSpec(name: "details", kind: .flag, help: "Show every question's or query's results."),
+    OptionSpec(name: "no-compare", kind: .flag, help: "With embeddings: skip the text-only run that the gain is measured against."),
     Common.now, Common.protection, QuerySetup.stagesOption,
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json (one object)."),
   ]
@@ -98,16 +103,70 @@ enum EvalCommand: Command {
     // fts5: the plain planner's OR search ranked by FTS5's bm25() over every match, the
     // baseline the ranked index and the built-in planner are measured against.
     if arguments.value("planner") == "fts5" { options.usesRankedIndex = false }
+    options.embedder = QuerySetup.queryEmbedder(index, arguments: arguments)
     let registry = try QuerySetup.registry(arguments, catalog: try index.catalog(), command: name)
     let runner = QuestionRunner(executor: QueryExecutor(index: index, registry: registry), options: options, planner: planner)
     let details = arguments.has("details")
+    // With embeddings the builtin planner is hybrid; the text-only run measures the gain.
+    let compare = planner.name == "builtin" && options.embedder != nil && !arguments.has("no-compare")
+    let baseline = compare ? QuestionRunner(executor: runner.executor, options: options, planner: BuiltinQuestionPlanner(hybrid: false)) : nil
+    let hybridRunner = compare ? QuestionRunner(executor: runner.executor, options: options, planner: BuiltinQuestionPlanner(hybrid: true)) : runner
     do {
       if let fixtures {
-        let result = try FixtureEvaluation.run(fixtures, runner: runner, k: k)
-        Terminal.out(format == "json" ? result.jsonValue(details: details).compactText + "\n" : table(result, details: details))
+        let result = try FixtureEvaluation.run(fixtures, runner: hybridRunner, k: k)
+        let text = try baseline.map { try FixtureEvaluation.run(fixtures, runner: $0, k: k) }
+        if format == "json" {
+          var json = result.jsonValue(details: details)
+          if let text, case .object(var object) = json {
+            object["textOnly"] = text.jsonValue(details: false)
+            object["gain"] = .object(JSONObject([
+              ("coverage", gain(result.coverage, text.coverage)), ("precision", gain(result.precision, text.precision)),
+              ("mrr", gain(result.meanReciprocalRank, text.meanReciprocalRank)),
+            ]))
+            json = .object(object)
+          }
+          Terminal.out(json.compactText + "\n")
+        } else {
+          var output = table(result, details: details)
+          if let text {
+            output += table(text, details: false)
+            output += "Hybrid gain over text only:\n"
+            output += "  coverage              \(signed(result.coverage, text.coverage))\n"
+            output += "  precision             \(signed(result.precision, text.precision))\n"
+            output += "  MRR                   \(signed(result.meanReciprocalRank, text.meanReciprocalRank))\n"
+          }
+          Terminal.out(output)
+        }
       } else if let queries, let qrels {
-        let result = try TRECEvaluation.run(queries, qrels: qrels, runner: runner, k: k)
-        Terminal.out(format == "json" ? result.jsonValue(details: details).compactText + "\n" : table(result, details: details))
+        let result = try TRECEvaluation.run(queries, qrels: qrels, runner: hybridRunner, k: k)
+        let text = try baseline.map { try TRECEvaluation.run(queries, qrels: qrels, runner: $0, k: k) }
+        if format == "json" {
+          var json = result.jsonValue(details: details)
+          if let text, case .object(var object) = json {
+            object["textOnly"] = text.jsonValue(details: false)
+            object["gain"] = .object(JSONObject([
+              ("nDCG", gain(result.nDCG, text.nDCG)), ("recall", gain(result.recallAtK, text.recallAtK)),
+              ("recall100", gain(result.recallAt100, text.recallAt100)), ("mrr", gain(result.meanReciprocalRank, text.meanReciprocalRank)),
+              ("map", gain(result.meanAveragePrecision, text.meanAveragePrecision)),
+            ]))
+            json = .object(object)
+          }
+          Terminal.out(json.compactText + "\n")
+        } else {
+          var output = table(result, details: details)
+          if let text {
+            let names = result.names
+            output += table(text, details: false)
+            output += "Hybrid gain over text only:\n"
+            let rows: [(String, Double?, Double?)] = [
+              (names.nDCG, result.nDCG, text.nDCG), (names.recall, result.recallAtK, text.recallAtK),
+              ("recall@100", result.recallAt100, text.recallAt100), (names.mrr, result.meanReciprocalRank, text.meanReciprocalRank),
+              ("MAP", result.meanAveragePrecision, text.meanAveragePrecision),
+            ]
+            for (label, a, b) in rows { output += "  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + signed(a, b) + "\n" }
+          }
+          Terminal.out(output)
+        }
       }
     } catch {
       throw queryFailure(error)
@@ -118,6 +177,18 @@ enum EvalCommand: Command {
   // MARK: Tables
 
   static func number(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "n/a" }
+
+  /// `+0.0123 (+4.1%)`: the difference of hybrid over text-only.
+  static func signed(_ value: Double?, _ base: Double?) -> String {
+    guard let value, let base else { return "n/a" }
+    let relative = base > 0 ? String(format: " (%+.1f%%)", (value - base) / base * 100) : ""
+    return String(format: "%+.4f", value - base) + relative
+  }
+
+  static func gain(_ value: Double?, _ base: Double?) -> JSONValue {
+    guard let value, let base else { return .null }
+    return .number(((value - base) * 1_000_000).rounded() / 1_000_000)
+  }
   static func milliseconds(_ value: Double?) -> String { value.map { String(format: "%.1f ms", $0) } ?? "n/a" }
 
   static func table(_ result: FixtureEvaluation, details: Bool) -> String {

@@ -99,6 +99,7 @@ enum IndexCommand: Command {
     let seconds = Date().timeIntervalSince(start)
     let rate = seconds > 0 ? Int(Double(count) / seconds) : count
     Terminal.out("indexed \(count) item\(count == 1 ? "" : "s") into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
+    EmbeddingsCommand.embedNewItems(index)
     return .success
   }
 }

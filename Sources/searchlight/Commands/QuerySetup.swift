@@ -1,3 +1,4 @@
+import Assistant
 import Foundation
 import QueryEngine
 import SearchIndex
@@ -13,8 +14,22 @@ struct QuerySetup {
   static let options: [OptionSpec] = [
     Common.db, Common.indexName, Common.now, Common.protection,
     OptionSpec(name: "identity", kind: .value, valueName: "FILE", help: "Who 'me' is: {\"names\":[...],\"emails\":[...]}."),
-    stagesOption,
+    stagesOption, embeddingsURLOption,
   ]
+
+  static let embeddingsURLOption = OptionSpec(
+    name: "embeddings-url", kind: .value, valueName: "URL",
+    help: "Where 'similar' phrases are embedded (also SEARCHLIGHT_EMBEDDINGS_URL); default: the URL the index records.")
+
+  /// The embedder for `similar` phrases: the model the index records, at `--embeddings-url`,
+  /// SEARCHLIGHT_EMBEDDINGS_URL or the recorded URL; nil when the index has no embeddings.
+  static func queryEmbedder(_ index: SearchIndex, arguments: ParsedArguments?) -> (any TextEmbedder)? {
+    guard let configuration = try? index.embeddingConfiguration() else { return nil }
+    let text = arguments?.value("embeddings-url") ?? EmbeddingsCommand.environmentURL ?? configuration.url
+    guard let url = URL(string: text) else { return nil }
+    return EndpointEmbedder(url: url, model: configuration.model, dimensions: configuration.dimensions,
+                            apiKey: EmbeddingsCommand.apiKey(nil), requestTimeout: .seconds(30))
+  }
 
   static let stagesOption = OptionSpec(
     name: "stages", kind: .value, valueName: "DIR", help: "Load custom stages from the .stage files in DIR (repeatable; also SEARCHLIGHT_STAGES).")
@@ -35,6 +50,7 @@ struct QuerySetup {
       let sources = recorded.compactMap { try? SourceFactory.source($0.configuration) }
       if !sources.isEmpty { options.delegate = CompositeDelegate(sources) }
     }
+    options.embedder = Self.queryEmbedder(index, arguments: arguments)
     self.options = options
   }
 
@@ -88,6 +104,7 @@ func queryFailure(_ error: any Error) -> any Error {
   case let error as SearchIndexError: return CommandFailure(error)
   case let error as QueryRuntimeError: return CommandFailure(.dataError, error.message)
   case is QueryCancelled: return CommandFailure(.ioError, "query cancelled")
+  case let error as EmbeddingError: return CommandFailure(error.isIOFailure ? .ioError : .dataError, error.message)
   default: return error
   }
 }

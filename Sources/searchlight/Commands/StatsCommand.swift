@@ -27,7 +27,12 @@ enum StatsCommand: Command {
     text += "\nfile size:   \(Common.formatBytes(stats.fileSize))\n"
     text += "generation:  \(stats.generation)\n"
     let state = stats.clientState.map { String(data: $0, encoding: .utf8) ?? "\($0.count) bytes" } ?? "none"
-    text += "clientState: \(state)\n\ndomains:\n"
+    text += "clientState: \(state)\n"
+    if let configuration = try? index.embeddingConfiguration(), let counts = try? index.embeddingCounts() {
+      text += "embeddings:  \(configuration.model), \(configuration.dimensions) dimensions, \(configuration.url); "
+        + "\(counts.embedded) items embedded (\(counts.vectors) vectors), \(counts.pending) pending, \(counts.failed) failed\n"
+    }
+    text += "\ndomains:\n"
     let domainWidth = max(8, stats.domains.map(\.name.count).max() ?? 0)
     for domain in stats.domains {
       text += "  " + (domain.name.isEmpty ? "(none)" : domain.name).padding(toLength: domainWidth + 2, withPad: " ", startingAt: 0)

@@ -60,6 +60,7 @@ enum SyncCommand: Command {
       for id in applied.deleted.prefix(20) { Terminal.out("  - \(id)\n") }
       let more = max(0, applied.upserted.count - 20) + max(0, applied.deleted.count - 20)
       if more > 0 { Terminal.out("  … and \(more) more\n") }
+      if !applied.upserted.isEmpty { EmbeddingsCommand.embedNewItems(index) }
       if arguments.has("watch") { Thread.sleep(forTimeInterval: max(0.2, interval)) }
     } while arguments.has("watch")
     return .success
