@@ -186,7 +186,7 @@ import Testing
     let reopened = try SearchIndex(path: path)
     #expect(try reopened.embeddingCounts().pending == 1)
     let version = try reopened.read { db in try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value }
-    #expect(version == 2)
+    #expect(version == Int64(Schema.version))
     #expect(try reopened.item(withIdentifier: "a") != nil)
   }
 
