@@ -37,16 +37,18 @@ package enum RankedSchema {
     ])
 
   /// Parameters for relevance experiments, from `SEARCHLIGHT_BM25F="k1 b title keywords
-  /// description body other"` (seven numbers); nil when unset or malformed. A file
-  /// opened for writing with other parameters than it was built with rebuilds its
-  /// postings (see `fingerprint`).
+  /// description body other"` (seven numbers), optionally followed by five per-field b values
+  /// that replace the shared one; nil when unset or malformed. A file opened for writing with
+  /// other parameters than it was built with rebuilds its postings (see `fingerprint`).
   static func tuning(_ text: String?) -> BM25FParameters? {
-    guard let numbers = text?.split(separator: " ").compactMap({ Double($0) }), numbers.count == 7,
-      numbers.allSatisfy({ $0.isFinite && $0 >= 0 }), numbers[0] > 0, numbers[1] <= 1
+    guard let numbers = text?.split(separator: " ").compactMap({ Double($0) }), numbers.count == 7 || numbers.count == 12,
+      numbers.allSatisfy({ $0.isFinite && $0 >= 0 }), numbers[0] > 0
     else { return nil }
     let names = ["title", "keywords", "description", "body", "other"]
+    let bs = numbers.count == 12 ? Array(numbers[7...]) : Array(repeating: numbers[1], count: 5)
+    guard bs.allSatisfy({ $0 <= 1 }) else { return nil }
     return BM25FParameters(
-      k1: numbers[0], fields: zip(names, numbers[2...]).map { FieldSpec(name: $0, weight: $1, b: numbers[1]) })
+      k1: numbers[0], fields: names.indices.map { FieldSpec(name: names[$0], weight: numbers[2 + $0], b: bs[$0]) })
   }
 
   /// Identifies the parameters and encodings the stored postings were built with;
