@@ -63,4 +63,23 @@ import Testing
     #expect(inMemory(words("天安门"), among: all) == ["zh"])
     #expect(inMemory(words("京北"), among: all).isEmpty)
   }
+
+  /// Titles weigh more than keywords, keywords more than descriptions, descriptions more than
+  /// body text.
+  @Test func fieldWeightsOrderTheSameWordByWhereItStands() throws {
+    func note(_ id: String, _ field: String) -> SearchableItem {
+      var attributes: [(String, AttributeValue)] = [("title", .string("Report")), ("textContent", .string("Notes from the week."))]
+      attributes.removeAll { $0.0 == field }
+      attributes.append((field, field == "keywords" ? .list([.string("zeppelin")]) : .string(field == "title" ? "Report zeppelin" : "Notes zeppelin week.")))
+      return item(id, attributes)
+    }
+    let index = try TemporaryIndex([note("body", "textContent"), note("title", "title"), note("described", "contentDescription"), note("keyword", "keywords")])
+    let order = ["title", "keyword", "described", "body"]
+    #expect(try ids(#"search "zeppelin""#, in: index.index) == order, "FTS5 bm25()")
+    // BM25F normalises each field by its average length over all items, so a field most
+    // items lack (keywords, descriptions here) is judged long where it appears; only the
+    // title's lead is asserted for the ranked index.
+    let ranked = try ids(#"search "zeppelin" || "zeppelin"s"#, in: index.index)
+    #expect(ranked.first == "title" && Set(ranked) == Set(order), "ranked index: \(ranked)")
+  }
 }
