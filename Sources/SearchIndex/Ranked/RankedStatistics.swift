@@ -3,6 +3,9 @@
 package struct RankedStatistics: Sendable, Equatable {
   package var documentCount: Int
   package var totalFieldLengths: [Int]
+  /// Live documents with some text in each field: a field's average length is over these,
+  /// as Lucene's, so a field most items lack (keywords) is not judged long where it appears.
+  package var fieldDocumentCounts: [Int]
   /// Averages the stored block bounds were computed at; nil until the first document.
   package var basis: ScoreBoundBasis?
   /// Deleted documents whose postings may still be in blocks (`rk_dead` rows).
@@ -15,6 +18,7 @@ package struct RankedStatistics: Sendable, Equatable {
   package init(fieldCount: Int, generation: Int64) {
     documentCount = 0
     totalFieldLengths = Array(repeating: 0, count: fieldCount)
+    fieldDocumentCounts = Array(repeating: 0, count: fieldCount)
     basis = nil
     tombstones = 0
     self.generation = generation
@@ -22,17 +26,23 @@ package struct RankedStatistics: Sendable, Equatable {
   }
 
   package var averageFieldLengths: [Double] {
-    totalFieldLengths.map { documentCount == 0 ? 0 : Double($0) / Double(documentCount) }
+    zip(totalFieldLengths, fieldDocumentCounts).map { total, documents in documents == 0 ? 0 : Double(total) / Double(documents) }
   }
 
   mutating func add(fieldLengths: [Int]) {
     documentCount += 1
-    for field in fieldLengths.indices { totalFieldLengths[field] += fieldLengths[field] }
+    for field in fieldLengths.indices {
+      totalFieldLengths[field] += fieldLengths[field]
+      if fieldLengths[field] > 0 { fieldDocumentCounts[field] += 1 }
+    }
   }
 
   mutating func remove(fieldLengths: [Int]) {
     documentCount -= 1
-    for field in fieldLengths.indices { totalFieldLengths[field] -= fieldLengths[field] }
+    for field in fieldLengths.indices {
+      totalFieldLengths[field] -= fieldLengths[field]
+      if fieldLengths[field] > 0 { fieldDocumentCounts[field] -= 1 }
+    }
   }
 
   // MARK: - Row encoding

@@ -23,11 +23,13 @@ struct RankedStore {
     stats.documentCount = Int(statement.int64(0))
     let lengths = Varint.decodeAll(statement.blob(1)).map { Int($0) }
     stats.fingerprint = statement.string(3) ?? ""
-    guard lengths.count == Self.fieldCount else {
+    // Totals, then the number of documents with each field.
+    guard lengths.count == 2 * Self.fieldCount else {
       stats.fingerprint = "corrupt"
       return stats
     }
-    stats.totalFieldLengths = lengths
+    stats.totalFieldLengths = Array(lengths[..<Self.fieldCount])
+    stats.fieldDocumentCounts = Array(lengths[Self.fieldCount...])
     if !statement.isNull(2) {
       let basis = RankedStatistics.decodeDoubles(statement.blob(2))
       if basis.count == Self.fieldCount { stats.basis = ScoreBoundBasis(averageFieldLengths: basis) }
@@ -39,7 +41,7 @@ struct RankedStore {
   func save(_ stats: RankedStatistics) throws {
     try db.run(
       "INSERT OR REPLACE INTO rk_stats(indexId, documents, lengths, basis, parameters, tombstones, generation) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [.integer(indexID), .integer(Int64(stats.documentCount)), .blob(RankedStatistics.encode(stats.totalFieldLengths)),
+      [.integer(indexID), .integer(Int64(stats.documentCount)), .blob(RankedStatistics.encode(stats.totalFieldLengths + stats.fieldDocumentCounts)),
        stats.basis.map { .blob(RankedStatistics.encode($0.averageFieldLengths)) } ?? .null,
        .text(stats.fingerprint), .integer(Int64(stats.tombstones)), .integer(stats.generation)])
   }

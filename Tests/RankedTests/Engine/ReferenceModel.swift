@@ -48,6 +48,8 @@ struct ReferenceModel {
     }
     let n = Double(documents.count)
     let fieldCount = parameters.fieldCount
+    // A field's average length is over the documents that have it (Lucene's rule).
+    let withField = (0..<fieldCount).map { f in Double(documents.values.filter { $0.lengths[f] > 0 }.count) }
     var hits: [SearchHit] = []
     for (id, document) in documents where allow(id) {
       var score = 0.0
@@ -59,7 +61,7 @@ struct ReferenceModel {
           let tf = Double(document.frequencies[f][term] ?? 0)
           guard tf > 0 else { continue }
           let spec = parameters.fields[f]
-          let average = Double(totals[f]) / n
+          let average = Double(totals[f]) / withField[f]
           ptf += spec.weight * tf / (1 - spec.b + spec.b * Double(document.lengths[f]) / average)
         }
         guard ptf > 0 else { continue }

@@ -155,12 +155,17 @@ final class RankedTestIndex {
       if documents.count != expectedLive.count { problems.append("pages hold \(documents.count) live docs, expected \(expectedLive.count)") }
       if stats.documentCount != expectedLive.count { problems.append("N \(stats.documentCount) != \(expectedLive.count)") }
       var totals = Array(repeating: 0, count: fieldCount)
+      var withField = Array(repeating: 0, count: fieldCount)
       for doc in expectedLive {
         let lengths = documents.fieldLengths(of: doc) ?? []
         if lengths != model.documents[doc]?.lengths { problems.append("lengths of \(doc) \(lengths) != \(model.documents[doc]?.lengths ?? [])") }
-        for f in 0..<min(fieldCount, lengths.count) { totals[f] += lengths[f] }
+        for f in 0..<min(fieldCount, lengths.count) {
+          totals[f] += lengths[f]
+          if lengths[f] > 0 { withField[f] += 1 }
+        }
       }
       if totals != stats.totalFieldLengths { problems.append("total lengths \(stats.totalFieldLengths) != \(totals)") }
+      if withField != stats.fieldDocumentCounts { problems.append("documents per field \(stats.fieldDocumentCounts) != \(withField)") }
       var df: [TermID: Int] = [:]
       for (_, terms) in forward { for term in TermListCodec.decode(terms) { df[term, default: 0] += 1 } }
       let tombstones = try db.rows("SELECT doc FROM rk_dead WHERE indexId = ?", [.integer(indexID)]) { $0.int64(0) }

@@ -10,17 +10,21 @@ package struct CollectionStatistics: Sendable, Equatable {
   package private(set) var documentCount = 0
   /// Sum of field lengths over live documents, per field.
   package private(set) var totalFieldLengths: [Int]
+  /// Live documents with some text in each field (the averages' denominators).
+  package private(set) var fieldDocumentCounts: [Int]
   /// Live document frequency per term id (documents with tf > 0 in any field).
   package private(set) var documentFrequencies: [Int32] = []
 
   package init(fieldCount: Int) {
     self.fieldCount = fieldCount
     self.totalFieldLengths = Array(repeating: 0, count: fieldCount)
+    self.fieldDocumentCounts = Array(repeating: 0, count: fieldCount)
   }
 
-  /// Average length of `field` over live documents, 0 when the index is empty.
+  /// Average length of `field` over the live documents that have it (Lucene's rule), 0
+  /// when none has.
   package func averageFieldLength(_ field: Int) -> Double {
-    documentCount == 0 ? 0 : Double(totalFieldLengths[field]) / Double(documentCount)
+    fieldDocumentCounts[field] == 0 ? 0 : Double(totalFieldLengths[field]) / Double(fieldDocumentCounts[field])
   }
 
   package var averageFieldLengths: [Double] {
@@ -40,7 +44,10 @@ package struct CollectionStatistics: Sendable, Equatable {
 
   mutating func addDocument(fieldLengths: [Int], terms: [TermID]) {
     documentCount += 1
-    for field in 0..<fieldCount { totalFieldLengths[field] += fieldLengths[field] }
+    for field in 0..<fieldCount {
+      totalFieldLengths[field] += fieldLengths[field]
+      if fieldLengths[field] > 0 { fieldDocumentCounts[field] += 1 }
+    }
     for term in terms {
       let index = Int(term)
       if index >= documentFrequencies.count {
@@ -52,7 +59,10 @@ package struct CollectionStatistics: Sendable, Equatable {
 
   mutating func removeDocument(fieldLengths: [Int], terms: [TermID]) {
     documentCount -= 1
-    for field in 0..<fieldCount { totalFieldLengths[field] -= fieldLengths[field] }
+    for field in 0..<fieldCount {
+      totalFieldLengths[field] -= fieldLengths[field]
+      if fieldLengths[field] > 0 { fieldDocumentCounts[field] -= 1 }
+    }
     for term in terms { documentFrequencies[Int(term)] -= 1 }
   }
 }
