@@ -22,13 +22,8 @@ enum BlockMaxMaxScore {
     let scorer = query.scorer
     let tolerance = query.tolerance
     let scale = query.scale
-    var predicate: ((DocID) -> Bool)?
-    var allowed: SortedDocIDSet?
-    switch filter {
-    case .none: break
-    case .predicate(let test): predicate = test
-    case .allowed(let set): allowed = set
-    }
+    let predicate = filter.predicate
+    let allowed = filter.allowedSet
     query.cursors.sort {
       $0.maxScore < $1.maxScore || ($0.maxScore == $1.maxScore && $0.canonicalIndex < $1.canonicalIndex)
     }

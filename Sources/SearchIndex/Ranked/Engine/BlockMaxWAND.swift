@@ -15,13 +15,8 @@ enum BlockMaxWAND {
     let scorer = query.scorer
     let tolerance = query.tolerance
     let scale = query.scale
-    var predicate: ((DocID) -> Bool)?
-    var allowed: SortedDocIDSet?
-    switch filter {
-    case .none: break
-    case .predicate(let test): predicate = test
-    case .allowed(let set): allowed = set
-    }
+    let predicate = filter.predicate
+    let allowed = filter.allowedSet
     let n = query.cursors.count
     let order = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
     defer { order.deallocate() }

@@ -5,4 +5,16 @@ package enum CandidateFilter {
   case none
   case predicate((DocID) -> Bool)
   case allowed(SortedDocIDSet)
+
+  /// The per-document test, when the filter is one.
+  var predicate: ((DocID) -> Bool)? {
+    if case .predicate(let test) = self { return test }
+    return nil
+  }
+
+  /// The allowed-id set, when the filter is one.
+  var allowedSet: SortedDocIDSet? {
+    if case .allowed(let set) = self { return set }
+    return nil
+  }
 }

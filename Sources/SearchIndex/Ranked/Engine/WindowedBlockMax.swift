@@ -27,13 +27,8 @@ enum WindowedBlockMax {
     let scale = query.scale
     let tolerance = query.tolerance
     let fieldCount = scorer.fieldCount
-    var predicate: ((DocID) -> Bool)?
-    var allowed: SortedDocIDSet?
-    switch filter {
-    case .none: break
-    case .predicate(let test): predicate = test
-    case .allowed(let set): allowed = set
-    }
+    let predicate = filter.predicate
+    let allowed = filter.allowedSet
     let n = query.cursors.count
     let accumulator = UnsafeMutablePointer<Int64>.allocate(capacity: windowSize)
     let norms = UnsafeMutablePointer<Double>.allocate(capacity: windowSize * fieldCount)
