@@ -11,6 +11,14 @@ import Testing
 enum PlannerSupport {
   static let planner: BuiltinPlanner = try! BuiltinPlanner(index: SampleIndex.shared, clock: SampleIndex.clock)
 
+  /// The planner without relevance feedback: its ranked searches are the question's words
+  /// alone, unweighted, for tests of how words become terms.
+  static let plannerWithoutFeedback: BuiltinPlanner = {
+    var plain = PlannerSupport.planner
+    plain.feedback = nil
+    return plain
+  }()
+
   /// A planner over the samples with the same instant seen from another time zone.
   static func planner(timeZone identifier: String) throws -> BuiltinPlanner {
     try BuiltinPlanner(index: SampleIndex.shared, clock: QueryClock(now: SampleIndex.now, timeZone: TimeZone(identifier: identifier)!))

@@ -16,7 +16,7 @@ import Testing
   }
 
   @Test func curlyQuotesAndWordsAround() throws {
-    let plan = try PlannerSupport.plan("notes about \u{201C}kitchen remodel\u{201D} quotes")
+    let plan = try PlannerSupport.plannerWithoutFeedback.plan("notes about \u{201C}kitchen remodel\u{201D} quotes")
     #expect(plan.dsl.contains("'kitchen remodel'"))
     #expect(plan.dsl.contains(#"contentType == "note""#))
     #expect(plan.dsl.contains(#""quotes" || "quotes"s"#))
@@ -88,7 +88,7 @@ import Testing
   }
 
   @Test func rareTermsWeighMoreAndComeFirst() throws {
-    let plan = try PlannerSupport.plan("kitchen remodel quote budget")
+    let plan = try PlannerSupport.plannerWithoutFeedback.plan("kitchen remodel quote budget")
     let weights = plan.termWeights
     #expect(weights.count == 4)
     #expect(zip(weights, weights.dropFirst()).allSatisfy { $0.weight >= $1.weight })
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func wordsAreSearchedInEveryFormExactFormsFirst() throws {
-    let stemmed = try PlannerSupport.plan("hot springs")
+    let stemmed = try PlannerSupport.plannerWithoutFeedback.plan("hot springs")
     #expect(Set(stemmed.termWeights.map(\.term)) == ["\u{1}hot", "\u{1}springs"])
     #expect(stemmed.dsl.contains(#""springs" || "springs"s"#) && stemmed.dsl.contains(#""hot" || "hot"s"#))
     #expect(stemmed.notes.contains { $0.contains("springs~") })

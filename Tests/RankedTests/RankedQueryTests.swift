@@ -30,6 +30,40 @@ import Testing
     }
   }
 
+  @Test func termWeightsOrderTheResults() throws {
+    let fixture = try RankedTestIndex()
+    // Equally long titles with one distinct word each: only the weights decide the order.
+    try fixture.upsert(["alpha", "beta", "gamma"].map { word in
+      SearchableItem(uniqueIdentifier: word, attributeSet: AttributeSet([("title", .string(word + " report"))]))
+    })
+    #expect(try fixture.query(#"search "alpha"^0.2 || "beta"^3 || "gamma" | top 3"#).map(\.id) == ["beta", "gamma", "alpha"])
+    #expect(try fixture.query(#"search "alpha"^3 || "beta"^0.2 || "gamma" | top 3"#).map(\.id) == ["alpha", "gamma", "beta"])
+    let scores = try fixture.query(#"search "alpha"^2 || "beta" | top 2"#).map(\.relevance)
+    #expect(scores.count == 2 && abs(scores[0] / scores[1] - 2) < 1e-9, "twice the weight, twice the score: \(scores)")
+  }
+
+  @Test func weightedQueriesEqualExhaustiveWeightedScoring() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 7, vocabularySize: 150)
+    try fixture.upsert((0..<300).map { generator.item("item-\($0)") })
+    var checked = 0
+    for _ in 0..<16 {
+      let words = (0..<Int.random(in: 2...5, using: &generator.random)).map { _ in generator.word() }
+        .filter { RankedAnalysis.queryTerms(of: $0) != nil }
+      guard words.count >= 2 else { continue }
+      let weights = words.map { _ in Double(Int.random(in: 1...40, using: &generator.random)) / 10 }
+      let k = generator.k()
+      let query = "search (" + zip(words, weights).map { "\"\($0)\"^\($1)" }.joined(separator: " || ") + ") | top \(k)"
+      let items = try fixture.query(query)
+      let terms = zip(words, weights).flatMap { word, weight in RankedAnalysis.queryTerms(of: word)!.map { QueryTerm($0, weight: weight) } }
+      let expected = try fixture.expectExact(terms, k: k, query)
+      #expect(items.map(\.rowid) == expected.map(\.id), "\(query)")
+      #expect(items.map(\.relevance) == expected.map(\.score), "\(query)")
+      checked += 1
+    }
+    #expect(checked >= 8)
+  }
+
   @Test(arguments: [UInt64(1), 2])
   func queryResultsEqualExhaustiveScoringWithUpdatesBetweenQueries(seed: UInt64) throws {
     let fixture = try RankedTestIndex()

@@ -37,6 +37,9 @@ public struct BuiltinPlanner: Sendable {
   /// Ranked searches fuse text and embedding retrieval (`fuse`); true by default when the
   /// index has embeddings. Running such plans needs `QueryOptions.embedder`.
   public var hybrid: Bool
+  /// Relevance feedback for ranked text searches (RM3, see `RelevanceFeedback`): the first
+  /// search's best items add weighted words to the query. Nil turns it off.
+  public var feedback: RelevanceFeedback? = RelevanceFeedback.configured
   let registry: StageRegistry
   let vocabulary: IndexVocabulary
 
@@ -66,7 +69,13 @@ public struct BuiltinPlanner: Sendable {
     builder.stemming = stemming
     builder.hybrid = hybrid
     let frequencies = try IndexVocabulary.documentFrequencies(builder.searchTerms, index: index, scope: scope)
+    let unassembled = builder
     var plan = builder.assemble(documentFrequencies: frequencies)
+    if let feedback, case .search = plan.intent, !builder.textTerms.isEmpty,
+      let expanded = try? expand(unassembled, firstSearch: builder, frequencies: frequencies, feedback: feedback)
+    {
+      plan = expanded
+    }
     do {
       try check(plan)
     } catch {
@@ -76,6 +85,38 @@ public struct BuiltinPlanner: Sendable {
       plan.notes.append("the structured plan did not type-check (\(reason)); searching the words instead")
       try check(plan)
     }
+    return plan
+  }
+
+  /// The plan with relevance feedback: runs the ranked text search of `firstSearch` (an
+  /// assembled builder), reads the full text of its best items, and assembles `builder`
+  /// again with the expanded, weighted terms. Nil when the first search finds nothing or
+  /// suggests no words.
+  func expand(
+    _ builder: PlanBuilder, firstSearch: PlanBuilder, frequencies: [String: Int], feedback: RelevanceFeedback
+  ) throws -> PlannedQuery? {
+    let executor = QueryExecutor(index: index, registry: registry)
+    let options = QueryOptions(scope: scope, clock: clock)
+    var found: [(rowid: Int64, relevance: Double)] = []
+    _ = try executor.run(firstSearch.source(ranked: true) + " | top \(feedback.documents)", options: options) { reply in
+      for item in reply.content.resultItems { found.append((item.rowid, item.relevance)) }
+    }
+    guard !found.isEmpty else { return nil }
+    let evidence = try index.read { db in
+      try found.map { rowid, relevance in
+        let texts = try db.rows("SELECT title, keywords, description, body, other FROM fts WHERE rowid = ?", [.integer(rowid)]) { row in
+          (0..<5).compactMap { row.string($0) }
+        }
+        return RelevanceFeedback.Evidence(texts: texts.first ?? [], relevance: relevance)
+      }
+    }
+    let terms = feedback.expand(firstSearch.textTerms, evidence: evidence)
+    let added = terms.filter(\.added)
+    guard !added.isEmpty else { return nil }
+    var builder = builder
+    var plan = builder.assemble(documentFrequencies: frequencies, feedbackTerms: terms)
+    let listed = added.map { "\(TermForms.display($0.term)) \(DSLText.weight($0.weight))" }.joined(separator: ", ")
+    plan.notes.append("relevance feedback: the best \(found.count) items of a first search added \(listed)")
     return plan
   }
 

@@ -39,6 +39,12 @@ enum DSLText {
     return text
   }
 
+  /// A term weight as a boost writes it (`^0.4127`): four decimals, never 0 (a boost must
+  /// be positive), no exponent (the language's boosts have none).
+  static func weight(_ value: Double) -> String {
+    number((max(value, 0.0001) * 10_000).rounded() / 10_000)
+  }
+
   /// `$time.iso(2026-10-01)` for a midnight in the clock's zone, else the instant in UTC.
   static func iso(_ date: Date, clock: QueryClock) -> String {
     "$time.iso(\(dateText(date, clock: clock, utcInstant: true)))"

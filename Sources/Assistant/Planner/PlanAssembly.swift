@@ -177,12 +177,24 @@ extension PlanBuilder {
     TermForms.isStemmed(term) ? DSLText.quoted(TermForms.word(term)) + " || " + TermForms.dsl(term) : TermForms.dsl(term)
   }
 
+  /// The ranked spelling of a weighted term: the question's terms as `rankedText`, each
+  /// alternative with the weight; an added word in every form (`"lift"s^0.12`).
+  static func rankedText(_ term: RelevanceFeedback.WeightedTerm) -> String {
+    let boost = "^" + DSLText.weight(term.weight)
+    if term.added { return TermForms.dsl(term.term) + boost }
+    return TermForms.isStemmed(term.term)
+      ? DSLText.quoted(TermForms.word(term.term)) + boost + " || " + TermForms.dsl(term.term) + boost
+      : TermForms.dsl(term.term) + boost
+  }
+
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
   func source(ranked: Bool) -> String {
     var parts = filterParts
     if !textTerms.isEmpty {
       if ranked {
-        let any = textTerms.map(Self.rankedText).joined(separator: " || ")
+        let any = feedbackTerms.isEmpty
+          ? textTerms.map(Self.rankedText).joined(separator: " || ")
+          : feedbackTerms.map(Self.rankedText).joined(separator: " || ")
         parts.append(!parts.isEmpty && any.contains(" || ") ? "(\(any))" : any)
       } else {
         // Every word required, each in any of its forms when stemmed.
@@ -242,8 +254,9 @@ extension PlanBuilder {
   }
 
   /// The query and its intent.
-  mutating func assemble(documentFrequencies: [String: Int]) -> PlannedQuery {
+  mutating func assemble(documentFrequencies: [String: Int], feedbackTerms: [RelevanceFeedback.WeightedTerm] = []) -> PlannedQuery {
     let weights = chooseTextTerms(documentFrequencies: documentFrequencies)
+    self.feedbackTerms = feedbackTerms
     let attribute = dateAttribute
     var stages: [String] = []
     var intent: PlannedQuery.Intent

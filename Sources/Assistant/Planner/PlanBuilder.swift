@@ -37,6 +37,9 @@ struct PlanBuilder {
   var superlative: Superlative?
   var phrases: [QuestionText.Phrase] = []
   var textTerms: [String] = []
+  /// The ranked search's terms and weights after relevance feedback (the question's terms
+  /// and the words the first search's best items added); empty: `textTerms`, unweighted.
+  var feedbackTerms: [RelevanceFeedback.WeightedTerm] = []
 
   /// A filter on an attribute's value: `stateOrProvince == "California"cd`.
   struct ValueFilter {

@@ -163,7 +163,13 @@ public struct StageBindingContext {
     case .duration(let seconds): value = .number(seconds)
     case .unary(.negate, let inner):
       if case .number(let n) = inner.kind { value = .number(-n) }
-    case .string(let s): value = .string(s.text)
+    case .string(let s):
+      if let span = s.boostSpan {
+        report(Diagnostic("text.misplaced-boost", "a weight (^) applies to text searches, not to '\(parameter.name)' of \(stage)", at: span,
+                          help: "remove the ^ and its number"))
+        return nil
+      }
+      value = .string(s.text)
     case .boolean(let b): value = .bool(b)
     case .identifier(let name):
       if let bound = binder.context.parameters[name] { value = bound }

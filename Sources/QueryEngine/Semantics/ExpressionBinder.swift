@@ -106,6 +106,7 @@ public struct ExpressionBinder {
       return (.constant(.number(seconds)), .duration)
     case .string(let literal):
       if asCondition { return (try textSearch(literal, expression.span), .boolean) }
+      try rejectBoost(literal, "a value")
       return (.constant(.string(literal.text)), .string)
     case .time(let literal):
       let value = try resolveTime(literal, expression.span)
@@ -319,7 +320,9 @@ public struct ExpressionBinder {
 
   private mutating func comparisonValue(_ expression: Expression, for target: AttributeTarget) throws -> ComparisonLiteral {
     switch expression.kind {
-    case .string(let s): return .string(s)
+    case .string(let s):
+      try rejectBoost(s, "a comparison")
+      return .string(s)
     case .number(let n): return .number(n)
     case .duration(let seconds): return .number(seconds)
     case .boolean(let b): return .boolean(b)
@@ -401,7 +404,22 @@ public struct ExpressionBinder {
     }
     // `"connected"s`: every form of each word, through the stems the tokenizer indexes.
     if literal.modifiers.contains(Lexer.stemModifier) { terms = terms.map(\.stemmed) }
-    return .textSearch(TextSearch(terms: terms, requireAll: true, columns: nil, weights: nil, phrase: literal.form == .singleQuoted))
+    var weights: [Double]?
+    if let boost = literal.boost, let boostSpan = literal.boostSpan {
+      guard boost > 0, boost.isFinite else {
+        throw error(Diagnostic("text.boost-zero", "a text search's weight must be greater than 0", at: boostSpan,
+                               help: "leave the term out, or give it a small weight such as ^0.1"))
+      }
+      weights = Array(repeating: boost, count: terms.count)
+    }
+    return .textSearch(TextSearch(terms: terms, requireAll: true, columns: nil, weights: weights, phrase: literal.form == .singleQuoted))
+  }
+
+  /// A boost (`^2`) weighs the terms of a text search; on a value it would mean nothing.
+  private mutating func rejectBoost(_ literal: StringLiteral, _ place: String) throws {
+    guard let span = literal.boostSpan else { return }
+    throw error(Diagnostic("text.misplaced-boost", "a weight (^) applies to text searches, not to \(place)", at: span,
+                           help: "remove the ^ and its number"))
   }
 
   private mutating func bindSimilar(_ similar: SimilarSyntax, _ span: SourceSpan) throws -> BoundExpression {

@@ -93,13 +93,21 @@ public struct StringLiteral: Sendable, Hashable {
   /// Suffix modifiers (`cdw`).
   public var modifiers: String
   public var modifierSpan: SourceSpan?
+  /// The weight of a text search's terms (`"glacier"^2`); nil for the default weight 1.
+  public var boost: Double?
+  public var boostSpan: SourceSpan?
 
-  public init(text: String, form: Form, escapedWildcards: Set<Int> = [], modifiers: String = "", modifierSpan: SourceSpan? = nil) {
+  public init(
+    text: String, form: Form, escapedWildcards: Set<Int> = [], modifiers: String = "", modifierSpan: SourceSpan? = nil,
+    boost: Double? = nil, boostSpan: SourceSpan? = nil
+  ) {
     self.text = text
     self.form = form
     self.escapedWildcards = escapedWildcards
     self.modifiers = modifiers
     self.modifierSpan = modifierSpan
+    self.boost = boost
+    self.boostSpan = boostSpan
   }
 }
 

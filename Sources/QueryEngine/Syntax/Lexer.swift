@@ -253,11 +253,32 @@ public struct Lexer {
       modifiers = String(decoding: bytes[modifierStart..<index], as: UTF8.self)
       modifierSpan = SourceSpan(modifierStart, index)
     }
+    // A boost written directly after the string and its modifiers: `"flutter"s^0.5`.
+    var boost: Double?
+    var boostSpan: SourceSpan?
+    if terminated, peek == UInt8(ascii: "^") {
+      let boostStart = index
+      index += 1
+      let digitsStart = index
+      while let b = peek, Self.isDigit(b) { index += 1 }
+      if peek == UInt8(ascii: "."), let next = peek(1), Self.isDigit(next) {
+        index += 1
+        while let b = peek, Self.isDigit(b) { index += 1 }
+      }
+      boostSpan = SourceSpan(boostStart, index)
+      if index > digitsStart, let value = Double(String(decoding: bytes[digitsStart..<index], as: UTF8.self)) {
+        boost = value
+      } else {
+        diagnostics.append(Diagnostic(
+          "lex.boost", "'^' after a string must be followed by a number, its weight", at: SourceSpan(boostStart, index),
+          help: "write a positive weight, e.g. \"glacier\"^2 or \"glacier\"^0.5"))
+      }
+    }
     let text = String(decoding: buffer, as: UTF8.self)
     return Token(
       kind: .string(StringToken(
         text: text, escapedWildcards: escapedWildcards, quote: quoteByte == UInt8(ascii: "\"") ? .double : .single,
-        modifiers: modifiers, modifierSpan: modifierSpan)),
+        modifiers: modifiers, modifierSpan: modifierSpan, boost: boost, boostSpan: boostSpan)),
       span: SourceSpan(start, index), precededBySpace: spaced)
   }
 

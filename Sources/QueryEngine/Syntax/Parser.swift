@@ -85,6 +85,13 @@ public struct Parser {
     return Recovery()
   }
 
+  /// A boost (`^2`) weighs the terms of a text search; anywhere else it would be ignored.
+  mutating func rejectBoost(_ string: StringToken, _ place: String) {
+    guard let span = string.boostSpan else { return }
+    error("parse.misplaced-boost", "a weight (^) applies to text searches, not to \(place)", at: span,
+               help: "remove the ^ and its number")
+  }
+
   func isIdentifier(_ token: Token, _ name: String) -> Bool {
     if case .identifier(name) = token.kind { return true }
     return false
@@ -309,6 +316,7 @@ public struct Parser {
       guard case .string(let text) = current.kind else {
         throw fail("parse.expected-label", "expected a quoted label after 'as'", at: current.span, help: "write as \"Matches\"")
       }
+      rejectBoost(text, "a label")
       label = text.text
       labelSpan = advance().span
     }
@@ -544,7 +552,7 @@ public struct Parser {
       advance()
       let literal = StringLiteral(
         text: s.text, form: s.quote == .double ? .doubleQuoted : .singleQuoted, escapedWildcards: s.escapedWildcards,
-        modifiers: s.modifiers, modifierSpan: s.modifierSpan)
+        modifiers: s.modifiers, modifierSpan: s.modifierSpan, boost: s.boost, boostSpan: s.boostSpan)
       return Expression(.string(literal), token.span)
     case .time(let function):
       advance()
@@ -615,6 +623,7 @@ public struct Parser {
     guard case .string(let phrase) = current.kind else {
       throw fail("parse.expected-string", "expected the text to compare after 'similar'", at: current.span)
     }
+    rejectBoost(phrase, "the text of 'similar'")
     var span = keyword.span.union(advance().span)
     var syntax = SimilarSyntax(phrase: phrase.text)
     var seen = Set<String>()
@@ -628,6 +637,7 @@ public struct Parser {
           throw fail("parse.expected-string", "expected quoted words after 'keywords'", at: current.span,
                      help: "write keywords \"sun star\"")
         }
+        rejectBoost(words, "the keywords of 'similar'")
         syntax.keywords = words.text
         span = span.union(advance().span)
         continue

@@ -99,6 +99,7 @@ public enum SyntaxPrinter {
     if s.form == .singleQuoted { text += " exact" }
     if s.form == .bare { text += " bare" }
     if !s.modifiers.isEmpty { text += " modifiers \(s.modifiers)" }
+    if let boost = s.boost { text += " boost \(JSONValue.format(number: boost))" }
     return text
   }
 
@@ -161,6 +162,7 @@ public enum SyntaxPrinter {
       object["value"] = .string(s.text)
       object["form"] = .string(s.form.rawValue)
       if !s.modifiers.isEmpty { object["modifiers"] = .string(s.modifiers) }
+      if let boost = s.boost { object["boost"] = .number(boost) }
     case .time(let t):
       object["kind"] = "time"
       object["function"] = .string(t.function)

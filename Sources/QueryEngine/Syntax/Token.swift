@@ -66,4 +66,8 @@ public struct StringToken: Sendable, Hashable {
   public var modifiers: String
   /// Where the modifiers are, for diagnostics.
   public var modifierSpan: SourceSpan?
+  /// The weight written after `^` (`"glacier"^2`), for a text search's terms.
+  public var boost: Double? = nil
+  /// Where `^` and the weight are, for diagnostics.
+  public var boostSpan: SourceSpan? = nil
 }

@@ -1,0 +1,144 @@
+import Foundation
+import SearchIndex
+
+/// Pseudo-relevance feedback (RM3): the best few items of a question's own ranked search
+/// suggest more words for it.
+///
+/// Questions are short and often word a topic differently from the items that answer it.
+/// The words of the first search's best items, each weighted by how strongly its item
+/// matched and by how much of the item it makes up (Lavrenko and Croft's relevance model),
+/// are mixed with the question's words, and the search runs again with the mixture as
+/// term weights (`"flutter"^0.41 || "flutter"s^0.41 || "wing"s^0.12`). The added words
+/// find answers that do not use the question's wording (recall), and the best items are
+/// ranked by more evidence than two or three words (precision).
+///
+/// Words are compared by their Porter stems, so "models" in an item strengthens the
+/// question's "model"; added words are searched in every form (`"word"s`). Stop words,
+/// numbers and single letters are never added.
+public struct RelevanceFeedback: Sendable, Hashable {
+  /// How many of the first search's best items suggest words.
+  public var documents: Int
+  /// How many suggested words are kept (the question's own words may be among them).
+  public var terms: Int
+  /// The share of the weight that stays with the question's words (RM3's lambda); the rest
+  /// goes to the suggested words.
+  public var questionWeight: Double
+
+  public init(documents: Int, terms: Int, questionWeight: Double) {
+    self.documents = max(1, documents)
+    self.terms = max(0, terms)
+    self.questionWeight = min(max(questionWeight, 0), 1)
+  }
+
+  /// The shipped parameters, chosen on the odd-numbered Cranfield questions (BENCHMARKS.md).
+  public static let standard = RelevanceFeedback(documents: 3, terms: 30, questionWeight: 0.3)
+
+  /// The parameters in effect: `standard`, or those of `SEARCHLIGHT_FEEDBACK` for relevance
+  /// experiments (`"documents terms questionWeight"`, or `off`); nil when off.
+  public static let configured: RelevanceFeedback? = tuning(ProcessInfo.processInfo.environment["SEARCHLIGHT_FEEDBACK"])
+
+  static func tuning(_ text: String?) -> RelevanceFeedback? {
+    guard let text else { return standard }
+    if text == "off" { return nil }
+    let numbers = text.split(separator: " ").compactMap { Double($0) }
+    guard numbers.count == 3, numbers.allSatisfy(\.isFinite), numbers[0] >= 1, numbers[1] >= 0, (0...1).contains(numbers[2])
+    else { return standard }
+    return RelevanceFeedback(documents: Int(numbers[0]), terms: Int(numbers[1]), questionWeight: numbers[2])
+  }
+
+  /// One of the first search's best items: the texts of its full-text attributes and its
+  /// relevance (the BM25 score; larger is better).
+  struct Evidence {
+    var texts: [String]
+    var relevance: Double
+  }
+
+  /// A term of the expanded search and its weight; `added` for a word the feedback
+  /// suggested, false for one of the question's terms.
+  struct WeightedTerm: Equatable {
+    var term: String
+    var weight: Double
+    var added: Bool
+  }
+
+  private static let analyzer = TextAnalyzer(stemming: false)
+
+  /// The expanded search: the question's `terms` (as the planner writes them: a stemmed
+  /// term starts with the stem marker) in their order, then the added words as stemmed
+  /// terms, heaviest first. Weights are scaled so the heaviest is 1. Returns the question's
+  /// terms alone, each weighing 1, when the evidence suggests nothing.
+  func expand(_ terms: [String], evidence: [Evidence]) -> [WeightedTerm] {
+    guard !terms.isEmpty else { return [] }
+    let plain = terms.map { WeightedTerm(term: $0, weight: 1, added: false) }
+    let model = relevanceModel(evidence)
+    guard !model.isEmpty, self.terms > 0 else { return plain }
+    let kept = model.prefix(self.terms)
+    let keptTotal = kept.reduce(0) { $0 + $1.probability }
+    guard keptTotal > 0 else { return plain }
+    // RM3: lambda * P(w | question) + (1 - lambda) * P(w | relevance model).
+    var weights: [String: Double] = [:]
+    let questionKeys = terms.map(Self.key(ofTerm:))
+    for key in questionKeys { weights[key, default: 0] += questionWeight / Double(terms.count) }
+    for entry in kept { weights[entry.key, default: 0] += (1 - questionWeight) * entry.probability / keptTotal }
+    var result = zip(terms, questionKeys).map { WeightedTerm(term: $0, weight: weights[$1] ?? 0, added: false) }
+    let questionKeySet = Set(questionKeys)
+    for entry in kept where !questionKeySet.contains(entry.key) {
+      result.append(WeightedTerm(term: TermForms.searchTerm(entry.word, stemming: true), weight: weights[entry.key] ?? 0, added: true))
+    }
+    let heaviest = result.map(\.weight).max() ?? 1
+    guard heaviest > 0 else { return plain }
+    for index in result.indices { result[index].weight /= heaviest }
+    return result
+  }
+
+  /// A word's identity for feedback: its Porter stem (a term's word for a stemmed term,
+  /// the term itself for a number or a word searched as written).
+  static func key(ofTerm term: String) -> String {
+    PorterStemmer.stem(TermForms.word(term))
+  }
+
+  /// P(w | R): each item's words as shares of its length, averaged with the items'
+  /// relevance as weights. Sorted by probability, then by stem; `word` is the form the
+  /// items use most for the stem.
+  func relevanceModel(_ evidence: [Evidence]) -> [(key: String, word: String, probability: Double)] {
+    let items = evidence.prefix(documents).filter { $0.relevance.isFinite && $0.relevance > 0 }
+    let totalRelevance = items.reduce(0) { $0 + $1.relevance }
+    guard totalRelevance > 0 else { return [] }
+    var probability: [String: Double] = [:]
+    var forms: [String: [String: Int]] = [:]
+    var stems: [String: String] = [:]
+    for item in items {
+      var counts: [String: Int] = [:]
+      var length = 0
+      for text in item.texts {
+        Self.analyzer.tokenize(text, mode: .document) { token in
+          // Positions only: camelCase parts share their word's position.
+          guard !token.colocated else { return }
+          length += 1
+          let bytes = token.bytes
+          guard bytes.count >= 2, bytes.allSatisfy({ $0 &- 0x61 < 26 }) else { return }
+          let word = String(decoding: bytes, as: UTF8.self)
+          counts[word, default: 0] += 1
+        }
+      }
+      guard length > 0 else { continue }
+      let share = item.relevance / totalRelevance
+      for (word, count) in counts where !StopWords.contains(word) {
+        let key: String
+        if let known = stems[word] { key = known } else {
+          key = PorterStemmer.stem(word)
+          stems[word] = key
+        }
+        probability[key, default: 0] += share * Double(count) / Double(length)
+        forms[key, default: [:]][word, default: 0] += count
+      }
+    }
+    return probability.map { key, p in
+      // The most used form, the shorter one on a tie, then the first alphabetically.
+      let word = forms[key]!.max { a, b in
+        a.value != b.value ? a.value < b.value : a.key.count != b.key.count ? a.key.count > b.key.count : a.key > b.key
+      }!.key
+      return (key, word, p)
+    }.sorted { $0.probability != $1.probability ? $0.probability > $1.probability : $0.key < $1.key }
+  }
+}
