@@ -29,10 +29,17 @@ import Testing
     return (index, path)
   }
 
+  /// A planner that expands every question, however short.
+  static func expandingPlanner(_ index: SearchIndex, scope: AccessScope? = nil) throws -> BuiltinPlanner {
+    var planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock, scope: scope)
+    planner.feedback = RelevanceFeedback(documents: 3, terms: 30, questionWeight: 0.3, minimumQuestionTerms: 1)
+    return planner
+  }
+
   @Test func theBestItemsAddWeightedWordsThatFindMore() throws {
     let (index, path) = try Self.collection()
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    let planner = try Self.expandingPlanner(index)
     let plan = try planner.plan("glacier")
     #expect(plan.dsl.contains(#""moraine"s^"#), "\(plan.dsl)")
     #expect(plan.dsl.hasPrefix(#"search "glacier"^1 || "glacier"s^1 || "#), "the question's word weighs most")
@@ -52,20 +59,30 @@ import Testing
   @Test func hiddenItemsNeverSuggestWords() throws {
     let (index, path) = try Self.collection()
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    let planner = try Self.expandingPlanner(index)
     #expect(!(try planner.plan("glacier diary").dsl.contains("zyzzyva")))
-    let allowed = try BuiltinPlanner(
-      index: index, clock: SampleIndex.clock, scope: AccessScope(now: SampleIndex.now, protectionClasses: ["private"]))
+    let allowed = try Self.expandingPlanner(index, scope: AccessScope(now: SampleIndex.now, protectionClasses: ["private"]))
     #expect(try allowed.plan("glacier diary").dsl.contains(#""zyzzyva"s^"#), "visible to this scope, so it may suggest words")
   }
 
   @Test func onlyRankedSearchesAreExpanded() throws {
     let (index, path) = try Self.collection()
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    let planner = try Self.expandingPlanner(index)
     let count = try planner.plan("how many glacier notes")
     #expect(count.intent == .count)
     #expect(!count.dsl.contains("moraine") && !(count.evidenceDSL ?? "").contains("moraine"))
+  }
+
+  @Test func byDefaultOnlyQuestionsOfFiveContentWordsOrMoreAreExpanded() throws {
+    let (index, path) = try Self.collection()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    #expect(planner.feedback == .standard && RelevanceFeedback.standard.minimumQuestionTerms == 5)
+    let short = try planner.plan("where is the glacier lake with the boulder ridge")
+    #expect(short.termWeights.count == 4 && !short.dsl.contains("^"), "\(short.dsl)")
+    let long = try planner.plan("a walk to the glacier lake along the boulder ridge")
+    #expect(long.termWeights.count == 5 && long.dsl.contains(#""moraine"s^"#), "\(long.dsl)")
   }
 }
 
@@ -112,6 +129,7 @@ import Testing
     #expect(RelevanceFeedback.tuning(nil) == .standard)
     #expect(RelevanceFeedback.tuning("off") == nil)
     #expect(RelevanceFeedback.tuning("5 20 0.5") == RelevanceFeedback(documents: 5, terms: 20, questionWeight: 0.5))
+    #expect(RelevanceFeedback.tuning("5 20 0.5 2")?.minimumQuestionTerms == 2)
     #expect(RelevanceFeedback.tuning("5 20") == .standard, "malformed: the shipped parameters")
   }
 }

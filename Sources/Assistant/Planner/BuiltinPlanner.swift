@@ -71,7 +71,7 @@ public struct BuiltinPlanner: Sendable {
     let frequencies = try IndexVocabulary.documentFrequencies(builder.searchTerms, index: index, scope: scope)
     let unassembled = builder
     var plan = builder.assemble(documentFrequencies: frequencies)
-    if let feedback, case .search = plan.intent, !builder.textTerms.isEmpty,
+    if let feedback, case .search = plan.intent, builder.textTerms.count >= max(1, feedback.minimumQuestionTerms),
       let expanded = try? expand(unassembled, firstSearch: builder, frequencies: frequencies, feedback: feedback)
     {
       plan = expanded

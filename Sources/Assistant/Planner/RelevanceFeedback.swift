@@ -15,6 +15,12 @@ import SearchIndex
 /// Words are compared by their Porter stems, so "models" in an item strengthens the
 /// question's "model"; added words are searched in every form (`"word"s`). Stop words,
 /// numbers and single letters are never added.
+///
+/// Only questions with at least `minimumQuestionTerms` content words are expanded. A
+/// question that describes a topic in many words has many relevant items, which the
+/// expansion finds; a short one usually names one thing ("when is my dentist
+/// appointment"), whose best match the first search already has, and added words only
+/// pull its neighbours above it.
 public struct RelevanceFeedback: Sendable, Hashable {
   /// How many of the first search's best items suggest words.
   public var documents: Int
@@ -23,27 +29,36 @@ public struct RelevanceFeedback: Sendable, Hashable {
   /// The share of the weight that stays with the question's words (RM3's lambda); the rest
   /// goes to the suggested words.
   public var questionWeight: Double
+  /// The fewest content words (search terms) a question needs to be expanded.
+  public var minimumQuestionTerms: Int
 
-  public init(documents: Int, terms: Int, questionWeight: Double) {
+  public init(documents: Int, terms: Int, questionWeight: Double, minimumQuestionTerms: Int = 5) {
     self.documents = max(1, documents)
     self.terms = max(0, terms)
     self.questionWeight = min(max(questionWeight, 0), 1)
+    self.minimumQuestionTerms = max(1, minimumQuestionTerms)
   }
 
-  /// The shipped parameters, chosen on the odd-numbered Cranfield questions (BENCHMARKS.md).
-  public static let standard = RelevanceFeedback(documents: 3, terms: 30, questionWeight: 0.3)
+  /// The shipped parameters: documents, terms and question weight chosen on the
+  /// odd-numbered Cranfield questions, the minimum question length on the sample fixtures
+  /// (BENCHMARKS.md).
+  public static let standard = RelevanceFeedback(documents: 3, terms: 30, questionWeight: 0.3, minimumQuestionTerms: 5)
 
   /// The parameters in effect: `standard`, or those of `SEARCHLIGHT_FEEDBACK` for relevance
-  /// experiments (`"documents terms questionWeight"`, or `off`); nil when off.
+  /// experiments (`"documents terms questionWeight [minimumQuestionTerms]"`, or `off`); nil
+  /// when off.
   public static let configured: RelevanceFeedback? = tuning(ProcessInfo.processInfo.environment["SEARCHLIGHT_FEEDBACK"])
 
   static func tuning(_ text: String?) -> RelevanceFeedback? {
     guard let text else { return standard }
     if text == "off" { return nil }
     let numbers = text.split(separator: " ").compactMap { Double($0) }
-    guard numbers.count == 3, numbers.allSatisfy(\.isFinite), numbers[0] >= 1, numbers[1] >= 0, (0...1).contains(numbers[2])
+    guard numbers.count == 3 || numbers.count == 4, numbers.allSatisfy(\.isFinite), numbers[0] >= 1, numbers[1] >= 0,
+      (0...1).contains(numbers[2]), numbers.count == 3 || numbers[3] >= 1
     else { return standard }
-    return RelevanceFeedback(documents: Int(numbers[0]), terms: Int(numbers[1]), questionWeight: numbers[2])
+    return RelevanceFeedback(
+      documents: Int(numbers[0]), terms: Int(numbers[1]), questionWeight: numbers[2],
+      minimumQuestionTerms: numbers.count == 4 ? Int(numbers[3]) : standard.minimumQuestionTerms)
   }
 
   /// One of the first search's best items: the texts of its full-text attributes and its
