@@ -102,10 +102,10 @@ import Testing
     #expect(terms.allSatisfy { $0.weight > 0 && $0.weight <= 1 })
   }
 
-  @Test func stopWordsNumbersAndSingleLettersAreNeverAdded() {
-    let evidence = [RelevanceFeedback.Evidence(texts: ["the the the of of 2026 2026 x x wing"], relevance: 1)]
+  @Test func stopWordsNumbersShortWordsAndAddressesAreNeverAdded() {
+    let evidence = [RelevanceFeedback.Evidence(texts: ["the the the of of 2026 2026 x x go go sam@example.com wing"], relevance: 1)]
     let added = feedback.expand(["\u{1}lift"], evidence: evidence).filter(\.added).map(\.term)
-    #expect(added == ["\u{1}wing"])
+    #expect(added == ["\u{1}sam", "\u{1}wing"])
   }
 
   @Test func onlyTheBestItemsCount() {

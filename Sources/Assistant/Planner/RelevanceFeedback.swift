@@ -14,7 +14,7 @@ import SearchIndex
 ///
 /// Words are compared by their Porter stems, so "models" in an item strengthens the
 /// question's "model"; added words are searched in every form (`"word"s`). Stop words,
-/// numbers and single letters are never added.
+/// numbers, words of one or two letters and parts of addresses are never added.
 ///
 /// Only questions with at least `minimumQuestionTerms` content words are expanded. A
 /// question that describes a topic in many words has many relevant items, which the
@@ -77,6 +77,9 @@ public struct RelevanceFeedback: Sendable, Hashable {
   }
 
   private static let analyzer = TextAnalyzer(stemming: false)
+  /// Parts of mail and web addresses (`sam@example.com`): frequent in notes and mail, about
+  /// nothing.
+  static let addressWords: Set<String> = ["com", "org", "net", "edu", "gov", "www", "http", "https", "html", "mailto", "example"]
 
   /// The expanded search: the question's `terms` (as the planner writes them: a stemmed
   /// term starts with the stem marker) in their order, then the added words as stemmed
@@ -131,8 +134,9 @@ public struct RelevanceFeedback: Sendable, Hashable {
           guard !token.colocated else { return }
           length += 1
           let bytes = token.bytes
-          guard bytes.count >= 2, bytes.allSatisfy({ $0 &- 0x61 < 26 }) else { return }
+          guard bytes.count >= 3, bytes.allSatisfy({ $0 &- 0x61 < 26 }) else { return }
           let word = String(decoding: bytes, as: UTF8.self)
+          guard !Self.addressWords.contains(word) else { return }
           counts[word, default: 0] += 1
         }
       }
