@@ -63,6 +63,9 @@ import Testing
       #expect(table.stdout.contains("  id  nDCG@10  recall@10  recall@100  MRR@10  AP      relevant  retrieved\n"))
       #expect(table.stdout.contains("TREC-style evaluation: 2 queries (planner plain, 1000 results per query)\n"))
       #expect(table.stdout.contains("(1 query without judgments skipped)"))
+      let baseline = try JSONParser.parse(try workspace.run(
+        "eval", "--db", "index.db", "--queries", "queries.jsonl", "--qrels", "qrels.tsv", "--planner", "fts5", "--format", "json").stdout)
+      #expect(baseline["planner"] == "fts5", "the FTS5 baseline is named as such, not as the plain planner")
     }
   }
 

@@ -10,9 +10,11 @@ import QueryEngine
 /// graph is built directly: a prepared `search * | top N` whose source is replaced by the OR
 /// search. A question with no words left finds nothing.
 package struct PlainQuestionPlanner: QuestionPlanner {
-  package init() {}
+  /// The name reports show: `plain`, or `fts5` when the same search runs through FTS5's
+  /// `bm25()` (`eval --planner fts5`).
+  package let name: String
 
-  package var name: String { "plain" }
+  package init(name: String = "plain") { self.name = name }
 
   /// Words that carry no topic: Lucene's English stopwords plus pronouns, auxiliaries and
   /// question words.

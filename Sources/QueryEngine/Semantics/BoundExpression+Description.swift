@@ -10,7 +10,10 @@ extension BoundExpression {
     case .constant(let value): return value.jsonValue.compactText
     case .matchAll: return "every item"
     case .textSearch(let search):
-      return "text \(search.phrase ? "phrase" : (search.requireAll ? "all of" : "any of")) " + search.terms.map { "\"\($0.word)\"" + ($0.isPrefix ? "*" : "") + ($0.isStemmed ? "s" : "") }.joined(separator: " ")
+      return "text \(search.phrase ? "phrase" : (search.requireAll ? "all of" : "any of")) " + search.terms.enumerated().map { offset, term in
+        let weight = search.weights.map { offset < $0.count ? "^" + JSONValue.format(number: $0[offset]) : "" } ?? ""
+        return "\"\(term.word)\"" + (term.isPrefix ? "*" : "") + (term.isStemmed ? "s" : "") + weight
+      }.joined(separator: " ")
     case .similar(let search):
       var text = "similar to \(JSONValue.string(search.phrase).compactText) within distance \(JSONValue.format(number: search.maxDistance))"
       if let count = search.maxCount { text += ", at most \(count)" }

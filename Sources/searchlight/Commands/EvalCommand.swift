@@ -57,7 +57,7 @@ enum EvalCommand: Command {
   /// The planner named `name`, or a usage error.
   static func planner(named name: String) throws -> any QuestionPlanner {
     switch name {
-    case "plain", "fts5": return PlainQuestionPlanner()
+    case "plain", "fts5": return PlainQuestionPlanner(name: name)
     case "builtin": return BuiltinQuestionPlanner()
     case let coming where comingPlanners.contains(coming):
       throw UsageError(message: "the '\(coming)' planner is not available yet (it needs a model server); use --planner builtin or plain", command: self.name)
