@@ -37,7 +37,7 @@ let package = Package(
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
     .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CustomStageTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
-    .testTarget(name: "SyncTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
+    .testTarget(name: "SyncTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "MCPTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "SearchIndex"]),
     .testTarget(name: "StagesTests", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),

@@ -10,7 +10,7 @@ import Testing
   /// Glacier notes that all talk about moraines, one moraine note that never says glacier,
   /// and filler; one protected note holds a word no plan may ever show.
   static func collection() throws -> (index: SearchIndex, path: String) {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("planner-feedback-\(UUID().uuidString).db").path
+    let path = TemporaryFiles.database("planner-feedback")
     let index = try SearchIndex(path: path)
     func note(_ id: String, _ title: String, _ text: String, protection: String? = nil) -> SearchableItem {
       SearchableItem(
@@ -37,8 +37,7 @@ import Testing
   }
 
   @Test func theBestItemsAddWeightedWordsThatFindMore() throws {
-    let (index, path) = try Self.collection()
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let (index, _) = try Self.collection()
     let planner = try Self.expandingPlanner(index)
     let plan = try planner.plan("glacier")
     #expect(plan.dsl.contains(#""moraine"s^"#), "\(plan.dsl)")
@@ -57,8 +56,7 @@ import Testing
   }
 
   @Test func hiddenItemsNeverSuggestWords() throws {
-    let (index, path) = try Self.collection()
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let (index, _) = try Self.collection()
     let planner = try Self.expandingPlanner(index)
     #expect(!(try planner.plan("glacier diary").dsl.contains("zyzzyva")))
     let allowed = try Self.expandingPlanner(index, scope: AccessScope(now: SampleIndex.now, protectionClasses: ["private"]))
@@ -66,8 +64,7 @@ import Testing
   }
 
   @Test func onlyRankedSearchesAreExpanded() throws {
-    let (index, path) = try Self.collection()
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let (index, _) = try Self.collection()
     let planner = try Self.expandingPlanner(index)
     let count = try planner.plan("how many glacier notes")
     #expect(count.intent == .count)
@@ -75,8 +72,7 @@ import Testing
   }
 
   @Test func byDefaultOnlyQuestionsOfFiveContentWordsOrMoreAreExpanded() throws {
-    let (index, path) = try Self.collection()
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let (index, _) = try Self.collection()
     let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
     #expect(planner.feedback == .standard && RelevanceFeedback.standard.minimumQuestionTerms == 5)
     let short = try planner.plan("where is the glacier lake with the boulder ridge")

@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import SearchlightTestSupport
 import Testing
 
 /// `tool-call`, `tool-schema` and `explain --json` end to end, over the bundled samples with the
@@ -14,8 +15,7 @@ import Testing
 
   /// The samples, indexed once for every test: the commands under test only read the index.
   static let database: String = {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-tool-commands-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try! TemporaryFiles.folder("searchlight-tool-commands")
     let indexed = try? CLI.run(["index", "--db", "s.db", samples.appendingPathComponent("trails.jsonl").path,
                                 samples.appendingPathComponent("notes.jsonl").path, samples.appendingPathComponent("notes-folder").path], in: folder)
     precondition(indexed?.status == 0, "indexing the samples failed: \(indexed.map(\.description) ?? "no run")")

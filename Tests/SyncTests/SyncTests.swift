@@ -1,6 +1,7 @@
 import Foundation
 import QueryEngine
 import SearchIndex
+import SearchlightTestSupport
 import Stages
 import Testing
 
@@ -27,7 +28,7 @@ struct NoteFolder {
 }
 
 func temporaryIndex() throws -> SearchIndex {
-  try SearchIndex(path: FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString).db").path)
+  try SearchIndex(path: TemporaryFiles.database("sync"))
 }
 
 /// Items as comparable values: id and canonical JSON.

@@ -23,8 +23,7 @@ public enum SampleIndex {
 
   /// A fresh index of the samples in a temporary file.
   public static func make() throws -> SearchIndex {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(UUID().uuidString).db").path
-    let index = try SearchIndex(path: path)
+    let index = try SearchIndex(path: TemporaryFiles.database("samples"))
     try index.write { writer in
       var reader = ItemReader(decoder: ItemDecoder(catalog: writer.catalog))
       for name in ["trails.jsonl", "notes.jsonl", "notes-folder"] {

@@ -1,5 +1,6 @@
 import Foundation
 import QueryEngine
+import SearchlightTestSupport
 import Stages
 import Testing
 @testable import SearchIndex
@@ -13,12 +14,8 @@ final class RankedTestIndex {
   private(set) var model = ReferenceModel(parameters: RankedSchema.parameters)
 
   init() throws {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("ranked-\(UUID().uuidString).db").path
+    path = TemporaryFiles.database("ranked")
     index = try SearchIndex(path: path)
-  }
-
-  deinit {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
   }
 
   /// Opens the file again with a new `SearchIndex` (no cached state).
