@@ -73,6 +73,15 @@ import Testing
     return index
   }
 
+  @Test func anUnknownFetchAttributeIsNamedInANoteWithTheClosestName() throws {
+    let result = try Harness.tool().call(C.root(C.allText("budget"), #""pageSize":2,"fetchAttributes":["title","contentModifiedDate"]"#))
+    #expect(result.error == nil)
+    #expect(result.text.contains("note: fetchAttributes: 'contentModifiedDate' is not an attribute of this index, so no item shows it (did you mean 'contentModificationDate'?)"), "\(result.text)")
+    #expect(result.text.contains("title: "), "the known attribute is still shown")
+    let known = try Harness.tool().call(C.root(C.allText("budget"), #""pageSize":2,"fetchAttributes":["title"]"#))
+    #expect(!known.text.contains("fetchAttributes:"))
+  }
+
   @Test func onlyTheFetchAttributesComeBack() throws {
     let result = try Harness.tool().call(C.root(C.allText("lake"), #""pageSize":5,"fetchAttributes":["title","rating"]"#))
     let items = result.replies.flatMap(\.content.resultItems)

@@ -112,13 +112,25 @@ public struct SearchTool: Sendable {
       (Self.defaultFetch.firstIndex(of: $0) ?? 99, $0) < (Self.defaultFetch.firstIndex(of: $1) ?? 99, $1)
     }
     let text = ToolResultFormatter(maximumResponseSize: maximumResponseSize, fetch: fetch)
-      .format(pagedReplies, more: more, offset: request.offset, autoDisplay: request.autoDisplay, notes: request.notes)
+      .format(pagedReplies, more: more, offset: request.offset, autoDisplay: request.autoDisplay,
+              notes: request.notes + (try unknownFetchNotes(request.fetchAttributes)))
     let shaped = pagedReplies.map { reply -> Reply in
       var copy = reply
       copy.content = Self.fetching(reply.content, fetch)
       return copy
     }
     return Result(replies: shaped, text: text, error: nil, query: request.query)
+  }
+
+  /// A note for each requested fetch attribute the index does not know (a misspelt name
+  /// would otherwise show nothing, silently), with the closest known name.
+  private func unknownFetchNotes(_ requested: [String]?) throws -> [String] {
+    guard let requested, !requested.isEmpty else { return [] }
+    let catalog = try executor.index.catalog()
+    return requested.filter { catalog.type(of: $0) == nil }.map { name in
+      let suggestion = closestMatch(to: name, in: catalog.allNames).map { " (did you mean '\($0)'?)" } ?? ""
+      return "fetchAttributes: '\(name)' is not an attribute of this index, so no item shows it\(suggestion)"
+    }
   }
 
   /// Items keep only the fetch attributes.

@@ -33,5 +33,14 @@ package func closestMatch(to name: String, in candidates: some Sequence<String>)
   if distance <= allowed { return candidate }
   // A case-insensitive prefix of a longer name is also a good suggestion.
   if candidate.lowercased().hasPrefix(name.lowercased()) && name.count >= 3 { return candidate }
+  // So is a long name that starts the same way for most of its length: another form of the
+  // last word (`contentModifiedDate` for `contentModificationDate`).
+  let folded = Array(name.lowercased())
+  var longest: (String, Int)?
+  for candidate in candidates {
+    let shared = zip(folded, candidate.lowercased()).prefix { $0 == $1 }.count
+    if longest == nil || shared > longest!.1 { longest = (candidate, shared) }
+  }
+  if let (candidate, shared) = longest, shared >= 8, shared * 3 >= folded.count * 2 { return candidate }
   return nil
 }
