@@ -90,6 +90,30 @@ import Testing
     #expect(sent >= summary.embedded && sent < summary.embedded + 20)
   }
 
+  @Test func rebuildingTheFullTextIndexKeepsTheEmbeddings() throws {
+    let samples = try EmbeddedSamples(embed: false)
+    samples.endpoint.fail(with: .rejectWord("waterfall"))
+    _ = try samples.run(batchSize: 8)
+    let before = try samples.index.embeddingCounts()
+    #expect(before.embedded > 100 && before.failed > 0)
+    let vectorsBefore = try samples.index.read { db in
+      try db.rows("SELECT i.id, v.chunk, hex(v.vector) FROM vectors v JOIN items i ON i.rowid = v.item ORDER BY 1, 2") {
+        "\($0.string(0) ?? "") \($0.int64(1)) \($0.string(2) ?? "")"
+      }
+    }
+    #expect(try samples.index.rebuildFullTextIndex() == samples.index.allItems().count)
+    #expect(try samples.index.embeddingCounts() == before, "embedded, pending, failed and vectors unchanged")
+    let vectorsAfter = try samples.index.read { db in
+      try db.rows("SELECT i.id, v.chunk, hex(v.vector) FROM vectors v JOIN items i ON i.rowid = v.item ORDER BY 1, 2") {
+        "\($0.string(0) ?? "") \($0.int64(1)) \($0.string(2) ?? "")"
+      }
+    }
+    #expect(vectorsAfter == vectorsBefore)
+    let requests = samples.endpoint.requests.count
+    #expect(try samples.run().embedded == 0, "nothing to embed again")
+    #expect(samples.endpoint.requests.count == requests)
+  }
+
   @Test func rejectedItemsAreRecordedAndPendingRetriesThem() throws {
     let samples = try EmbeddedSamples(embed: false)
     samples.endpoint.fail(with: .rejectWord("waterfall"))

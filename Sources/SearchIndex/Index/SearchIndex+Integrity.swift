@@ -49,16 +49,42 @@ extension SearchIndex {
 
   /// Rebuilds the full-text and value rows of every item from the stored records; returns
   /// how many items were rebuilt.
+  ///
+  /// The items themselves do not change, so their embeddings stay: re-writing an item
+  /// drops its vectors (they describe its old text), and they are put back afterwards, by
+  /// item identifier, in the same transaction.
   @discardableResult
   public func rebuildFullTextIndex() throws(SearchIndexError) -> Int {
     try writeTyped { writer in
       let catalog = writer.catalog
+      let id = SQLValue.integer(writer.indexID)
       let items = try writer.db.rows(
-        "SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ?", [.integer(writer.indexID)]
+        "SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ?", [id]
       ) { try StoredItem.decode(row: $0, offset: 0, catalog: catalog) }
-      try writer.db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE indexId = ?)", [.integer(writer.indexID)])
-      try writer.db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [.integer(writer.indexID)])
+      let keepsEmbeddings = try Self.hasVectorTables(writer.db)
+      if keepsEmbeddings {
+        try writer.db.run("DROP TABLE IF EXISTS temp.kept_vectors")
+        try writer.db.run("DROP TABLE IF EXISTS temp.kept_status")
+        try writer.db.run(
+          "CREATE TEMP TABLE kept_vectors AS SELECT i.id AS id, v.chunk AS chunk, v.vector AS vector FROM vectors v JOIN items i ON i.rowid = v.item WHERE i.indexId = ?",
+          [id])
+        try writer.db.run(
+          "CREATE TEMP TABLE kept_status AS SELECT i.id AS id, s.state AS state, s.message AS message FROM embedding_status s JOIN items i ON i.rowid = s.item WHERE i.indexId = ?",
+          [id])
+      }
+      try writer.db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
+      try writer.db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
       for item in items { try writer.upsert(item) }
+      if keepsEmbeddings {
+        try writer.db.run(
+          "INSERT OR REPLACE INTO vectors(item, chunk, vector) SELECT i.rowid, k.chunk, k.vector FROM temp.kept_vectors k JOIN items i ON i.indexId = ? AND i.id = k.id",
+          [id])
+        try writer.db.run(
+          "INSERT OR REPLACE INTO embedding_status(item, state, message) SELECT i.rowid, k.state, k.message FROM temp.kept_status k JOIN items i ON i.indexId = ? AND i.id = k.id",
+          [id])
+        try writer.db.run("DROP TABLE temp.kept_vectors")
+        try writer.db.run("DROP TABLE temp.kept_status")
+      }
       return items.count
     }
   }
