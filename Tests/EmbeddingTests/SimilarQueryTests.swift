@@ -39,6 +39,23 @@ import Testing
     #expect(Set(all).isSubset(of: Set(either)))
   }
 
+  @Test func aLimitCountsTheNearestAmongItemsThatPassTheOtherConditions() throws {
+    let samples = try EmbeddedSamples()
+    let phrase = "waterfall hike trail"
+    let nearest = try samples.items(#"similar "\#(phrase)" within 2 limit 3"#)
+    let all = try samples.items(#"similar "\#(phrase)" within 2"#)
+      .sorted { $0.relevance != $1.relevance ? $0.relevance > $1.relevance : $0.id < $1.id }
+    // A domain none of the three nearest items is in, with at least three items.
+    let nearDomains = Set(nearest.map { $0.item.domainIdentifier ?? "" })
+    let counts = Dictionary(grouping: all.compactMap(\.item.domainIdentifier), by: { $0 }).mapValues(\.count)
+    let domain = try #require(counts.filter { !nearDomains.contains($0.key) && $0.value >= 3 }.keys.sorted().first)
+    let restricted = try samples.items(#"similar "\#(phrase)" within 2 limit 3 && domainIdentifier == "\#(domain)""#)
+    // Not the items of that domain among the three nearest (there are none): its three nearest.
+    let reference = all.filter { $0.item.domainIdentifier == domain }.prefix(3)
+    #expect(restricted.count == 3)
+    #expect(Set(restricted.map(\.id)) == Set(reference.map(\.id)))
+  }
+
   @Test func whereInSwiftAgreesWithSQL() throws {
     let samples = try EmbeddedSamples()
     let pushed = Set(try samples.ids(#"search * | where similar "garden plan tomatoes" within 0.9"#))

@@ -73,6 +73,9 @@ public final class ExecutionContext {
   /// Query vectors and hits, once per phrase and search in an execution.
   private var queryVectors: [String: [Float]] = [:]
   private var similarHits: [SimilarSearch: SimilarHits] = [:]
+  /// Hits of `similar` searches whose `limit` counts only items that pass the other
+  /// conditions of their AND, by search and the SQL of those conditions.
+  private var restrictedSimilarHits: [String: SimilarHits] = [:]
   /// SQL statements run so far, for `explain` and tests.
   public internal(set) var executedSQL: [String] = []
 
@@ -99,26 +102,43 @@ public final class ExecutionContext {
     return compiler
   }
 
+  /// A compiler for `plan`, with the hits of its `similar` searches resolved for it.
+  public func compiler(for plan: SQLPlan) throws -> SQLCompiler {
+    var compiler = self.compiler()
+    for (search, hits) in try resolveSimilar(plan) { compiler.similarHits[search] = hits }
+    return compiler
+  }
+
   // MARK: Similarity
 
   /// The hits of a `similar` search: exact nearest neighbours by cosine over every vector of
   /// the index (read once per index generation), within the search's distance and count.
   /// Throws `EmbeddingError` when the index has no embeddings or the phrase cannot be embedded.
   public func similar(_ search: SimilarSearch) throws -> SimilarHits {
-    if let hits = similarHits[search] { return hits }
+    try similar(search, restrictedTo: nil)
+  }
+
+  /// The hits of a `similar` search whose `limit` counts only items that also pass
+  /// `restriction` (a compiled condition on `items i`, the other parts of the search's AND):
+  /// `similar "x" limit 10 && stateOrProvince == "Oregon"` is the 10 nearest Oregon items,
+  /// not the Oregon items among the 10 nearest.
+  func similar(_ search: SimilarSearch, restrictedTo restriction: SQLCompiler.Compiled?) throws -> SimilarHits {
+    let key = restriction.map { "\(search)|\($0.sql)|\($0.arguments)" }
+    if let key, let hits = restrictedSimilarHits[key] { return hits }
+    if key == nil, let hits = similarHits[search] { return hits }
     guard let matrix = try index.vectorMatrix(connection) else { throw EmbeddingError.noEmbeddings(path: index.path) }
     let vector = try queryVector(search.phrase, dimensions: matrix.dimensions)
     try cancellation.check()
-    // Items this execution may not see (expired, protected) must not take places of the
-    // `maxCount` nearest: the scan asks for a few more, and for more again while too many of
-    // them are hidden; only the candidates' visibility is checked.
+    // Items this execution may not see (expired, protected) or that fail the restriction must
+    // not take places of the `maxCount` nearest: the scan asks for a few more, and for more
+    // again while too many of them are left out; only the candidates are checked.
     var hits: [VectorMatrix.Hit]
     if let maxCount = search.maxCount {
       var hidden = Set<Int64>()
       var extra = 16
       while true {
         let candidates = matrix.nearest(to: vector, maxDistance: search.maxDistance, maxCount: maxCount + extra, excluding: hidden)
-        let visible = Set(try visibleItems(candidates.map(\.item)))
+        let visible = Set(try visibleItems(candidates.map(\.item), restrictedTo: restriction))
         for candidate in candidates where !visible.contains(candidate.item) { hidden.insert(candidate.item) }
         let kept = candidates.filter { visible.contains($0.item) }
         if kept.count >= maxCount || candidates.count < maxCount + extra {
@@ -135,18 +155,25 @@ public final class ExecutionContext {
       similarities[hit.item] = Double(hit.similarity)
     }
     let result = SimilarHits(similarities: similarities, itemsWithVectors: matrix)
-    similarHits[search] = result
+    if let key { restrictedSimilarHits[key] = result } else { similarHits[search] = result }
     return result
   }
 
-  /// The items among `rowids` that this execution may see.
-  private func visibleItems(_ rowids: [Int64]) throws -> [Int64] {
+  /// The items among `rowids` that this execution may see (and that pass `restriction`).
+  private func visibleItems(_ rowids: [Int64], restrictedTo restriction: SQLCompiler.Compiled? = nil) throws -> [Int64] {
     guard !rowids.isEmpty else { return [] }
     let visible = scope.sqlCondition(alias: "i", indexID: index.indexID)
     let list = "[" + rowids.map(String.init).joined(separator: ",") + "]"
-    return try connection.rows(
-      "SELECT i.rowid FROM items i WHERE i.rowid IN (SELECT value FROM json_each(?)) AND \(visible.sql)",
-      [.text(list)] + visible.arguments) { $0.int64(0) }
+    guard var restriction else {
+      return try connection.rows(
+        "SELECT i.rowid FROM items i WHERE i.rowid IN (SELECT value FROM json_each(?)) AND \(visible.sql)",
+        [.text(list)] + visible.arguments) { $0.int64(0) }
+    }
+    restriction.sql = "SELECT i.rowid FROM items i WHERE i.rowid IN (SELECT value FROM json_each(?)) AND \(visible.sql) AND (\(restriction.sql))"
+    restriction.arguments = [.text(list)] + visible.arguments + restriction.arguments
+    var rows: [Int64] = []
+    try run(restriction) { rows.append($0.int64(0)) }
+    return rows
   }
 
   private func queryVector(_ phrase: String, dimensions: Int) throws -> [Float] {
@@ -172,9 +199,27 @@ public final class ExecutionContext {
     return matrix.similarity(of: item.rowid, to: vector).map(Double.init) ?? 0
   }
 
-  /// Resolves the `similar` searches of a plan before it is compiled.
-  func resolveSimilar(_ plan: SQLPlan) throws {
-    for search in plan.predicate.similarSearches { _ = try similar(search) }
+  /// Resolves the `similar` searches of a plan before it is compiled. A search with a
+  /// `limit` that is one part of the plan's AND counts its nearest items among those that
+  /// pass the other parts (when they run in SQLite).
+  @discardableResult
+  func resolveSimilar(_ plan: SQLPlan) throws -> [SimilarSearch: SimilarHits] {
+    var resolved: [SimilarSearch: SimilarHits] = [:]
+    let parts = SQLCompiler.flatten(plan.predicate)
+    for search in plan.predicate.similarSearches where resolved[search] == nil {
+      let others = parts.filter { $0 != .similar(search) }
+      if search.maxCount != nil, parts.contains(.similar(search)), !others.isEmpty,
+        others.allSatisfy({ $0.similarSearches.isEmpty && $0.isStoredOnly })
+      {
+        var compiler = self.compiler()
+        if let condition = try? compiler.condition(others.count == 1 ? others[0] : .and(others)) {
+          resolved[search] = try similar(search, restrictedTo: compiler.finish(condition, ranked: false))
+          continue
+        }
+      }
+      resolved[search] = try similar(search)
+    }
+    return resolved
   }
 
   /// True when `item` matches `search` (for stages that filter in Swift).
@@ -225,8 +270,7 @@ public final class ExecutionContext {
 
   /// The items of a plan, in batches of `batchSize` (the last call may be shorter).
   public func items(_ plan: SQLPlan, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
-    try resolveSimilar(plan)
-    var compiler = self.compiler()
+    var compiler = try self.compiler(for: plan)
     if usesRankedIndex, let ranked = try compiler.rankedPlan(plan), try rankedItems(ranked, batchSize: batchSize, batch) { return }
     let compiled = try compiler.itemsQuery(plan)
     var buffer: [ResultItem] = []
@@ -254,15 +298,14 @@ public final class ExecutionContext {
   /// The data a plan produces: items, groups (grouped in Swift from the items), or an
   /// aggregate computed by SQLite.
   public func materialize(_ plan: SQLPlan) throws -> PipelineData {
-    try resolveSimilar(plan)
     switch plan.aggregate {
     case .count?:
-      var compiler = self.compiler()
+      var compiler = try self.compiler(for: plan)
       var count = 0
       try run(try compiler.countQuery(plan)) { count = Int($0.int64(0)) }
       return .count(count)
     case .groupCount(let target)?:
-      var compiler = self.compiler()
+      var compiler = try self.compiler(for: plan)
       var rows: [[Value]] = []
       try run(try compiler.groupCountQuery(plan, by: target)) { row in
         rows.append([Self.keyValue(row, 0, target: target), .number(Double(row.int64(1)))])
@@ -286,7 +329,7 @@ public final class ExecutionContext {
     var keys: [Value] = []
     var seen = Set<Value>()
     for request in requests {
-      var compiler = self.compiler()
+      var compiler = try self.compiler(for: plan)
       let compiled = try compiler.statisticQuery(plan, request, by: group)
       var values: [Value: Value] = [:]
       if request.function == .median || request.function == .stddev {
@@ -321,7 +364,7 @@ public final class ExecutionContext {
     if let group {
       // Every group of the items gets a row, also one whose items lack the attribute (the
       // statistic queries above only see groups with values), as `stats` in Swift gives.
-      var compiler = self.compiler()
+      var compiler = try self.compiler(for: plan)
       try run(try compiler.groupCountQuery(plan, by: group)) { row in
         let key = Self.keyValue(row, 0, target: group)
         if seen.insert(key).inserted { keys.append(key) }
