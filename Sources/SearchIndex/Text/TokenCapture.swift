@@ -11,7 +11,7 @@ import Foundation
 /// matches no column) is tokenized as usual and records nothing. The analyzer is a pure
 /// function of the input bytes and the mode, so tokens recorded for identical bytes are the
 /// tokens a fresh analysis would give, whatever made FTS5 tokenize them; a column whose
-/// text was not seen (FTS5 skips empty texts) is simply analysed again by the reader.
+/// text was not captured is simply analysed again by the reader.
 ///
 /// One capture belongs to one `Connection` (it is the tokenizer's user data, retained by
 /// SQLite and released when the connection closes), and is only touched by the thread
@@ -31,13 +31,14 @@ final class TokenCapture {
     self.texts = texts
     nextColumn = 0
     words.removeAll()
-    ranges = Array(repeating: nil, count: texts.count)
+    ranges.removeAll(keepingCapacity: true)
+    ranges.append(contentsOf: repeatElement(nil, count: texts.count))
   }
 
   /// Stops capturing and drops what was captured.
   func disarm() {
     texts = []
-    ranges = []
+    ranges.removeAll(keepingCapacity: true)
     nextColumn = 0
     words.removeAll()
   }

@@ -71,11 +71,4 @@ struct WordTokens {
     }
     if let failure { throw failure }
   }
-
-  /// The tokens as (text, colocated, stemmable) values, for tests.
-  var values: [(text: String, colocated: Bool, stemmable: Bool)] {
-    var result: [(text: String, colocated: Bool, stemmable: Bool)] = []
-    forEach(in: 0..<count) { result.append((String(decoding: $0, as: UTF8.self), $1, $2)) }
-    return result
-  }
 }
