@@ -20,4 +20,11 @@ static inline fts5_api *searchlight_fts5_api(sqlite3 *db) {
   sqlite3_finalize(statement);
   return api;
 }
+
+// Starts loading the cache line at `address` without waiting for it. Swift has no prefetch
+// intrinsic; the ranked writer uses this to overlap the cache misses of a text's term
+// lookups (`TermTable.prefetch`).
+static inline void searchlight_prefetch(const void *address) {
+  __builtin_prefetch(address);
+}
 #endif

@@ -13,6 +13,9 @@ package final class Connection {
   private var statementCache: [String: Statement] = [:]
   /// Keeps the progress handler's closure alive while SQLite may call it.
   var progressBox: ProgressBox?
+  /// Receives the tokens the `searchlight` FTS5 tokenizer emits for armed texts (see
+  /// `TokenCapture`); the tokenizer registered on this handle holds it as user data.
+  let tokenCapture = TokenCapture()
 
   /// Opens (and, when `create` is true, creates) the database at `path`.
   package init(path: String, readOnly: Bool = false, create: Bool = true) throws(DatabaseError) {

@@ -198,13 +198,18 @@ package struct IndexWriter {
         try valueInsert.step()
       }
     }
+    // The ranked index takes the tokens FTS5's tokenizer emits for these texts during the
+    // insert instead of analysing them a second time (see `TokenCapture`).
+    let capture = ranked.isEnabled ? db.tokenCapture : nil
+    defer { capture?.disarm() }
     if columns.contains(where: { !$0.isEmpty }) {
       let ftsInsert = try db.cachedStatement("INSERT INTO fts(rowid, title, keywords, description, body, other) VALUES (?, ?, ?, ?, ?, ?)")
       try ftsInsert.bind(int: rowid, at: 1)
       for (offset, text) in columns.enumerated() { try ftsInsert.bind(text: text, at: Int32(offset + 2)) }
+      capture?.arm(columns)
       try ftsInsert.step()
     }
-    try ranked.index(rowid, columns: columns)
+    try ranked.index(rowid, columns: columns, capture: capture)
   }
 
   private func removeDerivedRows(_ rowid: Int64) throws {

@@ -17,18 +17,10 @@
 package enum RankedAnalysis {
   package static let analyzer = TextAnalyzer(stemming: true)
   /// The same analyzer without stems: `RankedWriter` adds the stem of each word itself,
-  /// computing it once per distinct word instead of once per occurrence, with the
-  /// analyzer's rule (`isStemmable`), so the terms are the same.
+  /// computing it once per distinct word instead of once per occurrence, for the tokens the
+  /// analyzer marks `stemmable` and only when it differs from the word, so the terms are
+  /// the same.
   static let wordAnalyzer = TextAnalyzer(stemming: false)
-
-  /// Whether the analyzer gives `token` a stem: its folded text is all `a`…`z` and was not
-  /// cut at `TextAnalyzer.maxTokenBytes`.
-  @inline(__always)
-  static func isStemmable(_ token: TokenView) -> Bool {
-    let bytes = token.bytes
-    guard bytes.count < TextAnalyzer.maxTokenBytes || token.byteRange.count == bytes.count else { return false }
-    return PorterStemmer.isStemmable(bytes)
-  }
 
   /// The terms of one field's text, appended to `terms`, and its length in positions.
   static func appendTerms(of text: String, to terms: inout [String]) -> Int {

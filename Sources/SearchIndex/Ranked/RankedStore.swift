@@ -3,6 +3,38 @@
 struct RankedStore {
   let db: Connection
   let indexID: Int64
+  /// The statements of the write path, once fetched (nil: fetch every time). The
+  /// connection caches statements by their SQL, which costs hashing that text on every
+  /// use; the writer runs some of them for every block, term and document it writes.
+  private let kept: KeptStatements?
+
+  /// A store on `db` for the named index `indexID`; `keepingStatements` for a writer,
+  /// which keeps the statements it uses per item instead of looking them up each time.
+  init(db: Connection, indexID: Int64, keepingStatements: Bool = false) {
+    self.db = db
+    self.indexID = indexID
+    kept = keepingStatements ? KeptStatements() : nil
+  }
+
+  /// The statements `statement(_:_:)` keeps, by `Kept` case.
+  private final class KeptStatements {
+    var statements: [Statement?] = Array(repeating: nil, count: Kept.allCases.count)
+  }
+
+  private enum Kept: Int, CaseIterable {
+    case term, insertTerm, addDocumentFrequency, blockAtOrAfter, tailBlock, deleteBlock, insertBlock, saveForwardTerms
+  }
+
+  /// The prepared statement for `sql` (which `kind` names), reset unless kept: a kept
+  /// statement is always left reset, as `Statement.step` resets at the end of its rows
+  /// and the readers below reset after their one row.
+  private func statement(_ kind: Kept, _ sql: String) throws(DatabaseError) -> Statement {
+    guard let kept else { return try db.cachedStatement(sql) }
+    if let statement = kept.statements[kind.rawValue] { return statement }
+    let statement = try db.cachedStatement(sql)
+    kept.statements[kind.rawValue] = statement
+    return statement
+  }
 
   static var fieldCount: Int { RankedSchema.parameters.fieldCount }
 
@@ -50,7 +82,7 @@ struct RankedStore {
 
   /// The term's id and live document frequency, nil when the index never saw it.
   func term(_ text: String) throws(DatabaseError) -> (id: TermID, df: Int)? {
-    let statement = try db.cachedStatement("SELECT id, df FROM rk_terms WHERE indexId = ? AND term = ?")
+    let statement = try statement(.term, "SELECT id, df FROM rk_terms WHERE indexId = ? AND term = ?")
     try statement.bind(int: indexID, at: 1)
     try statement.bind(text: text, at: 2)
     guard try statement.step() else { return nil }
@@ -60,7 +92,7 @@ struct RankedStore {
 
   /// Adds a term with the id the writer chose (ids are file-wide: `max(id) + 1` onwards).
   func insertTerm(id: TermID, text: String, df: Int) throws {
-    let statement = try db.cachedStatement("INSERT INTO rk_terms(id, indexId, term, df) VALUES (?, ?, ?, ?)")
+    let statement = try statement(.insertTerm, "INSERT INTO rk_terms(id, indexId, term, df) VALUES (?, ?, ?, ?)")
     try statement.bind(int: Int64(id), at: 1)
     try statement.bind(int: indexID, at: 2)
     try statement.bind(text: text, at: 3)
@@ -69,7 +101,7 @@ struct RankedStore {
   }
 
   func addDocumentFrequency(_ delta: Int, to term: TermID) throws {
-    let statement = try db.cachedStatement("UPDATE rk_terms SET df = df + ? WHERE id = ?")
+    let statement = try statement(.addDocumentFrequency, "UPDATE rk_terms SET df = df + ? WHERE id = ?")
     try statement.bind(int: Int64(delta), at: 1)
     try statement.bind(int: Int64(term), at: 2)
     try statement.step()
@@ -104,8 +136,8 @@ struct RankedStore {
 
   /// The block with the smallest lastDoc >= `doc` (the one `doc` belongs in), nil past the end.
   func block(of term: TermID, atOrAfter doc: DocID) throws -> PostingBlock? {
-    let statement = try db.cachedStatement(
-      "SELECT \(Self.blockColumns) FROM rk_blocks WHERE term = ? AND lastDoc >= ? ORDER BY lastDoc LIMIT 1")
+    let statement = try statement(
+      .blockAtOrAfter, "SELECT \(Self.blockColumns) FROM rk_blocks WHERE term = ? AND lastDoc >= ? ORDER BY lastDoc LIMIT 1")
     try statement.bind(int: Int64(term), at: 1)
     try statement.bind(int: doc, at: 2)
     guard try statement.step() else { return nil }
@@ -115,8 +147,8 @@ struct RankedStore {
 
   /// The term's last block.
   func tailBlock(of term: TermID) throws -> PostingBlock? {
-    let statement = try db.cachedStatement(
-      "SELECT \(Self.blockColumns) FROM rk_blocks WHERE term = ? ORDER BY lastDoc DESC LIMIT 1")
+    let statement = try statement(
+      .tailBlock, "SELECT \(Self.blockColumns) FROM rk_blocks WHERE term = ? ORDER BY lastDoc DESC LIMIT 1")
     try statement.bind(int: Int64(term), at: 1)
     guard try statement.step() else { return nil }
     defer { statement.reset() }
@@ -124,15 +156,15 @@ struct RankedStore {
   }
 
   func deleteBlock(of term: TermID, lastDoc: DocID) throws {
-    let statement = try db.cachedStatement("DELETE FROM rk_blocks WHERE term = ? AND lastDoc = ?")
+    let statement = try statement(.deleteBlock, "DELETE FROM rk_blocks WHERE term = ? AND lastDoc = ?")
     try statement.bind(int: Int64(term), at: 1)
     try statement.bind(int: lastDoc, at: 2)
     try statement.step()
   }
 
   func insert(_ block: PostingBlock, of term: TermID) throws {
-    let statement = try db.cachedStatement(
-      "INSERT INTO rk_blocks(term, lastDoc, firstDoc, count, bound, payload) VALUES (?, ?, ?, ?, ?, ?)")
+    let statement = try statement(
+      .insertBlock, "INSERT INTO rk_blocks(term, lastDoc, firstDoc, count, bound, payload) VALUES (?, ?, ?, ?, ?, ?)")
     try statement.bind(int: Int64(term), at: 1)
     try statement.bind(int: block.lastDoc, at: 2)
     try statement.bind(int: block.firstDoc, at: 3)
@@ -183,7 +215,7 @@ struct RankedStore {
   }
 
   func saveForwardTerms(_ terms: [UInt8], of doc: DocID) throws {
-    let statement = try db.cachedStatement("INSERT OR REPLACE INTO rk_docs(doc, indexId, terms) VALUES (?, ?, ?)")
+    let statement = try statement(.saveForwardTerms, "INSERT OR REPLACE INTO rk_docs(doc, indexId, terms) VALUES (?, ?, ?)")
     try statement.bind(int: doc, at: 1)
     try statement.bind(int: indexID, at: 2)
     try statement.bind(.blob(terms), at: 3)

@@ -47,50 +47,33 @@ final class RankedWriter {
   private var documents: DocumentTable
   private var dirtyPages = Set<Int64>()
   private var checkedPages = Set<Int64>()
-  /// Ids of the terms seen in this transaction, by their bytes.
-  private var termIDs = TermTable()
-  /// True while this index has no stored terms (a first bulk load): new terms need
-  /// no lookup before they are inserted.
-  private var lexiconIsEmpty = false
-  /// The next id for a new term (ids are chosen here, so a new term costs no SQL until
-  /// the flush inserts it), nil until the first new term.
-  private var nextTermID: TermID?
-  /// Terms first seen in this transaction and not yet in `rk_terms`.
-  private var newTerms: [(id: TermID, text: String)] = []
+  /// The ids of the terms seen in this transaction and the new ones to store.
+  private var terms: TermResolver
   /// Document frequency changes not yet written; written by the final flush (queries
   /// are the only readers, and they see the transaction only once it commits).
   private var documentFrequencyDeltas: [TermID: Int] = [:]
   /// Flush scratch: term id -> slot in the flush's grouping, -1 when untouched.
   private var slotOfTerm: [Int32] = []
-  /// Word term id -> its stem's term id; -1 not yet known, -2 no stem token.
-  private var stemOfTerm: [Int32] = []
-  /// Scratch for stemming: the marker byte and up to `maxTokenBytes` letters.
-  private let stemBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: TextAnalyzer.maxTokenBytes + 1)
   /// The last block of each list as this transaction wrote it, so the next flush
   /// appends without reading it back.
   private var tails: [TermID: PostingBlock] = [:]
 
-  /// A document waiting to be written: field lengths (positions) and its terms,
-  /// ascending, with `fieldCount` frequencies per term.
-  private struct PendingDocument {
-    var lengths: [Int]
-    var terms: [TermID]
-    var frequencies: [UInt32]
-  }
-
-  private var pending: [DocID: PendingDocument] = [:]
+  /// Documents waiting to be written.
+  private var pending = PendingDocuments(fieldCount: RankedSchema.parameters.fieldCount)
   private var removed = Set<DocID>()
-  private var pendingPostings = 0
   /// Scratch for `index`.
   private var keys: [UInt64] = []
+  /// Texts `index` analysed itself because no capture held their tokens (for tests).
+  private(set) var reanalysedColumns = 0
+  /// Scratch for `index`: the word tokens of a text that was not captured.
+  private var words = WordTokens()
 
   init(connection: Connection, indexID: Int64) {
-    store = RankedStore(db: connection, indexID: indexID)
+    store = RankedStore(db: connection, indexID: indexID, keepingStatements: true)
+    terms = TermResolver(store: store)
     stats = RankedStatistics(fieldCount: RankedSchema.parameters.fieldCount, generation: 0)
     documents = DocumentTable(fieldCount: RankedSchema.parameters.fieldCount)
   }
-
-  deinit { stemBuffer.deallocate() }
 
   /// Reads the statistics row and decides whether the stored postings are current.
   private func load() throws {
@@ -107,7 +90,7 @@ final class RankedWriter {
       stored.fingerprint == RankedSchema.fingerprint
     {
       stats = stored
-      lexiconIsEmpty = try store.db.scalar("SELECT 1 FROM rk_terms WHERE indexId = ? LIMIT 1", [.integer(store.indexID)]) == nil
+      terms.lexiconIsEmpty = try store.db.scalar("SELECT 1 FROM rk_terms WHERE indexId = ? LIMIT 1", [.integer(store.indexID)]) == nil
     } else {
       needsRebuild = true
     }
@@ -115,9 +98,14 @@ final class RankedWriter {
 
   // MARK: - Collecting changes
 
+  /// Whether this writer maintains the ranked index (`SearchIndex.maintainsRankedIndex`);
+  /// when false, `index` ignores its texts and nobody needs to capture their tokens.
+  var isEnabled: Bool { !disabled }
+
   /// Indexes the item at `rowid` with the texts of the FTS5 columns (`Schema.ftsColumns`),
-  /// replacing any version of it.
-  func index(_ rowid: DocID, columns: [String]) throws {
+  /// replacing any version of it. A column whose tokens `capture` holds for exactly its
+  /// text (recorded while FTS5 tokenized it) is not analysed again.
+  func index(_ rowid: DocID, columns: [String], capture: TokenCapture? = nil) throws {
     try load()
     guard !needsRebuild, !disabled else { return }
     precondition(columns.count == fieldCount, "one text per FTS5 column")
@@ -130,41 +118,26 @@ final class RankedWriter {
     var lengths = Array(repeating: 0, count: fieldCount)
     for (field, text) in columns.enumerated() where !text.isEmpty {
       var positions = 0
-      try RankedAnalysis.wordAnalyzer.tokenize(text, mode: .document) { (token) throws(DatabaseError) in
-        if !token.colocated { positions += 1 }
-        let id = try termID(token.bytes)
-        keys.append(UInt64(id) << 8 | UInt64(field))
-        if let stem = try stemID(of: id, token) { keys.append(UInt64(stem) << 8 | UInt64(field)) }
+      let captured = try capture?.withTokens(ofColumn: field, text: text) { (words, range) throws(DatabaseError) in
+        positions = try terms.addKeys(of: words, range, field: field, to: &keys)
+      }
+      if captured != true {
+        reanalysedColumns += 1
+        var words = self.words
+        self.words = WordTokens()
+        defer { self.words = words }
+        words.removeAll()
+        words.append(analyzing: text, with: RankedAnalysis.wordAnalyzer)
+        positions = try terms.addKeys(of: words, 0..<words.count, field: field, to: &keys)
       }
       lengths[field] = positions
     }
-    if let previous = pending.removeValue(forKey: rowid) { pendingPostings -= previous.terms.count }
+    pending.remove(rowid)
     removed.insert(rowid)
     guard !keys.isEmpty else { return }
     keys.sort()
-    // Distinct terms, then one row of per-field frequencies each.
-    var termCount = 1
-    for k in 1..<keys.count where keys[k] >> 8 != keys[k - 1] >> 8 { termCount += 1 }
-    var document = PendingDocument(
-      lengths: lengths, terms: Array(repeating: 0, count: termCount),
-      frequencies: Array(repeating: 0, count: termCount * fieldCount))
-    document.terms.withUnsafeMutableBufferPointer { terms in
-      document.frequencies.withUnsafeMutableBufferPointer { frequencies in
-        var slot = -1
-        var previous = UInt64.max
-        for key in keys {
-          if key >> 8 != previous {
-            previous = key >> 8
-            slot += 1
-            terms[slot] = TermID(truncatingIfNeeded: previous)
-          }
-          frequencies[slot * fieldCount + Int(key & 0xFF)] += 1
-        }
-      }
-    }
-    pending[rowid] = document
-    pendingPostings += document.terms.count
-    if pendingPostings >= flushThreshold { try flush(final: false) }
+    keys.withUnsafeBufferPointer { pending.add(rowid, lengths: lengths, keys: $0) }
+    if pending.postingCount >= flushThreshold { try flush(final: false) }
   }
 
   /// Removes the item at `rowid` (no-op when it is not indexed).
@@ -172,55 +145,7 @@ final class RankedWriter {
     try load()
     guard !needsRebuild, !disabled else { return }
     removed.insert(rowid)
-    if let previous = pending.removeValue(forKey: rowid) { pendingPostings -= previous.terms.count }
-  }
-
-  private func termID(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatabaseError) -> TermID {
-    if let id = termIDs.id(for: bytes) { return id }
-    let text = String(decoding: bytes, as: UTF8.self)
-    let id: TermID
-    if !lexiconIsEmpty, let stored = try store.term(text) {
-      id = stored.id
-    } else {
-      if nextTermID == nil {
-        let maximum = try store.db.scalar("SELECT max(id) FROM rk_terms")?.int64Value ?? 0
-        nextTermID = TermID(truncatingIfNeeded: maximum + 1)
-      }
-      id = nextTermID!
-      guard id < TermID.max else { throw DatabaseError(code: .full, message: "ranked index: term ids exhausted") }
-      nextTermID = id + 1
-      newTerms.append((id, text))
-    }
-    termIDs.insert(bytes, id: id)
-    return id
-  }
-
-  /// The stem term of the word `token` (term `id`), nil when the analyzer would emit no
-  /// stem for it (not stemmable, or its own stem).
-  @inline(__always)
-  private func stemID(of id: TermID, _ token: TokenView) throws(DatabaseError) -> TermID? {
-    let index = Int(id)
-    if index >= stemOfTerm.count {
-      stemOfTerm.append(contentsOf: repeatElement(-1, count: max(index + 1, stemOfTerm.count * 2) - stemOfTerm.count))
-    }
-    let known = stemOfTerm[index]
-    if known >= 0 { return TermID(known) }
-    if known == -2 { return nil }
-    let bytes = token.bytes
-    guard RankedAnalysis.isStemmable(token) else {
-      stemOfTerm[index] = -2
-      return nil
-    }
-    stemBuffer[0] = TextAnalyzer.stemMarker
-    (stemBuffer + 1).update(from: bytes.baseAddress!, count: bytes.count)
-    let length = PorterStemmer.stem(stemBuffer + 1, count: bytes.count)
-    if length == bytes.count && (0..<length).allSatisfy({ stemBuffer[1 + $0] == bytes[$0] }) {
-      stemOfTerm[index] = -2
-      return nil
-    }
-    let stem = try termID(UnsafeBufferPointer(start: stemBuffer, count: length + 1))
-    if stem <= TermID(Int32.max) { stemOfTerm[index] = Int32(stem) }
-    return stem
+    pending.remove(rowid)
   }
 
   // MARK: - Applying changes
@@ -235,7 +160,7 @@ final class RankedWriter {
       try rebuild()
       return
     }
-    guard !pending.isEmpty || !removed.isEmpty || !newTerms.isEmpty || (final && !documentFrequencyDeltas.isEmpty) else {
+    guard !pending.isEmpty || !removed.isEmpty || !terms.newTerms.isEmpty || (final && !documentFrequencyDeltas.isEmpty) else {
       return
     }
     var removals: [TermID: [DocID]] = [:]
@@ -248,14 +173,14 @@ final class RankedWriter {
         try store.deleteForwardTerms(of: doc)
         let terms = TermListCodec.decode(encoded)
         for term in terms { documentFrequencyDeltas[term, default: 0] -= 1 }
-        if pending[doc] != nil {
+        if pending.contains(doc) {
           // Replaced in this flush: remove the old postings now.
           for term in terms { removals[term, default: []].append(doc) }
         } else {
           try store.saveTombstone(encoded, of: doc)
           stats.tombstones += 1
         }
-      } else if pending[doc] != nil, stats.tombstones > 0, let stale = try store.tombstone(doc) {
+      } else if pending.contains(doc), stats.tombstones > 0, let stale = try store.tombstone(doc) {
         // A rowid reused after a delete: purge the deleted version's postings first.
         for term in TermListCodec.decode(stale) { removals[term, default: []].append(doc) }
         try store.deleteTombstone(doc)
@@ -264,40 +189,48 @@ final class RankedWriter {
     }
     // The new postings grouped by term (a counting sort over term ids), each term's in
     // ascending doc order because documents are visited in that order.
-    let docs = pending.keys.sorted()
-    let documentsToAdd = docs.map { pending[$0]! }
+    let entries = pending.entriesInOrder()
     var touched: [TermID] = []
     var counts: [Int] = []
     // A local copy (swapped back when done): class properties would pay an exclusivity
     // check per posting.
     var slotOfTerm = self.slotOfTerm
     self.slotOfTerm = []
-    let termLimit = Int(nextTermID ?? 0) + 1
-    for document in documentsToAdd {
-      if let last = document.terms.last, Int(last) >= slotOfTerm.count {
-        slotOfTerm.append(contentsOf: repeatElement(-1, count: max(Int(last) + 1, termLimit) - slotOfTerm.count))
+    let termLimit = Int(terms.nextTermID ?? 0) + 1
+    pending.withTerms { terms, _ in
+      for entry in entries {
+        let range = pending.termRange(of: entry)
+        if let last = range.last.map({ terms[$0] }), Int(last) >= slotOfTerm.count {
+          slotOfTerm.append(contentsOf: repeatElement(-1, count: max(Int(last) + 1, termLimit) - slotOfTerm.count))
+        }
       }
-    }
-    for document in documentsToAdd {
-      for term in document.terms {
-        let slot = slotOfTerm[Int(term)]
-        if slot >= 0 {
-          counts[Int(slot)] += 1
-        } else {
-          slotOfTerm[Int(term)] = Int32(counts.count)
-          touched.append(term)
-          counts.append(1)
+      for entry in entries {
+        for term in terms[pending.termRange(of: entry)] {
+          let slot = slotOfTerm[Int(term)]
+          if slot >= 0 {
+            counts[Int(slot)] += 1
+          } else {
+            slotOfTerm[Int(term)] = Int32(counts.count)
+            touched.append(term)
+            counts.append(1)
+          }
         }
       }
     }
     var starts = Array(repeating: 0, count: counts.count + 1)
     for slot in counts.indices { starts[slot + 1] = starts[slot] + counts[slot] }
-    for (doc, document) in zip(docs, documentsToAdd) {
+    var documentLengths: [[Int]] = []
+    documentLengths.reserveCapacity(entries.count)
+    for entry in entries {
+      let doc = pending.doc(of: entry)
+      let lengths = pending.lengths(of: entry)
+      documentLengths.append(lengths)
       try ensurePage(of: doc)
-      documents.insert(doc, fieldLengths: document.lengths, encodedTerms: nil)
+      documents.insert(doc, fieldLengths: lengths, encodedTerms: nil)
       dirtyPages.insert(DocumentTable.page(of: doc))
-      stats.add(fieldLengths: document.lengths)
-      try store.saveForwardTerms(TermListCodec.encode(document.terms), of: doc)
+      stats.add(fieldLengths: lengths)
+      let encoded = pending.withTerms { terms, _ in TermListCodec.encode(terms[pending.termRange(of: entry)]) }
+      try store.saveForwardTerms(encoded, of: doc)
     }
     if stats.basis == nil && stats.documentCount > 0 {
       stats.basis = ScoreBoundBasis(averageFieldLengths: stats.averageFieldLengths)
@@ -312,26 +245,32 @@ final class RankedWriter {
     let basisScorer = stats.basis.map { BM25FScorer(parameters: parameters, averageFieldLengths: $0.averageFieldLengths) }
     var norms = Array(repeating: 0.0, count: fieldCount)
     let fieldCount = self.fieldCount
+    // On raw buffers: no bounds or uniqueness checks per posting.
     postingDocs.withUnsafeMutableBufferPointer { postingDocs in
       postingFrequencies.withUnsafeMutableBufferPointer { postingFrequencies in
         postingBounds.withUnsafeMutableBufferPointer { postingBounds in
-          for (doc, document) in zip(docs, documentsToAdd) {
-            if let basisScorer {
-              for field in 0..<fieldCount { norms[field] = basisScorer.norm(field: field, length: document.lengths[field]) }
-            }
-            document.frequencies.withUnsafeBufferPointer { frequencies in
-              for (index, term) in document.terms.enumerated() {
-                let slot = Int(slotOfTerm[Int(term)])
-                let position = fill[slot]
-                fill[slot] = position + 1
-                postingDocs[position] = doc
-                var ptf = 0.0
-                for field in 0..<fieldCount {
-                  let frequency = frequencies[index * fieldCount + field]
-                  postingFrequencies[position * fieldCount + field] = frequency
-                  ptf += Double(frequency) * norms[field]
+          fill.withUnsafeMutableBufferPointer { fill in
+            slotOfTerm.withUnsafeBufferPointer { slotOfTerm in
+              pending.withTerms { terms, frequencies in
+                for (entry, lengths) in zip(entries, documentLengths) {
+                  let doc = pending.doc(of: entry)
+                  if let basisScorer {
+                    for field in 0..<fieldCount { norms[field] = basisScorer.norm(field: field, length: lengths[field]) }
+                  }
+                  for index in pending.termRange(of: entry) {
+                    let slot = Int(slotOfTerm[Int(terms[index])])
+                    let position = fill[slot]
+                    fill[slot] = position + 1
+                    postingDocs[position] = doc
+                    var ptf = 0.0
+                    for field in 0..<fieldCount {
+                      let frequency = frequencies[index * fieldCount + field]
+                      postingFrequencies[position * fieldCount + field] = frequency
+                      ptf += Double(frequency) * norms[field]
+                    }
+                    postingBounds[position] = ptf
+                  }
                 }
-                postingBounds[position] = ptf
               }
             }
           }
@@ -342,14 +281,13 @@ final class RankedWriter {
     self.slotOfTerm = slotOfTerm
     pending.removeAll()
     removed.removeAll()
-    pendingPostings = 0
     // Terms in id order, so block rows and lexicon rows are visited in key order.
     var order = Array(touched.indices)
     order.sort { touched[$0] < touched[$1] }
     if stats.basis != nil {
       var editor = BlockWriter(
         store: store, fieldCount: fieldCount, docs: postingDocs, frequencies: postingFrequencies,
-        bounds: postingBounds, tails: tails)
+        bounds: postingBounds, tails: tails, unstoredTermsFrom: terms.unstoredTermsFrom)
       for slot in order {
         let term = touched[slot]
         try editor.apply(to: term, removing: removals.removeValue(forKey: term)?.sorted() ?? [], inserting: starts[slot]..<starts[slot + 1])
@@ -362,10 +300,10 @@ final class RankedWriter {
     for slot in touched.indices { documentFrequencyDeltas[touched[slot], default: 0] += counts[slot] }
     // New terms go in now (compaction and rebasing find lists through `rk_terms`), with
     // the frequency they have so far.
-    for (id, text) in newTerms {
+    for (id, text) in terms.newTerms {
       try store.insertTerm(id: id, text: text, df: documentFrequencyDeltas.removeValue(forKey: id) ?? 0)
     }
-    newTerms.removeAll()
+    terms.newTerms.removeAll()
     if final {
       for (term, delta) in documentFrequencyDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
         try store.addDocumentFrequency(delta, to: term)
@@ -416,16 +354,12 @@ final class RankedWriter {
     documents = DocumentTable(fieldCount: fieldCount)
     dirtyPages.removeAll()
     checkedPages.removeAll()
-    termIDs.removeAll()
-    stemOfTerm.removeAll()
-    lexiconIsEmpty = true
-    nextTermID = nil
-    newTerms.removeAll()
+    terms = TermResolver(store: store)
+    terms.lexiconIsEmpty = true
     tails.removeAll()
     documentFrequencyDeltas.removeAll()
     pending.removeAll()
     removed.removeAll()
-    pendingPostings = 0
     try store.save(stats)
     // Chunks of rows, each read completely before it is indexed (indexing may flush).
     var rows: [(DocID, [String])] = []
@@ -455,6 +389,7 @@ final class RankedWriter {
     if stats.documentCount == 0 {
       // Nothing is live: every stored posting is dead.
       tails.removeAll()
+      terms.unstoredTermsFrom = nil
       try store.db.run(
         "DELETE FROM rk_blocks WHERE term IN (SELECT id FROM rk_terms WHERE indexId = ?)", [.integer(store.indexID)])
       try store.deleteAllTombstones()
@@ -475,7 +410,9 @@ final class RankedWriter {
     }
     documents = all
     checkedPages.removeAll()
+    // Rewritten lists are not in `tails`: look every list up from now on.
     tails.removeAll()
+    terms.unstoredTermsFrom = nil
     var rewrite = Set<TermID>()
     for (_, encoded) in try store.allTombstones() {
       for term in TermListCodec.decode(encoded) { rewrite.insert(term) }
@@ -534,10 +471,13 @@ private struct BlockWriter {
   let bounds: [Double]
   /// Each list's last block as written in this transaction (see `RankedWriter.tails`).
   var tails: [TermID: PostingBlock]
+  /// Terms from here on have no stored blocks but those in `tails`.
+  let unstoredTermsFrom: TermID?
 
   /// `removals` ascending; `insertions` (a range of `docs`) ascending.
   mutating func apply(to term: TermID, removing removals: [DocID], inserting insertions: Range<Int>) throws {
-    guard let tail = try tails[term] ?? store.tailBlock(of: term) else {
+    let isUnstored = unstoredTermsFrom.map { term >= $0 } ?? false
+    guard let tail = try tails[term] ?? (isUnstored ? nil : store.tailBlock(of: term)) else {
       if !insertions.isEmpty {
         tails[term] = try write(PostingBuffer(fieldCount: fieldCount), [], insertions, bound: 0, packTail: true, term: term)
       }
@@ -571,6 +511,7 @@ private struct BlockWriter {
   private func write(
     _ old: PostingBuffer, _ removals: [DocID], _ range: Range<Int>, bound oldBound: Float, packTail: Bool, term: TermID
   ) throws -> PostingBlock? {
+    if old.isEmpty { return try writeNew(range, packTail: packTail, term: term) }
     var merged = PostingBuffer(fieldCount: fieldCount)
     merged.reserveCapacity(old.count + range.count)
     /// Per merged posting: its basis pseudo-frequency when new, -1 when old.
@@ -616,6 +557,36 @@ private struct BlockWriter {
       var bound = BM25FScorer.roundedUp(best)
       if keepsOld { bound = max(bound, oldBound) }
       let block = BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound)
+      try store.insert(block, of: term)
+      last = block
+      lower += size
+    }
+    return last
+  }
+
+  /// `write` for a list with no old postings: the blocks straight from the new postings
+  /// `range` of `docs`, with the same sizes and bounds.
+  private func writeNew(_ range: Range<Int>, packTail: Bool, term: TermID) throws -> PostingBlock? {
+    let total = range.count
+    guard total > 0 else { return nil }
+    let capacity = BlockCodec.capacity
+    let blockCount = (total + capacity - 1) / capacity
+    var lower = range.lowerBound
+    var last: PostingBlock?
+    for blockIndex in 0..<blockCount {
+      let size = packTail ? min(capacity, range.upperBound - lower) : (range.upperBound - lower) / (blockCount - blockIndex)
+      let blockRange = lower..<(lower + size)
+      var best = 0.0
+      for index in blockRange { best = max(best, bounds[index]) }
+      let block = docs.withUnsafeBufferPointer { docs in
+        frequencies.withUnsafeBufferPointer { frequencies in
+          BlockCodec.encode(
+            docs: UnsafeBufferPointer(rebasing: docs[blockRange]),
+            frequencies: UnsafeBufferPointer(
+              rebasing: frequencies[(blockRange.lowerBound * fieldCount)..<(blockRange.upperBound * fieldCount)]),
+            fieldCount: fieldCount, maxPseudoTF: BM25FScorer.roundedUp(best))
+        }
+      }
       try store.insert(block, of: term)
       last = block
       lower += size

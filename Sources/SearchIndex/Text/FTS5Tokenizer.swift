@@ -15,44 +15,55 @@ enum FTS5Tokenizer {
   /// Stops tokenizing when FTS5's callback fails (out of memory, interrupted).
   private struct Stop: Error { let code: Int32 }
 
-  static func register(on db: OpaquePointer) -> Int32 {
+  /// Registers the tokenizer on `db`, with `capture` (retained until SQLite drops the
+  /// tokenizer, when the connection closes) receiving the tokens of armed texts.
+  static func register(on db: OpaquePointer, capture: TokenCapture) -> Int32 {
     guard let api = searchlight_fts5_api(db) else { return SQLITE_ERROR }
     var tokenizer = fts5_tokenizer(
-      xCreate: { _, _, _, tokenizer in
-        // No per-table state: the analyzer is a shared value. FTS5 only needs a non-null
-        // handle to pass back.
-        tokenizer?.pointee = OpaquePointer(bitPattern: 1)
+      xCreate: { capture, _, _, tokenizer in
+        // No per-table state: the analyzer is a shared value. The handle FTS5 passes back
+        // to xTokenize is the connection's capture.
+        tokenizer?.pointee = OpaquePointer(capture)
         return SQLITE_OK
       },
       xDelete: { _ in },
-      xTokenize: { _, context, flags, text, count, emit in
-        guard let text, count > 0, let emit else { return SQLITE_OK }
+      xTokenize: { handle, context, flags, text, count, emit in
+        guard let handle, let text, count > 0, let emit else { return SQLITE_OK }
         // Queries (and prefix queries) take one exact token per position; documents and
         // auxiliary functions (highlight, snippet) take the colocated extras too.
         let mode: TokenizeMode = flags & FTS5_TOKENIZE_QUERY != 0 ? .query : .document
         let buffer = UnsafeBufferPointer(
           start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(count))
+        let forward = { (token: TokenView) throws(Stop) in
+          let rc = token.bytes.withMemoryRebound(to: CChar.self) { bytes in
+            emit(context, token.colocated ? FTS5_TOKEN_COLOCATED : 0, bytes.baseAddress, Int32(bytes.count),
+                 Int32(token.byteRange.lowerBound), Int32(token.byteRange.upperBound))
+          }
+          if rc != SQLITE_OK { throw Stop(code: rc) }
+        }
         do throws(Stop) {
-          try FTS5Tokenizer.analyzer.tokenize(buffer, mode: mode) { (token: TokenView) throws(Stop) in
-            let rc = token.bytes.withMemoryRebound(to: CChar.self) { bytes in
-              emit(context, token.colocated ? FTS5_TOKEN_COLOCATED : 0, bytes.baseAddress, Int32(bytes.count),
-                   Int32(token.byteRange.lowerBound), Int32(token.byteRange.upperBound))
-            }
-            if rc != SQLITE_OK { throw Stop(code: rc) }
+          let capture = Unmanaged<TokenCapture>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+          if flags == FTS5_TOKENIZE_DOCUMENT, let column = capture.column(matching: buffer) {
+            try capture.tokenize(buffer, column: column, with: FTS5Tokenizer.analyzer, forward)
+          } else {
+            try FTS5Tokenizer.analyzer.tokenize(buffer, mode: mode, forward)
           }
         } catch {
           return error.code
         }
         return SQLITE_OK
       })
-    return api.pointee.xCreateTokenizer(api, name, nil, &tokenizer, nil)
+    let box = Unmanaged.passRetained(capture).toOpaque()
+    return api.pointee.xCreateTokenizer(api, name, box, &tokenizer) { box in
+      if let box { Unmanaged<TokenCapture>.fromOpaque(box).release() }
+    }
   }
 }
 
 extension Connection {
   /// Makes the `searchlight` tokenizer available to this connection's FTS5 tables.
   func registerTokenizer() throws(DatabaseError) {
-    let rc = FTS5Tokenizer.register(on: handle)
+    let rc = FTS5Tokenizer.register(on: handle, capture: tokenCapture)
     if rc != SQLITE_OK {
       throw DatabaseError(
         code: .init(rawValue: rc),

@@ -10,6 +10,11 @@ package struct TokenView {
   package let byteRange: Range<Int>
   /// True when the token shares the previous token's position (FTS5_TOKEN_COLOCATED).
   package let colocated: Bool
+  /// True for a document-mode word or camelCase part whose folded text is all `a`…`z` and
+  /// complete (not cut at `TextAnalyzer.maxTokenBytes`): exactly the tokens a stemming
+  /// analyzer follows with a stem token when the stem differs. False for stems, CJK grams
+  /// and query tokens.
+  package let stemmable: Bool
 
   /// Copies the token out of the scratch memory.
   package var token: AnalyzedToken {

@@ -132,7 +132,7 @@ struct TokenizerRun {
 
     switch mode {
     case .document:
-      try emitToken(wordBuffer, word.count, start..<end, colocated: false, emit)
+      try emitToken(wordBuffer, word.count, start..<end, colocated: false, stemmable: word.stemmable, emit)
       if stemming && word.stemmable {
         try emitStemIfDifferent(of: wordBuffer, word.count, into: stemBuffer, start..<end, emit)
       }
@@ -144,7 +144,7 @@ struct TokenizerRun {
             ? Self.lowercaseASCII(input + partStart, count: partEnd &- partStart, into: partBuffer)
             : fold(partStart..<partEnd, into: partBuffer)
           if part.count > 0 {
-            try emitToken(partBuffer, part.count, partStart..<partEnd, colocated: true, emit)
+            try emitToken(partBuffer, part.count, partStart..<partEnd, colocated: true, stemmable: part.stemmable, emit)
             if stemming && part.stemmable {
               try emitStemIfDifferent(of: partBuffer, part.count, into: partStemBuffer, partStart..<partEnd, emit)
             }
@@ -213,10 +213,13 @@ struct TokenizerRun {
 
   @inline(__always)
   private func emitToken<E: Error>(
-    _ bytes: UnsafeMutablePointer<UInt8>, _ length: Int, _ range: Range<Int>, colocated: Bool,
+    _ bytes: UnsafeMutablePointer<UInt8>, _ length: Int, _ range: Range<Int>, colocated: Bool, stemmable: Bool = false,
     _ emit: (TokenView) throws(E) -> Void
   ) throws(E) {
-    try emit(TokenView(bytes: UnsafeBufferPointer(start: bytes, count: length), byteRange: range, colocated: colocated))
+    try emit(
+      TokenView(
+        bytes: UnsafeBufferPointer(start: bytes, count: length), byteRange: range, colocated: colocated,
+        stemmable: stemmable))
   }
 
   private func emitFolded<E: Error>(_ range: Range<Int>, colocated: Bool, _ emit: (TokenView) throws(E) -> Void) throws(E) {

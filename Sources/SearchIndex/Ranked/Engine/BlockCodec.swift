@@ -21,19 +21,35 @@ package enum BlockCodec {
   package static func encode(_ postings: PostingBuffer, range: Range<Int>, maxPseudoTF: Float) -> PostingBlock {
     precondition((1...capacity).contains(range.count), "block must hold 1...\(capacity) postings")
     let fieldCount = postings.fieldCount
+    return postings.docs.withUnsafeBufferPointer { docs in
+      postings.frequencies.withUnsafeBufferPointer { frequencies in
+        encode(
+          docs: UnsafeBufferPointer(rebasing: docs[range]),
+          frequencies: UnsafeBufferPointer(rebasing: frequencies[(range.lowerBound * fieldCount)..<(range.upperBound * fieldCount)]),
+          fieldCount: fieldCount, maxPseudoTF: maxPseudoTF)
+      }
+    }
+  }
+
+  /// Encodes the postings `docs` (ascending, 1...capacity) with `fieldCount` frequencies
+  /// each in `frequencies`.
+  package static func encode(
+    docs: UnsafeBufferPointer<DocID>, frequencies: UnsafeBufferPointer<UInt32>, fieldCount: Int, maxPseudoTF: Float
+  ) -> PostingBlock {
+    let count = docs.count
+    precondition((1...capacity).contains(count), "block must hold 1...\(capacity) postings")
+    precondition(frequencies.count == count * fieldCount, "one frequency per field")
     var payload: [UInt8] = []
-    payload.reserveCapacity(range.count * 3)
-    let docs = postings.docs
-    var previous = docs[range.lowerBound]
-    for index in (range.lowerBound + 1)..<range.upperBound {
+    payload.reserveCapacity(count * 3)
+    var previous = docs[0]
+    for index in 1..<count {
       let doc = docs[index]
       precondition(doc > previous, "doc ids must be strictly ascending")
       // Wrapping subtraction: the gap of any ascending Int64 pair fits UInt64.
       Varint.append(UInt64(bitPattern: doc &- previous) &- 1, to: &payload)
       previous = doc
     }
-    let frequencies = postings.frequencies
-    for index in range {
+    for index in 0..<count {
       let row = index * fieldCount
       var mask: UInt64 = 0
       var firstFrequency: UInt32 = 0
@@ -50,9 +66,9 @@ package enum BlockCodec {
       }
     }
     return PostingBlock(
-      firstDoc: docs[range.lowerBound],
-      lastDoc: docs[range.upperBound - 1],
-      count: Int32(range.count),
+      firstDoc: docs[0],
+      lastDoc: docs[count - 1],
+      count: Int32(count),
       maxPseudoTF: maxPseudoTF,
       payload: payload
     )

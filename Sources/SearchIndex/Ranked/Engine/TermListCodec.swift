@@ -3,7 +3,7 @@
 /// which posting lists hold the document, without re-tokenizing stored text.
 package enum TermListCodec {
   /// Encodes strictly ascending term ids.
-  package static func encode(_ sortedTerms: [TermID]) -> [UInt8] {
+  package static func encode(_ sortedTerms: some Collection<TermID>) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(sortedTerms.count * 2)
     var previous: UInt64 = 0

@@ -1,0 +1,106 @@
+/// The documents a `RankedWriter` has collected and not flushed yet: per document its
+/// rowid, field lengths (positions), ascending distinct term ids and their per-field
+/// frequencies. Stored back to back in flat arrays, so collecting a document allocates
+/// nothing (a bulk load keeps millions of postings here between flushes).
+///
+/// A document collected again (or removed) before the flush drops its earlier version,
+/// whose entry stays in the arrays, unreachable, until `removeAll`.
+struct PendingDocuments {
+  let fieldCount: Int
+  /// Per entry: the rowid.
+  private var docs: [DocID] = []
+  /// Per entry: where its terms end in `terms` (they start where the previous ones end).
+  private var termEnds: [Int] = []
+  /// Per entry: `fieldCount` field lengths.
+  private var lengths: [Int] = []
+  private var terms: [TermID] = []
+  /// Per term of every entry: `fieldCount` frequencies.
+  private var frequencies: [UInt32] = []
+  /// The entry of every pending document.
+  private var entries: [DocID: Int] = [:]
+  /// True while entries were added in ascending rowid order and none was dropped, so
+  /// `0..<count` lists the pending documents in rowid order without sorting.
+  private var isInOrder = true
+  /// Postings (terms) of the pending documents.
+  private(set) var postingCount = 0
+
+  init(fieldCount: Int) {
+    self.fieldCount = fieldCount
+  }
+
+  var isEmpty: Bool { entries.isEmpty }
+
+  func contains(_ doc: DocID) -> Bool { entries[doc] != nil }
+
+  /// Drops the pending version of `doc`, if any.
+  mutating func remove(_ doc: DocID) {
+    guard let entry = entries.removeValue(forKey: doc) else { return }
+    postingCount -= termRange(of: entry).count
+    isInOrder = false
+  }
+
+  /// Adds `doc` (replacing its pending version) with `lengths` and the terms of `keys`:
+  /// ascending `term << 8 | field`, one key per occurrence.
+  mutating func add(_ doc: DocID, lengths: [Int], keys: UnsafeBufferPointer<UInt64>) {
+    precondition(lengths.count == fieldCount, "one length per field")
+    remove(doc)
+    if let last = docs.last, last >= doc { isInOrder = false }
+    var termCount = keys.isEmpty ? 0 : 1
+    for index in keys.indices.dropFirst() where keys[index] >> 8 != keys[index - 1] >> 8 { termCount += 1 }
+    let start = terms.count
+    terms.append(contentsOf: repeatElement(0, count: termCount))
+    frequencies.append(contentsOf: repeatElement(0, count: termCount * fieldCount))
+    let fieldCount = self.fieldCount
+    terms.withUnsafeMutableBufferPointer { terms in
+      frequencies.withUnsafeMutableBufferPointer { frequencies in
+        var slot = start - 1
+        var previous = UInt64.max
+        for key in keys {
+          if key >> 8 != previous {
+            previous = key >> 8
+            slot += 1
+            terms[slot] = TermID(truncatingIfNeeded: previous)
+          }
+          frequencies[slot * fieldCount + Int(key & 0xFF)] += 1
+        }
+      }
+    }
+    entries[doc] = docs.count
+    docs.append(doc)
+    termEnds.append(terms.count)
+    self.lengths.append(contentsOf: lengths)
+    postingCount += termCount
+  }
+
+  /// The pending documents' entries in ascending rowid order.
+  func entriesInOrder() -> [Int] {
+    if isInOrder { return Array(docs.indices) }
+    return entries.sorted { $0.key < $1.key }.map(\.value)
+  }
+
+  func doc(of entry: Int) -> DocID { docs[entry] }
+
+  func lengths(of entry: Int) -> [Int] { Array(lengths[(entry * fieldCount)..<((entry + 1) * fieldCount)]) }
+
+  func termRange(of entry: Int) -> Range<Int> { (entry == 0 ? 0 : termEnds[entry - 1])..<termEnds[entry] }
+
+  /// Calls `body` with the terms of every entry (by index into them) and their
+  /// frequencies (`fieldCount` per term).
+  func withTerms<R>(_ body: (UnsafeBufferPointer<TermID>, UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+    try terms.withUnsafeBufferPointer { terms in
+      try frequencies.withUnsafeBufferPointer { frequencies in try body(terms, frequencies) }
+    }
+  }
+
+  /// Forgets every document, keeping the arrays' capacity for the next ones.
+  mutating func removeAll() {
+    docs.removeAll(keepingCapacity: true)
+    termEnds.removeAll(keepingCapacity: true)
+    lengths.removeAll(keepingCapacity: true)
+    terms.removeAll(keepingCapacity: true)
+    frequencies.removeAll(keepingCapacity: true)
+    entries.removeAll(keepingCapacity: true)
+    isInOrder = true
+    postingCount = 0
+  }
+}

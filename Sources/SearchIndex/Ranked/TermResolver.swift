@@ -1,0 +1,124 @@
+/// The term ids of one `RankedWriter` transaction: term bytes to ids through a
+/// `TermTable`, looking up terms the table does not hold in the stored lexicon and giving
+/// new terms new ids (written to `rk_terms` by the writer's flush), and the keys of a
+/// text's terms for the writer's documents.
+struct TermResolver {
+  let store: RankedStore
+  /// The terms seen in this transaction, with their stems.
+  private var table = TermTable()
+  /// True while this index has no stored terms (a first bulk load): new terms need
+  /// no lookup before they are inserted.
+  var lexiconIsEmpty = false
+  /// The next id for a new term (ids are chosen here, so a new term costs no SQL until
+  /// the flush inserts it), nil until the first new term.
+  private(set) var nextTermID: TermID?
+  /// Ids from here on were chosen by this writer and have no stored blocks except those
+  /// the writer's `tails` knows (nil: unknown, look blocks up), so a new list needs no
+  /// SQL to find its tail.
+  var unstoredTermsFrom: TermID?
+  /// Terms first seen in this transaction and not yet in `rk_terms`.
+  var newTerms: [(id: TermID, text: String)] = []
+  /// Scratch for `addKeys`: the table keys of a text's tokens.
+  private var termKeys: [TermTable.Key] = []
+  /// Scratch for stemming: the marker byte and up to `maxTokenBytes` letters.
+  private var stemScratch = [UInt8](repeating: 0, count: TextAnalyzer.maxTokenBytes + 1)
+
+  init(store: RankedStore) {
+    self.store = store
+  }
+
+  /// The slot of the term `bytes` (whose table key is `key`) in `table`, adding the term
+  /// (with its stored id, else a new one) when absent.
+  @inline(__always)
+  private mutating func termSlot(_ bytes: UnsafeBufferPointer<UInt8>, key: TermTable.Key) throws(DatabaseError) -> TermTable.Slot {
+    if let slot = table.find(bytes, key: key) { return slot }
+    return try addTerm(bytes, key: key)
+  }
+
+  /// Adds a term not in `table`, with its stored id, else a new one.
+  private mutating func addTerm(_ bytes: UnsafeBufferPointer<UInt8>, key: TermTable.Key) throws(DatabaseError) -> TermTable.Slot {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let id: TermID
+    if !lexiconIsEmpty, let stored = try store.term(text) {
+      id = stored.id
+    } else {
+      if nextTermID == nil {
+        // Past every id in use, including those of any blocks without a lexicon row, so
+        // terms from here on have no stored blocks (see `unstoredTermsFrom`).
+        let maximum = try store.db.scalar(
+          "SELECT max(coalesce((SELECT max(id) FROM rk_terms), 0), coalesce((SELECT max(term) FROM rk_blocks), 0))"
+        )?.int64Value ?? 0
+        nextTermID = TermID(truncatingIfNeeded: maximum + 1)
+        unstoredTermsFrom = nextTermID
+      }
+      id = nextTermID!
+      guard id < TermID.max else { throw DatabaseError(code: .full, message: "ranked index: term ids exhausted") }
+      nextTermID = id + 1
+      newTerms.append((id, text))
+    }
+    return table.insert(bytes, key: key, id: id)
+  }
+
+  /// Appends the keys (term id << 8 | field) of the word tokens `range` of `words` and
+  /// of their stems, as the stemming analyzer emits them (`RankedAnalysis`); returns the
+  /// number of positions.
+  mutating func addKeys(
+    of words: WordTokens, _ range: Range<Int>, field: Int, to keys: inout [UInt64]
+  ) throws(DatabaseError) -> Int {
+    // A local array (swapped back at the end), so the loops below pay no exclusivity
+    // check per token.
+    var termKeys = self.termKeys
+    self.termKeys = []
+    defer { self.termKeys = termKeys }
+    termKeys.removeAll(keepingCapacity: true)
+    // First every token's key, prefetching the table slot its lookup starts at, so the
+    // cache misses of the text overlap instead of stalling one lookup after the other.
+    words.forEach(in: range) { (bytes, _, _) in
+      let key = TermTable.key(bytes)
+      termKeys.append(key)
+      table.prefetch(key)
+    }
+    var positions = 0
+    let field = UInt64(field)
+    var index = 0
+    try termKeys.withUnsafeBufferPointer { termKeys throws(DatabaseError) in
+      try words.forEach(in: range) { (bytes, colocated, stemmable) throws(DatabaseError) in
+        if !colocated { positions += 1 }
+        let key = termKeys[index]
+        index += 1
+        let slot = try termSlot(bytes, key: key)
+        keys.append(UInt64(table.id(at: slot)) << 8 | field)
+        guard stemmable else { return }
+        switch table.stem(at: slot) {
+        case .term(let stem): keys.append(UInt64(stem) << 8 | field)
+        case .itself: break
+        case .unknown:
+          if let stem = try stem(of: bytes, key: key) { keys.append(UInt64(stem) << 8 | field) }
+        }
+      }
+    }
+    return positions
+  }
+
+  /// The stem term of the stemmable word `bytes` (in `table` under `key`), nil when the
+  /// word is its own stem (the analyzer emits no stem token then); recorded in the table.
+  /// Only called for stemmable tokens (all `a`…`z` and not cut short), whose stem depends
+  /// on their bytes alone, so it is computed once per term.
+  private mutating func stem(of bytes: UnsafeBufferPointer<UInt8>, key: TermTable.Key) throws(DatabaseError) -> TermID? {
+    var scratch = stemScratch
+    stemScratch = []
+    defer { stemScratch = scratch }
+    let stem = try scratch.withUnsafeMutableBufferPointer { buffer throws(DatabaseError) -> TermID? in
+      let stemBuffer = buffer.baseAddress!
+      stemBuffer[0] = TextAnalyzer.stemMarker
+      (stemBuffer + 1).update(from: bytes.baseAddress!, count: bytes.count)
+      let length = PorterStemmer.stem(stemBuffer + 1, count: bytes.count)
+      if length == bytes.count && (0..<length).allSatisfy({ stemBuffer[1 + $0] == bytes[$0] }) { return nil }
+      let stemBytes = UnsafeBufferPointer(start: stemBuffer, count: length + 1)
+      return table.id(at: try termSlot(stemBytes, key: TermTable.key(stemBytes)))
+    }
+    // Adding the stem term may have moved the word's slot.
+    if let slot = table.find(bytes, key: key) { table.setStem(stem.map { .term($0) } ?? .itself, at: slot) }
+    return stem
+  }
+}
