@@ -173,18 +173,18 @@ extension PlanBuilder {
   /// A term as a quoted string: `"model*"` for a prefix, else the word taken literally.
   /// The ranked spelling of a term: a stemmed term asks for its exact form too, so items
   /// with the word as written score above items with only another form of it.
-  static func rankedText(_ term: String) -> String {
-    TermForms.isStemmed(term) ? DSLText.quoted(TermForms.word(term)) + " || " + TermForms.dsl(term) : TermForms.dsl(term)
+  /// With `boost` (`^0.41`), each alternative carries it.
+  static func rankedText(_ term: String, boost: String = "") -> String {
+    TermForms.isStemmed(term)
+      ? DSLText.quoted(TermForms.word(term)) + boost + " || " + TermForms.dsl(term) + boost
+      : TermForms.dsl(term) + boost
   }
 
-  /// The ranked spelling of a weighted term: the question's terms as `rankedText`, each
-  /// alternative with the weight; an added word in every form (`"lift"s^0.12`).
+  /// The ranked spelling of a weighted term: the question's terms as `rankedText`, with the
+  /// weight; an added word in every form only (`"lift"s^0.12`).
   static func rankedText(_ term: RelevanceFeedback.WeightedTerm) -> String {
     let boost = "^" + DSLText.weight(term.weight)
-    if term.added { return TermForms.dsl(term.term) + boost }
-    return TermForms.isStemmed(term.term)
-      ? DSLText.quoted(TermForms.word(term.term)) + boost + " || " + TermForms.dsl(term.term) + boost
-      : TermForms.dsl(term.term) + boost
+    return term.added ? TermForms.dsl(term.term) + boost : rankedText(term.term, boost: boost)
   }
 
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
@@ -193,8 +193,8 @@ extension PlanBuilder {
     if !textTerms.isEmpty {
       if ranked {
         let any = feedbackTerms.isEmpty
-          ? textTerms.map(Self.rankedText).joined(separator: " || ")
-          : feedbackTerms.map(Self.rankedText).joined(separator: " || ")
+          ? textTerms.map { Self.rankedText($0) }.joined(separator: " || ")
+          : feedbackTerms.map { Self.rankedText($0) }.joined(separator: " || ")
         parts.append(!parts.isEmpty && any.contains(" || ") ? "(\(any))" : any)
       } else {
         // Every word required, each in any of its forms when stemmed.
