@@ -61,29 +61,22 @@ extension SearchIndex {
       let items = try writer.db.rows(
         "SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ?", [id]
       ) { try StoredItem.decode(row: $0, offset: 0, catalog: catalog) }
-      let keepsEmbeddings = try Self.hasVectorTables(writer.db)
-      if keepsEmbeddings {
-        try writer.db.run("DROP TABLE IF EXISTS temp.kept_vectors")
-        try writer.db.run("DROP TABLE IF EXISTS temp.kept_status")
+      // The per-item embedding tables and the columns that survive a rebuild.
+      let kept = try Self.hasVectorTables(writer.db) ? [("vectors", "chunk, vector"), ("embedding_status", "state, message")] : []
+      for (table, columns) in kept {
+        try writer.db.run("DROP TABLE IF EXISTS temp.kept_\(table)")
         try writer.db.run(
-          "CREATE TEMP TABLE kept_vectors AS SELECT i.id AS id, v.chunk AS chunk, v.vector AS vector FROM vectors v JOIN items i ON i.rowid = v.item WHERE i.indexId = ?",
-          [id])
-        try writer.db.run(
-          "CREATE TEMP TABLE kept_status AS SELECT i.id AS id, s.state AS state, s.message AS message FROM embedding_status s JOIN items i ON i.rowid = s.item WHERE i.indexId = ?",
+          "CREATE TEMP TABLE kept_\(table) AS SELECT i.id AS id, \(columns) FROM \(table) t JOIN items i ON i.rowid = t.item WHERE i.indexId = ?",
           [id])
       }
       try writer.db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
       try writer.db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
       for item in items { try writer.upsert(item) }
-      if keepsEmbeddings {
+      for (table, columns) in kept {
         try writer.db.run(
-          "INSERT OR REPLACE INTO vectors(item, chunk, vector) SELECT i.rowid, k.chunk, k.vector FROM temp.kept_vectors k JOIN items i ON i.indexId = ? AND i.id = k.id",
+          "INSERT OR REPLACE INTO \(table)(item, \(columns)) SELECT i.rowid, \(columns) FROM temp.kept_\(table) k JOIN items i ON i.indexId = ? AND i.id = k.id",
           [id])
-        try writer.db.run(
-          "INSERT OR REPLACE INTO embedding_status(item, state, message) SELECT i.rowid, k.state, k.message FROM temp.kept_status k JOIN items i ON i.indexId = ? AND i.id = k.id",
-          [id])
-        try writer.db.run("DROP TABLE temp.kept_vectors")
-        try writer.db.run("DROP TABLE temp.kept_status")
+        try writer.db.run("DROP TABLE temp.kept_\(table)")
       }
       return items.count
     }
