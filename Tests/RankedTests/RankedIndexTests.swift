@@ -127,9 +127,10 @@ import Testing
     try fixture.upsert((0..<200).map { generator.item("item-\($0)") })
     let doomed = try ["item-1", "item-2"].compactMap(fixture.rowid)
     // A writer without the ranked index: items change, the generation moves, postings do not.
+    let texts = try fixture.index.fullTextColumns(ofItems: doomed)
     try fixture.index.pool.withWriter { db in
       try db.transaction {
-        try db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE id IN ('item-1', 'item-2'))")
+        for (rowid, columns) in texts { try FullTextColumns.delete(rowid, columns, from: db) }
         try db.run("DELETE FROM items WHERE id IN ('item-1', 'item-2')")
         try db.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
       }

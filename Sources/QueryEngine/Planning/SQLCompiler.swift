@@ -10,6 +10,9 @@ public struct SQLCompiler {
   public struct AttributeMap: Sendable {
     public var ids: [String: Int64]
     public var textualIDs: [Int64]
+    /// Attributes some of whose values are long text (schema version 4 keeps those only in
+    /// the record; `vals` has a marker row), with their names and whether they are lists.
+    package var longAttributes: [Int64: (name: String, isList: Bool)] = [:]
 
     public init(ids: [String: Int64], textualIDs: [Int64]) {
       self.ids = ids
@@ -20,11 +23,20 @@ public struct SQLCompiler {
     package static func load(_ db: Connection, catalog: AttributeCatalog) throws -> AttributeMap {
       var ids: [String: Int64] = [:]
       var textual: [Int64] = []
-      for (name, id) in try db.rows("SELECT name, id FROM attributes ORDER BY id", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
+      // Files of schema version 3 and earlier (read-only) keep every text in `vals`.
+      let hasLong = try db.rows("PRAGMA table_info(attributes)") { $0.string(1) ?? "" }.contains("hasLong")
+      var long: [Int64: (name: String, isList: Bool)] = [:]
+      for (name, id, isLong) in try db.rows(
+        "SELECT name, id, \(hasLong ? "hasLong" : "0") FROM attributes ORDER BY id", [], { ($0.string(0) ?? "", $0.int64(1), $0.int64(2)) })
+      {
         ids[name] = id
-        if let type = catalog.type(of: name), type.isTextual { textual.append(id) }
+        let type = catalog.type(of: name)
+        if let type, type.isTextual { textual.append(id) }
+        if isLong != 0 { long[id] = (name, type?.isList ?? false) }
       }
-      return AttributeMap(ids: ids, textualIDs: textual)
+      var map = AttributeMap(ids: ids, textualIDs: textual)
+      map.longAttributes = long
+      return map
     }
   }
 
@@ -150,7 +162,11 @@ public struct SQLCompiler {
     var where_ = Fragment(visibility.sql, visibility.arguments)
     if let condition = try condition(predicate) { where_ = where_ + " AND (" + condition + ")" }
     var statement = "SELECT \(Self.itemColumns), 0.0 AS relevance FROM items i " + join + " WHERE " + where_
-    statement = statement + " ORDER BY s.\(column) \(descending ? "DESC" : "ASC") NULLS LAST, i.rowid"
+    var key = Fragment("s.\(column)")
+    if type.isTextual, let long = attributes.longAttributes[id] {
+      key = "coalesce(s.fold, sl_fold(" + Self.recordText(long, values: "s", item: "i") + "))"
+    }
+    statement = statement + " ORDER BY " + key + " \(descending ? "DESC" : "ASC") NULLS LAST, i.rowid"
     if let limit = plan.limit { statement = statement + Fragment(" LIMIT ?", [.integer(Int64(limit))]) }
     return finish(statement, ranked: false)
   }
@@ -231,7 +247,7 @@ public struct SQLCompiler {
       return finish("SELECT \(column), count(*) FROM " + from + " WHERE " + where_ + " AND \(column) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
     }
     let (join, key) = try valueJoin(target, alias: "g")
-    return finish("SELECT \(key), count(DISTINCT i.rowid) FROM " + from + " " + join + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
+    return finish("SELECT " + key + ", count(DISTINCT i.rowid) FROM " + from + " " + join + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
   /// The statistic over the plan's items, per value of `group` when given. For `median` and
@@ -241,10 +257,10 @@ public struct SQLCompiler {
   ) throws(QueryRuntimeError) -> Compiled {
     let (from, where_, _) = try fromAndWhere(plan)
     var joins = Fragment("")
-    var groupKey = "NULL"
+    var groupKey = Fragment("NULL")
     if let group {
       if case .itemField(let field) = group {
-        groupKey = Self.itemColumn(field)
+        groupKey = Fragment(Self.itemColumn(field))
       } else {
         let (join, key) = try valueJoin(group, alias: "g")
         joins = joins + " " + join
@@ -276,9 +292,10 @@ public struct SQLCompiler {
     }
     let statement: Fragment
     if request.function == .median || request.function == .stddev {
-      statement = "SELECT \(groupKey), \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY 1, 2"
+      statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY 1, 2"
     } else if group != nil {
-      statement = "SELECT \(groupKey), \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND \(groupKey) IS NOT NULL GROUP BY 1 ORDER BY 1"
+      // The key fragment stands twice, so its arguments do too, each in its place.
+      statement = "SELECT " + groupKey + ", \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND " + groupKey + " IS NOT NULL GROUP BY 1 ORDER BY 1"
     } else {
       statement = "SELECT NULL, \(aggregate) FROM " + from + joins + " WHERE " + where_
     }
@@ -407,7 +424,8 @@ public struct SQLCompiler {
     }
   }
 
-  /// `i.rowid IN (SELECT item FROM vals WHERE attr ... AND <value test>)`.
+  /// `i.rowid IN (SELECT item FROM vals WHERE attr ... AND <value test>)`, and for a string
+  /// pattern that long text could match, the same test on the long values read from records.
   private mutating func valuesCondition(attributeIDs: [Int64], _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {
     guard !attributeIDs.isEmpty else { return Fragment("0") }  // no item has the attribute
     var sql: Fragment
@@ -422,9 +440,46 @@ public struct SQLCompiler {
     case .compare(let op, let value): sql = sql + Fragment(" AND num \(op == .equal ? "=" : op.rawValue) ?", [.real(value)])
     case .within(let start, let end): sql = sql + Fragment(" AND num >= ? AND num < ?", [.real(start), .real(end)])
     case .range(let low, let high): sql = sql + Fragment(" AND num >= ? AND num <= ?", [.real(low), .real(high)])
-    case .match(let pattern): sql = sql + " AND " + (try stringMatch(pattern, column: "str", foldColumn: "fold"))
+    case .match(let pattern):
+      sql = sql + " AND " + (try stringMatch(pattern, column: "str", foldColumn: "fold")) + ")"
+      let long = attributeIDs.filter { attributes.longAttributes[$0] != nil }
+      guard !long.isEmpty, Self.canMatchLongText(pattern) else { return sql }
+      return "(" + sql + " OR " + (try longValuesCondition(long, pattern)) + ")"
     }
     return sql + ")"
+  }
+
+  /// Whether `pattern` can match a long text. A whole-value comparison with a text matches
+  /// only values that fold to what the text folds to (`fold` is the coarsest of the
+  /// modifiers), and every value whose folded form is short is in `vals`.
+  static func canMatchLongText(_ pattern: MatchPattern) -> Bool {
+    guard pattern.isWholeValue, let exact = pattern.exactText else { return true }
+    return TextFolding.fold(exact).utf8.count > Schema.longTextBytes
+  }
+
+  /// Items whose long values of `attributeIDs` (marker rows in `vals`) match `pattern`,
+  /// tested on the text in the record.
+  private mutating func longValuesCondition(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment {
+    matchers.append(try PatternMatcher(pattern))
+    let slot = SQLValue.integer(Int64(matchers.count - 1))
+    var tests: [Fragment] = []
+    for id in attributeIDs {
+      guard let attribute = attributes.longAttributes[id] else { continue }
+      tests.append(Fragment("(v.attr = ? AND sl_match(?, ", [.integer(id), slot]) + Self.recordText(attribute, values: "v", item: "r") + "))")
+    }
+    return Fragment(
+      "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE v.attr IN (\(attributeIDs.map { _ in "?" }.joined(separator: ", "))) AND v.num IS NULL AND v.str IS NULL AND (",
+      attributeIDs.map(SQLValue.integer)) + Fragment.joined(tests, separator: " OR ") + "))"
+  }
+
+  /// The text of the long value that the `vals` row `values` stands for, read from the record
+  /// of `items` row `item`.
+  static func recordText(_ attribute: (name: String, isList: Bool), values: String, item: String) -> Fragment {
+    let path = "$.\"" + attribute.name + "\""
+    if attribute.isList {
+      return Fragment("json_extract(\(item).attributes, ? || '[' || \(values).ord || ']')", [.text(path)])
+    }
+    return Fragment("json_extract(\(item).attributes, ?)", [.text(path)])
   }
 
   private mutating func itemFieldCondition(_ column: String, _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {
@@ -481,12 +536,15 @@ public struct SQLCompiler {
   }
 
   /// A join on the values of `target` (one row per value) and the grouping key column.
-  private func valueJoin(_ target: AttributeTarget, alias: String) throws(QueryRuntimeError) -> (Fragment, String) {
+  private func valueJoin(_ target: AttributeTarget, alias: String) throws(QueryRuntimeError) -> (Fragment, Fragment) {
     guard case .attribute(let name, let type) = target else {
       throw QueryRuntimeError("cannot group by '\(target.displayName)'")
     }
-    let key = type.isTextual ? "\(alias).str" : "\(alias).num"
+    var key = Fragment(type.isTextual ? "\(alias).str" : "\(alias).num")
     guard let id = attributes.ids[name] else { return (Fragment("JOIN vals \(alias) ON 0"), key) }
+    if type.isTextual, let long = attributes.longAttributes[id] {
+      key = "coalesce(\(alias).str, " + Self.recordText(long, values: alias, item: "i") + ")"
+    }
     return (Fragment("JOIN vals \(alias) ON \(alias).item = i.rowid AND \(alias).attr = ?", [.integer(id)]), key)
   }
 
@@ -498,8 +556,11 @@ public struct SQLCompiler {
     case .itemField(let field): expression = Fragment(Self.itemColumn(field))
     case .attribute(let name, let type):
       guard let id = attributes.ids[name] else { return [] }
-      let column = type.isTextual ? "fold" : "num"
-      expression = Fragment("(SELECT \(column) FROM vals WHERE item = i.rowid AND attr = ? ORDER BY ord LIMIT 1)", [.integer(id)])
+      var column = Fragment(type.isTextual ? "fold" : "num")
+      if type.isTextual, let long = attributes.longAttributes[id] {
+        column = "coalesce(fold, sl_fold(" + Self.recordText(long, values: "vals", item: "i") + "))"
+      }
+      expression = "(SELECT " + column + Fragment(" FROM vals WHERE item = i.rowid AND attr = ? ORDER BY ord LIMIT 1)", [.integer(id)])
     default: return []
     }
     return [expression + " \(direction) NULLS LAST"]

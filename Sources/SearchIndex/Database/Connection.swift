@@ -39,6 +39,11 @@ package final class Connection {
     // Writers wait for each other instead of failing at once; readers never wait in WAL mode.
     sqlite3_busy_timeout(db, 10_000)
     try registerTokenizer()
+    // Folds long text read from records, as `vals.fold` holds it for short text.
+    try installFunction("sl_fold", argumentCount: 1) { arguments in
+      guard case .text(let text) = arguments[0] else { return .null }
+      return .text(TextFolding.fold(text))
+    }
   }
 
   deinit {

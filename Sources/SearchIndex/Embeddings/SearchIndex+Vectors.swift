@@ -63,18 +63,20 @@ extension SearchIndex {
       let statusFilter = includeFailed
         ? "NOT EXISTS (SELECT 1 FROM embedding_status s WHERE s.item = i.rowid AND s.state = 'empty')"
         : "NOT EXISTS (SELECT 1 FROM embedding_status s WHERE s.item = i.rowid)"
-      // The text comes from the full-text row: it holds textContent even when the index
-      // does not store it.
+      // The text is the full-text columns derived from the record (and the unstored text of
+      // an index that keeps textContent searchable but not stored).
+      let catalog = try Self.loadCatalog(db)
       return try db.rows(
         """
-        SELECT i.rowid, i.indexedAt, f.title, f.description, f.body FROM items i LEFT JOIN fts f ON f.rowid = i.rowid
+        SELECT i.rowid, i.indexedAt, i.attributes, u.text FROM items i LEFT JOIN fts_unstored u ON u.item = i.rowid
         WHERE i.indexId = ? AND i.rowid > ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item = i.rowid) AND \(statusFilter)
         ORDER BY i.rowid LIMIT ?
         """, [.integer(indexID), .integer(after), .integer(Int64(limit))]
       ) { row in
-        PendingEmbedding(
+        let columns = try FullTextColumns.texts(ofRecord: row.string(2) ?? "{}", catalog: catalog, unstoredText: row.string(3))
+        return PendingEmbedding(
           rowid: row.int64(0), indexedAt: row.double(1),
-          chunks: EmbeddingText.chunks(title: row.string(2) ?? "", description: row.string(3) ?? "", body: row.string(4) ?? ""))
+          chunks: EmbeddingText.chunks(title: columns[0], description: columns[2], body: columns[3]))
       }
     }
   }

@@ -10,6 +10,8 @@ package struct IndexWriter {
   /// The catalogue as of the start of the transaction plus what this transaction declared.
   package private(set) var catalog: AttributeCatalog
   private var attributeIDs: [String: Int64] = [:]
+  /// Attributes known to have long text values (`attributes.hasLong`).
+  private var longAttributes = Set<Int64>()
   private var changed = false
   /// False when the index keeps `textContent` only in the full-text index: hydration
   /// supplies the text from the app's store (as on Apple's platforms).
@@ -23,8 +25,9 @@ package struct IndexWriter {
     self.catalog = try SearchIndex.loadCatalog(connection)
     self.storesText = try connection.scalar("SELECT value FROM meta WHERE key = ?", [.text("storesText:\(indexID)")])?.int64Value != 0
     self.ranked = RankedWriter(connection: connection, indexID: indexID)
-    for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
+    for (name, id, long) in try db.rows("SELECT name, id, hasLong FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1), $0.int64(2)) }) {
       attributeIDs[name] = id
+      if long != 0 { longAttributes.insert(id) }
     }
   }
 
@@ -111,18 +114,28 @@ package struct IndexWriter {
   package mutating func upsert(_ item: SearchableItem) throws {
     try validate(item)
     var stored = item.attributeSet
-    if !storesText { stored["textContent"] = nil }
+    var unstoredText: String?
+    if !storesText, let text = stored["textContent"] {
+      // Searchable, not stored: the text goes to the full-text index (and `fts_unstored`,
+      // which deletes and embeddings need), never into the record.
+      unstoredText = text.elements.compactMap(\.stringValue).joined(separator: "\n")
+      stored["textContent"] = nil
+    }
     let json = JSONValue.object(stored.jsonObject).compactText
     let rowid: Int64
     if let existing = try existingRow(item.uniqueIdentifier) {
       rowid = existing.rowid
-      try removeDerivedRows(rowid)
-      try db.run(
-        "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?",
-        [item.domainIdentifier.map(SQLValue.text) ?? .null, item.contentType.map(SQLValue.text) ?? .null,
-         item.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
-         item.protectionClass.map(SQLValue.text) ?? .null, .text(json),
-         .real(Date().timeIntervalSince1970), .integer(rowid)])
+      try removeDerivedRows(rowid, record: existing.attributes)
+      let update = try db.cachedStatement(
+        "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
+      try update.bind(text: item.domainIdentifier, at: 1)
+      try update.bind(text: item.contentType, at: 2)
+      try update.bind(double: item.expirationDate?.timeIntervalSince1970, at: 3)
+      try update.bind(text: item.protectionClass, at: 4)
+      try update.bind(text: json, at: 5)
+      try update.bind(double: Date().timeIntervalSince1970, at: 6)
+      try update.bind(int: rowid, at: 7)
+      try update.step()
     } else {
       let statement = try db.cachedStatement(
         "INSERT INTO items(indexId, id, domain, contentType, expiration, protection, attributes, indexedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -137,7 +150,7 @@ package struct IndexWriter {
       try statement.step()
       rowid = db.lastInsertRowID
     }
-    try insertDerivedRows(rowid, item.attributeSet)
+    try insertDerivedRows(rowid, stored, unstoredText: unstoredText)
     changed = true
   }
 
@@ -166,29 +179,45 @@ package struct IndexWriter {
     return item
   }
 
-  private mutating func insertDerivedRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
-    var columns = [String](repeating: "", count: Schema.ftsColumns.count)
+  /// Writes the value rows, the full-text row and the ranked postings of the item at `rowid`
+  /// whose stored attributes are `attributes`.
+  private mutating func insertDerivedRows(_ rowid: Int64, _ attributes: AttributeSet, unstoredText: String?) throws {
+    try insertValueRows(rowid, attributes)
+    if let unstoredText, !unstoredText.isEmpty {
+      try db.run("INSERT INTO fts_unstored(item, text) VALUES (?, ?)", [.integer(rowid), .text(unstoredText)])
+    }
+    let columns = FullTextColumns.texts(of: attributes, catalog: catalog, unstoredText: unstoredText)
+    // The ranked index takes the tokens FTS5's tokenizer emits for these texts during the
+    // insert instead of analysing them a second time (see `TokenCapture`).
+    let capture = ranked.isEnabled ? db.tokenCapture : nil
+    defer { capture?.disarm() }
+    if columns.contains(where: { !$0.isEmpty }) {
+      capture?.arm(columns)
+      try FullTextColumns.insert(rowid, columns, into: db)
+    }
+    try ranked.index(rowid, columns: columns, capture: capture)
+  }
+
+  /// Writes the `vals` rows of the item at `rowid` (long text as marker rows).
+  mutating func insertValueRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
     let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, str, fold) VALUES (?, ?, ?, ?, ?, ?)")
     for (name, value) in attributes {
       guard let type = catalog.type(of: name) else { continue }
       let attr = try attributeID(name, type: type)
-      let ftsColumn = Schema.ftsColumn(for: name, type: type)
-      if name == "textContent" && !storesText {
-        // Full-text only: searchable, not stored.
-        if let ftsColumn { columns[ftsColumn] += value.elements.compactMap(\.stringValue).joined(separator: "\n") }
-        continue
-      }
       for (ord, element) in value.elements.enumerated() {
         try valueInsert.bind(int: rowid, at: 1)
         try valueInsert.bind(int: attr, at: 2)
         try valueInsert.bind(int: Int64(ord), at: 3)
         if let text = element.stringValue {
           try valueInsert.bind(double: nil, at: 4)
-          try valueInsert.bind(text: text, at: 5)
-          try valueInsert.bind(text: TextFolding.fold(text), at: 6)
-          if let ftsColumn {
-            if !columns[ftsColumn].isEmpty { columns[ftsColumn] += "\n" }
-            columns[ftsColumn] += text
+          if let folded = FullTextColumns.shortFold(text) {
+            try valueInsert.bind(text: text, at: 5)
+            try valueInsert.bind(text: folded, at: 6)
+          } else {
+            // Long text: a marker row; the text stays in the record only.
+            try valueInsert.bind(text: nil, at: 5)
+            try valueInsert.bind(text: nil, at: 6)
+            try markLong(attr)
           }
         } else {
           try valueInsert.bind(double: element.numericValue, at: 4)
@@ -198,23 +227,22 @@ package struct IndexWriter {
         try valueInsert.step()
       }
     }
-    // The ranked index takes the tokens FTS5's tokenizer emits for these texts during the
-    // insert instead of analysing them a second time (see `TokenCapture`).
-    let capture = ranked.isEnabled ? db.tokenCapture : nil
-    defer { capture?.disarm() }
-    if columns.contains(where: { !$0.isEmpty }) {
-      let ftsInsert = try db.cachedStatement("INSERT INTO fts(rowid, title, keywords, description, body, other) VALUES (?, ?, ?, ?, ?, ?)")
-      try ftsInsert.bind(int: rowid, at: 1)
-      for (offset, text) in columns.enumerated() { try ftsInsert.bind(text: text, at: Int32(offset + 2)) }
-      capture?.arm(columns)
-      try ftsInsert.step()
-    }
-    try ranked.index(rowid, columns: columns, capture: capture)
   }
 
-  private func removeDerivedRows(_ rowid: Int64) throws {
+  /// Records that attribute `attr` has long values, so comparisons on it also read records.
+  private mutating func markLong(_ attr: Int64) throws {
+    guard !longAttributes.contains(attr) else { return }
+    try db.run("UPDATE attributes SET hasLong = 1 WHERE id = ? AND hasLong = 0", [.integer(attr)])
+    longAttributes.insert(attr)
+  }
+
+  /// Removes the derived rows of the item at `rowid` whose stored record is `record`: its
+  /// full-text row is deleted with the texts derived from that record (`fts` is contentless).
+  private func removeDerivedRows(_ rowid: Int64, record: String) throws {
+    let unstored = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(rowid)])?.stringValue
+    try FullTextColumns.delete(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored), from: db)
+    try db.run("DELETE FROM fts_unstored WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
-    try db.run("DELETE FROM fts WHERE rowid = ?", [.integer(rowid)])
     try ranked.remove(rowid)
     // A rewritten item's vectors describe its old text: it is pending again.
     try db.run("DELETE FROM vectors WHERE item = ?", [.integer(rowid)])
@@ -228,8 +256,19 @@ package struct IndexWriter {
     try db.run("INSERT INTO doomed(rowid) \(selection)", arguments)
     let count = Int(try db.scalar("SELECT count(*) FROM doomed")?.int64Value ?? 0)
     guard count > 0 else { return 0 }
+    if try db.scalar("SELECT count(*) FROM items")?.int64Value == Int64(count) {
+      // Every item of the file goes: one command empties the full-text index.
+      try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
+    } else {
+      let records = try db.rows(
+        FullTextColumns.recordsQuery(where: "i.rowid IN (SELECT rowid FROM doomed)"), [],
+        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
+      for (rowid, record, unstored) in records {
+        try FullTextColumns.delete(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored), from: db)
+      }
+    }
+    try db.run("DELETE FROM fts_unstored WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM doomed)")
-    try db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM doomed)")
     for rowid in try db.rows("SELECT rowid FROM doomed", [], { $0.int64(0) }) { try ranked.remove(rowid) }
     try db.run("DELETE FROM vectors WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM embedding_status WHERE item IN (SELECT rowid FROM doomed)")

@@ -4,11 +4,19 @@
 /// - `indexes`: named indexes sharing the file, each with its client state.
 /// - `items`: one row per item: identity, domain, content type, expiry, protection class and
 ///   the canonical attribute JSON (the stored record).
-/// - `attributes`: the catalogue of attribute names and types used in the file.
+/// - `attributes`: the catalogue of attribute names and types used in the file; `hasLong`
+///   marks attributes some of whose values are long text (see `vals`).
 /// - `vals`: one row per attribute value (lists expanded), typed: `num` for numbers, dates
-///   (seconds since 1970) and Booleans; `str` and its folded form `fold` for text. Indexed by
-///   (attr, num) and (attr, fold) for comparisons, sorting and grouping inside SQLite.
-/// - `fts`: the FTS5 full-text index over text attributes, rowid = items.rowid.
+///   (seconds since 1970) and Booleans; `str` and its folded form `fold` for short text.
+///   Indexed by (attr, num) and (attr, fold) for comparisons, sorting and grouping inside
+///   SQLite. A long text (folded form over `longTextBytes`) is a marker row with all three
+///   NULL: the text itself lives once, in the record, and comparisons read it from there.
+/// - `fts`: the FTS5 full-text index over text attributes, rowid = items.rowid. Contentless:
+///   the column texts are derived from the record (`FullTextColumns`), so deleting a row
+///   derives them again and hands them to FTS5's `delete` command.
+/// - `fts_unstored`: the `textContent` of items whose named index keeps it searchable but not
+///   stored (`setStoresText(false)`): the only copy of that text, needed to delete its
+///   full-text row exactly and to embed it.
 /// - `rk_*`: the ranked index (block-max posting lists for exact BM25 top-k), kept in the
 ///   same transactions as the items; see `RankedSchema`.
 /// - `journal`: the outbox of staged changes, one pending entry per identifier (the newest
@@ -26,10 +34,16 @@ package enum Schema {
   /// Marks a file as a Searchlight index.
   package static let formatMarker = "searchlight-index"
   /// Bumped on any incompatible change to the tables below. Version 2 added the embedding
-  /// tables (version-1 files gain them when opened for writing); version 3 tokenizes `fts`
-  /// with Searchlight's own tokenizer (stems, camelCase parts, CJK) instead of unicode61, and
-  /// opening an older file for writing re-tokenizes it (`tokenizerMigration`).
-  package static let version = 3
+  /// tables; version 3 tokenizes `fts` with Searchlight's own tokenizer (stems, camelCase
+  /// parts, CJK) instead of unicode61; version 4 stores each text once (contentless `fts`, long
+  /// text out of `vals`, no FTS5 prefix indexes). Opening an older file for writing migrates
+  /// it in one transaction (`SchemaMigration`).
+  package static let version = 4
+
+  /// A text value whose folded form is longer than this many UTF-8 bytes is long text: it
+  /// is not copied into `vals` (see the table list above). Names, states, tags and titles stay
+  /// below it; descriptions and bodies go above.
+  package static let longTextBytes = 96
 
   /// The FTS5 columns, in order; text attributes map onto them with `ftsColumn(for:)`.
   package static let ftsColumns = ["title", "keywords", "description", "body", "other"]
@@ -47,20 +61,7 @@ package enum Schema {
 
   /// Tables every current index has; opening an older index for writing adds missing ones.
   package static let requiredTables = ["meta", "indexes", "items", "attributes", "vals", "journal", "source_state", "sources", "fts",
-                                           "embedding_models", "vectors", "embedding_status"]
-
-  /// Re-tokenizes a version 1 file's `fts` table with the `searchlight` tokenizer: the
-  /// contentful table still holds every text, so no item is read again.
-  static let tokenizerMigration = """
-    CREATE VIRTUAL TABLE fts_v2 USING fts5(
-      title, keywords, description, body, other,
-      tokenize = '\(FTS5Tokenizer.name)', prefix = '2 3');
-    INSERT INTO fts_v2(rowid, title, keywords, description, body, other)
-      SELECT rowid, title, keywords, description, body, other FROM fts;
-    DROP TABLE fts;
-    ALTER TABLE fts_v2 RENAME TO fts;
-    UPDATE meta SET value = \(version) WHERE key = 'schemaVersion';
-    """
+                                           "fts_unstored", "embedding_models", "vectors", "embedding_status"]
 
   package static let createStatements = """
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -86,7 +87,8 @@ package enum Schema {
       id INTEGER PRIMARY KEY,
       name TEXT NOT NULL UNIQUE,
       type TEXT NOT NULL,
-      custom INTEGER NOT NULL);
+      custom INTEGER NOT NULL,
+      hasLong INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE IF NOT EXISTS vals(
       item INTEGER NOT NULL,
       attr INTEGER NOT NULL,
@@ -97,6 +99,7 @@ package enum Schema {
     CREATE INDEX IF NOT EXISTS vals_item ON vals(item, attr);
     CREATE INDEX IF NOT EXISTS vals_num ON vals(attr, num) WHERE num IS NOT NULL;
     CREATE INDEX IF NOT EXISTS vals_fold ON vals(attr, fold) WHERE fold IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS vals_long ON vals(attr, item) WHERE num IS NULL AND str IS NULL;
     CREATE TABLE IF NOT EXISTS journal(
       indexId INTEGER NOT NULL,
       id TEXT NOT NULL,
@@ -133,8 +136,17 @@ package enum Schema {
       item INTEGER PRIMARY KEY,
       state TEXT NOT NULL,
       message TEXT);
+    CREATE TABLE IF NOT EXISTS fts_unstored(
+      item INTEGER PRIMARY KEY,
+      text TEXT NOT NULL);
+    """ + ftsStatement + RankedSchema.createStatements
+
+  /// The full-text table: contentless (its texts are derived from the records), tokenized by
+  /// Searchlight's analyzer. No prefix indexes: prefix queries scan the term range instead,
+  /// which measured cheaper than writing every 2- and 3-letter prefix of every token.
+  static let ftsStatement = """
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
-      tokenize = '\(FTS5Tokenizer.name)', prefix = '2 3');
-    """ + RankedSchema.createStatements
+      content = '', tokenize = '\(FTS5Tokenizer.name)');
+    """
 }

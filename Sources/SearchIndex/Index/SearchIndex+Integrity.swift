@@ -29,12 +29,16 @@ extension SearchIndex {
         }
         let orphans = try db.scalar("SELECT count(*) FROM fts WHERE rowid NOT IN (SELECT rowid FROM items)")?.int64Value ?? 0
         let orphanValues = try db.scalar("SELECT count(*) FROM vals WHERE item NOT IN (SELECT rowid FROM items)")?.int64Value ?? 0
-        if orphans + orphanValues > 0 {
+        let orphanTexts = try db.scalar("SELECT count(*) FROM fts_unstored WHERE item NOT IN (SELECT rowid FROM items)")?.int64Value ?? 0
+        if orphans + orphanValues + orphanTexts > 0 {
           report.isHealthy = false
-          report.lines.append("derived rows without an item: \(orphans) full-text, \(orphanValues) values")
+          report.lines.append("derived rows without an item: \(orphans) full-text, \(orphanValues) values, \(orphanTexts) unstored texts")
         } else {
           report.lines.append("derived rows: consistent with items")
         }
+        let fullText = try Self.fullTextAgreesWithRecords(db)
+        report.lines.append(fullText.line)
+        if !fullText.healthy { report.isHealthy = false }
         let ranked = try Self.rankedIntegrity(db, indexID: indexID)
         report.lines += ranked.lines
         if !ranked.healthy { report.isHealthy = false }
@@ -47,37 +51,70 @@ extension SearchIndex {
     return report
   }
 
-  /// Rebuilds the full-text and value rows of every item from the stored records; returns
-  /// how many items were rebuilt.
+  /// Compares the full-text index with the texts the records give (`FullTextColumns`): the
+  /// same rows, and per column the same terms in the same number of rows. `fts` is
+  /// contentless, so this re-derives every record into a temporary table and compares the two
+  /// vocabularies (https://www.sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
+  static func fullTextAgreesWithRecords(_ db: Connection) throws -> (line: String, healthy: Bool) {
+    try db.execute("DROP TABLE IF EXISTS temp.fts_vocab_expected; DROP TABLE IF EXISTS temp.fts_vocab_actual; DROP TABLE IF EXISTS temp.fts_expected")
+    try db.execute(Schema.ftsStatement.replacingOccurrences(of: "IF NOT EXISTS fts ", with: "temp.fts_expected "))
+    defer {
+      try? db.execute("DROP TABLE IF EXISTS temp.fts_vocab_expected; DROP TABLE IF EXISTS temp.fts_vocab_actual; DROP TABLE IF EXISTS temp.fts_expected")
+    }
+    let catalog = try loadCatalog(db)
+    var itemsWithText = 0
+    var last = Int64.min
+    let insert = "INSERT INTO temp.fts_expected(rowid, title, keywords, description, body, other) VALUES (?, ?, ?, ?, ?, ?)"
+    while true {
+      let rows = try db.rows(
+        FullTextColumns.recordsQuery(where: "i.rowid > ?") + " ORDER BY i.rowid LIMIT 5000", [.integer(last)],
+        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
+      guard let final = rows.last else { break }
+      last = final.0
+      for (rowid, record, unstored) in rows {
+        let columns = try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored)
+        guard columns.contains(where: { !$0.isEmpty }) else { continue }
+        itemsWithText += 1
+        try db.run(insert, [.integer(rowid)] + columns.map(SQLValue.text))
+      }
+    }
+    let rows = Int(try db.scalar("SELECT count(*) FROM fts")?.int64Value ?? 0)
+    try db.execute(
+      """
+      CREATE VIRTUAL TABLE temp.fts_vocab_actual USING fts5vocab(main, fts, 'col');
+      CREATE VIRTUAL TABLE temp.fts_vocab_expected USING fts5vocab(temp, fts_expected, 'col');
+      """)
+    let differing = try db.scalar(
+      """
+      SELECT count(*) FROM (
+        SELECT * FROM (SELECT term, col, doc, cnt FROM temp.fts_vocab_actual EXCEPT SELECT term, col, doc, cnt FROM temp.fts_vocab_expected)
+        UNION ALL
+        SELECT * FROM (SELECT term, col, doc, cnt FROM temp.fts_vocab_expected EXCEPT SELECT term, col, doc, cnt FROM temp.fts_vocab_actual))
+      """)?.int64Value ?? 0
+    if rows != itemsWithText || differing > 0 {
+      return ("full-text index: \(rows) rows for \(itemsWithText) items with text, \(differing) terms differ from the records (run rebuild)", false)
+    }
+    return ("full-text index: \(rows) rows, agrees with the records", true)
+  }
+
+  /// Rebuilds the full-text and value rows of every item from the stored records, and the
+  /// ranked postings of this index; returns how many items of this index were rebuilt.
   ///
-  /// The items themselves do not change, so their embeddings stay: re-writing an item
-  /// drops its vectors (they describe its old text), and they are put back afterwards, by
-  /// item identifier, in the same transaction.
+  /// The items themselves do not change, so their embeddings stay. The full-text table is
+  /// shared by every named index of the file, so it is emptied and refilled for all of them.
   @discardableResult
   public func rebuildFullTextIndex() throws(SearchIndexError) -> Int {
     try writeTyped { writer in
-      let catalog = writer.catalog
+      let db = writer.db
       let id = SQLValue.integer(writer.indexID)
-      let items = try writer.db.rows(
-        "SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ?", [id]
-      ) { try StoredItem.decode(row: $0, offset: 0, catalog: catalog) }
-      // The per-item embedding tables and the columns that survive a rebuild.
-      let kept = try Self.hasVectorTables(writer.db) ? [("vectors", "chunk, vector"), ("embedding_status", "state, message")] : []
-      for (table, columns) in kept {
-        try writer.db.run("DROP TABLE IF EXISTS temp.kept_\(table)")
-        try writer.db.run(
-          "CREATE TEMP TABLE kept_\(table) AS SELECT i.id AS id, \(columns) FROM \(table) t JOIN items i ON i.rowid = t.item WHERE i.indexId = ?",
-          [id])
-      }
-      try writer.db.run("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
-      try writer.db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
-      for item in items { try writer.upsert(item) }
-      for (table, columns) in kept {
-        try writer.db.run(
-          "INSERT OR REPLACE INTO \(table)(item, \(columns)) SELECT i.rowid, \(columns) FROM temp.kept_\(table) k JOIN items i ON i.indexId = ? AND i.id = k.id",
-          [id])
-        try writer.db.run("DROP TABLE temp.kept_\(table)")
-      }
+      try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
+      try SchemaMigration.refillFullText(db, catalog: writer.catalog, where: "1")
+      try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
+      let items = try db.rows(
+        "SELECT rowid, id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ?", [id]
+      ) { ($0.int64(0), try StoredItem.decode(row: $0, offset: 1, catalog: writer.catalog)) }
+      for (rowid, item) in items { try writer.insertValueRows(rowid, item.attributeSet) }
+      try writer.rebuildRankedIndex()
       return items.count
     }
   }

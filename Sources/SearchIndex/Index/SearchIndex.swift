@@ -82,17 +82,14 @@ public final class SearchIndex: Sendable {
     let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
     guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
     if !readOnly {
-      // Indexes written by an earlier version gain the tables added since (all additive).
+      // Files written by an earlier version are migrated in one transaction; current ones
+      // gain any table they lack (all additive).
       if Schema.requiredTables.contains(where: { !tables.contains($0) }) || version < Schema.version {
         try db.transaction {
-          try db.execute(Schema.createStatements)
-          try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
+          // Read again under the write lock: another process may have migrated meanwhile.
+          let current = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
+          try SchemaMigration.migrate(db, from: current)
         }
-      }
-      // Files written before Searchlight's tokenizer: re-tokenize them once.
-      let fts = try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'fts'")?.stringValue ?? ""
-      if !fts.contains("'\(FTS5Tokenizer.name)'") {
-        try db.transaction { try db.execute(Schema.tokenizerMigration) }
       }
       try db.execute("PRAGMA journal_mode = WAL")
     }

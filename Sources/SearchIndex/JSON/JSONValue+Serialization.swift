@@ -53,18 +53,27 @@ extension JSONValue {
 
   static func writeString(_ s: String, to out: inout String) {
     out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case let c where c.value < 0x20:
-        let hex = String(c.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
+    // Runs of bytes that need no escape are appended whole: a record's long texts cost one
+    // copy, not one append per scalar. Every byte that needs an escape is ASCII, so the
+    // runs split only at character boundaries.
+    var s = s
+    s.withUTF8 { bytes in
+      var runStart = 0
+      for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+        if runStart < offset { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]), as: UTF8.self) }
+        switch byte {
+        case 0x22: out += "\\\""
+        case 0x5C: out += "\\\\"
+        case 0x0A: out += "\\n"
+        case 0x0D: out += "\\r"
+        case 0x09: out += "\\t"
+        default:
+          let hex = String(byte, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        runStart = offset + 1
       }
+      if runStart < bytes.count { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self) }
     }
     out += "\""
   }

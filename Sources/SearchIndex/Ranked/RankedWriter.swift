@@ -341,8 +341,8 @@ final class RankedWriter {
 
   // MARK: - Rebuild and compaction
 
-  /// Replaces this index's postings with ones built from its FTS5 rows (the same texts
-  /// `IndexWriter` indexes), in this transaction.
+  /// Replaces this index's postings with ones built from its records (the same texts
+  /// `IndexWriter` indexes, see `FullTextColumns`), in this transaction.
   func rebuild() throws {
     if !loaded {
       loaded = true
@@ -361,21 +361,21 @@ final class RankedWriter {
     pending.removeAll()
     removed.removeAll()
     try store.save(stats)
-    // Chunks of rows, each read completely before it is indexed (indexing may flush).
-    var rows: [(DocID, [String])] = []
+    // Chunks of records, each read completely before it is indexed (indexing may flush);
+    // the column texts are derived from the records as the writer derived them.
+    let catalog = try SearchIndex.loadCatalog(store.db)
+    var rows: [(DocID, String, String?)] = []
     var last: DocID = .min
     while true {
-      rows.removeAll(keepingCapacity: true)
-      let chunk = try store.db.makeStatement(
-        "SELECT f.rowid, f.title, f.keywords, f.description, f.body, f.other FROM fts f JOIN items i ON i.rowid = f.rowid WHERE i.indexId = ? AND f.rowid > ? ORDER BY f.rowid LIMIT 10000")
-      try chunk.bind(int: store.indexID, at: 1)
-      try chunk.bind(int: last, at: 2)
-      while try chunk.step() {
-        rows.append((chunk.int64(0), (1...fieldCount).map { chunk.string($0) ?? "" }))
-      }
+      rows = try store.db.rows(
+        FullTextColumns.recordsQuery(where: "i.indexId = ? AND i.rowid > ?") + " ORDER BY i.rowid LIMIT 10000",
+        [.integer(store.indexID), .integer(last)], { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
       guard let final = rows.last else { break }
       last = final.0
-      for (rowid, columns) in rows { try index(rowid, columns: columns) }
+      for (rowid, record, unstored) in rows {
+        let columns = try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored)
+        if columns.contains(where: { !$0.isEmpty }) { try index(rowid, columns: columns) }
+      }
     }
     try flush()
   }

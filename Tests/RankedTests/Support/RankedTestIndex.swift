@@ -47,10 +47,7 @@ final class RankedTestIndex {
           continue
         }
         model.delete(rowid)
-        let columns = try db.rows(
-          "SELECT title, keywords, description, body, other FROM fts WHERE rowid = ?", [.integer(rowid)]
-        ) { row in (0..<5).map { row.string($0) ?? "" } }
-        guard let texts = columns.first else { continue }
+        guard let texts = try index.fullTextColumns(ofItems: [rowid])[rowid] else { continue }
         var fields: [[String]] = []
         var lengths: [Int] = []
         for text in texts {

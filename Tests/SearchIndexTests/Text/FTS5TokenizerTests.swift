@@ -90,8 +90,7 @@ import Testing
         try db.execute("""
           CREATE VIRTUAL TABLE fts_old USING fts5(title, keywords, description, body, other,
             tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
-          INSERT INTO fts_old(rowid, title, keywords, description, body, other)
-            SELECT rowid, title, keywords, description, body, other FROM fts;
+          INSERT INTO fts_old(rowid, title, body) SELECT rowid, 'Refactor MyWindowClass', 'Sensors connected' FROM items;
           DROP TABLE fts;
           ALTER TABLE fts_old RENAME TO fts;
           UPDATE meta SET value = 1 WHERE key = 'schemaVersion';

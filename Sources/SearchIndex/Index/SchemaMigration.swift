@@ -1,0 +1,66 @@
+/// Brings a file written by an earlier schema version to `Schema.version`, inside the one
+/// transaction `SearchIndex` opens for it: a crash leaves the file as it was.
+///
+/// Version 4 stores each text once. From any earlier version:
+/// 1. the text of indexes that keep `textContent` searchable but not stored is copied from
+///    the old, contentful `fts` table into `fts_unstored` (it exists nowhere else);
+/// 2. `fts` is replaced by a contentless table (no prefix indexes) and refilled with the
+///    column texts derived from the records (`FullTextColumns`);
+/// 3. long text leaves `vals` (its rows become markers) and `attributes.hasLong` is set;
+/// 4. the tables and indexes added since are created.
+/// The ranked postings are unchanged: the tokenizer and the texts are the same.
+enum SchemaMigration {
+  static func migrate(_ db: Connection, from version: Int) throws {
+    try db.execute(Schema.createStatements)
+    let attributeColumns = try db.rows("PRAGMA table_info(attributes)") { $0.string(1) ?? "" }
+    if !attributeColumns.contains("hasLong") {
+      try db.execute("ALTER TABLE attributes ADD COLUMN hasLong INTEGER NOT NULL DEFAULT 0")
+    }
+    if version < 4 { try migrateFullText(db) }
+    try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
+  }
+
+  private static func migrateFullText(_ db: Connection) throws {
+    let oldDefinition = try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'fts'")?.stringValue
+    let unstoredIndexes = try db.rows("SELECT substr(key, 12) FROM meta WHERE key LIKE 'storesText:%' AND value = 0") {
+      $0.string(0) ?? ""
+    }.compactMap { Int64($0) }
+    if let oldDefinition, !oldDefinition.replacingOccurrences(of: " ", with: "").contains("content=''") {
+      for indexID in unstoredIndexes {
+        try db.run(
+          """
+          INSERT OR REPLACE INTO fts_unstored(item, text)
+          SELECT f.rowid, f.body FROM fts f JOIN items i ON i.rowid = f.rowid WHERE i.indexId = ? AND f.body <> ''
+          """, [.integer(indexID)])
+      }
+    }
+    if oldDefinition != nil { try db.execute("DROP TABLE fts") }
+    try db.execute(Schema.ftsStatement)
+    let catalog = try SearchIndex.loadCatalog(db)
+    try refillFullText(db, catalog: catalog, where: "1")
+    try db.run(
+      """
+      UPDATE attributes SET hasLong = 1 WHERE id IN (
+        SELECT DISTINCT attr FROM vals WHERE fold IS NOT NULL AND length(CAST(fold AS BLOB)) > ?)
+      """, [.integer(Int64(Schema.longTextBytes))])
+    try db.run(
+      "UPDATE vals SET str = NULL, fold = NULL WHERE fold IS NOT NULL AND length(CAST(fold AS BLOB)) > ?",
+      [.integer(Int64(Schema.longTextBytes))])
+  }
+
+  /// Inserts the full-text rows of the items that `condition` (over `items i`) selects, from
+  /// their records, in chunks of rowids.
+  static func refillFullText(_ db: Connection, catalog: AttributeCatalog, where condition: String) throws {
+    var last = Int64.min
+    while true {
+      let rows = try db.rows(
+        FullTextColumns.recordsQuery(where: "(\(condition)) AND i.rowid > ?") + " ORDER BY i.rowid LIMIT 5000", [.integer(last)],
+        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
+      guard let final = rows.last else { return }
+      last = final.0
+      for (rowid, record, unstored) in rows {
+        try FullTextColumns.insert(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored), into: db)
+      }
+    }
+  }
+}
