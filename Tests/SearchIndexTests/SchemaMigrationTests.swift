@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// Schema version 4 (each text stored once) and the migration from version 3 files.
+///
+/// `Tests/Fixtures/schema-v3/v3.db` was written by the version 3 code (see the README beside
+/// it): a `default` index with long and short texts, lists and a protected item, and a
+/// `private` index that keeps textContent searchable but not stored.
+@Suite struct SchemaMigrationTests {
+  static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/schema-v3/v3.db")
+
+  /// A copy of the version 3 fixture, opened (and so migrated) as `name`.
+  func migratedCopy(in directory: URL, name: String = "default") throws -> SearchIndex {
+    let path = directory.appendingPathComponent("v3.db").path
+    if !FileManager.default.fileExists(atPath: path) {
+      try FileManager.default.copyItem(atPath: Self.fixture.path, toPath: path)
+    }
+    return try SearchIndex(path: path, name: name)
+  }
+
+  func ids(_ index: SearchIndex, matching query: String) throws -> [String] {
+    try index.read { db in
+      try db.rows(
+        "SELECT i.id FROM items i WHERE i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AND i.indexId = ? ORDER BY i.id",
+        [.text(query), .integer(index.indexID)]) { $0.string(0) ?? "" }
+    }
+  }
+
+  @Test func theFixtureIsAVersionThreeFile() throws {
+    let db = try Connection(path: Self.fixture.path, readOnly: true, create: false)
+    #expect(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value == 3)
+    #expect(try db.scalar("SELECT count(*) FROM items")?.int64Value == 6)
+  }
+
+  @Test func aVersionThreeFileMigratesInPlaceAndKeepsEveryAnswer() throws {
+    try withTemporaryDirectory { directory in
+      let index = try migratedCopy(in: directory)
+      let version = try index.read { db in try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value }
+      #expect(version == Int64(Schema.version))
+      // Contentless: no second copy of the texts.
+      let definition = try index.read { db in try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'fts'")?.stringValue } ?? ""
+      #expect(definition.contains("content = ''"))
+      #expect(try index.read { db in try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'fts_content'")?.int64Value } == 0)
+      // Long text left `vals`: marker rows, and the attributes say so.
+      let longest = try index.read { db in try db.scalar("SELECT max(length(CAST(fold AS BLOB))) FROM vals")?.int64Value } ?? 0
+      #expect(longest <= Int64(Schema.longTextBytes))
+      let long = try index.read { db in try db.rows("SELECT name FROM attributes WHERE hasLong = 1 ORDER BY name") { $0.string(0) ?? "" } }
+      #expect(long == ["keywords", "textContent", "title", "trailNote"])
+      // The full-text index answers as before, stems and folding included.
+      #expect(try ids(index, matching: "\"frederic\"") == ["n1", "t1"])
+      #expect(try ids(index, matching: "\"\u{1}granit\"") == ["t1"])
+      #expect(try ids(index, matching: "\"unicode\"") == ["t2"])
+      // Stored items are unchanged.
+      let t2 = try #require(try index.item(withIdentifier: "t2"))
+      #expect(t2.attributeSet["trailNote"]?.stringValue?.hasPrefix("Custom note text") == true)
+      #expect(try index.checkIntegrity().isHealthy)
+    }
+  }
+
+  @Test func unstoredTextSurvivesTheMigrationAndCanBeRewritten() throws {
+    try withTemporaryDirectory { directory in
+      let index = try migratedCopy(in: directory, name: "private")
+      // The text was only in the old full-text table; it now lives in fts_unstored.
+      let unstored = try index.read { db in try db.rows("SELECT text FROM fts_unstored ORDER BY item") { $0.string(0) ?? "" } }
+      #expect(unstored == [
+        "The alpha plan text is indexed for search but not stored in the record under no-store-text.",
+        "Beta text mentions quokka twice: quokka.",
+      ])
+      #expect(try ids(index, matching: "\"quokka\"") == ["beta"])
+      #expect(try index.item(withIdentifier: "beta")?.attributeSet["textContent"] == nil)
+      // Rewriting the item removes its old words exactly (the delete derives them again).
+      try index.indexSearchableItems([
+        SearchableItem(uniqueIdentifier: "beta", domainIdentifier: "notes", attributeSet: AttributeSet([
+          ("title", .string("Beta notes")), ("textContent", .string("Now about wombats.")),
+        ])),
+      ])
+      #expect(try ids(index, matching: "\"quokka\"") == [])
+      #expect(try ids(index, matching: "\"\u{1}wombat\"") == ["beta"])
+      #expect(try index.checkIntegrity().isHealthy)
+    }
+  }
+
+  @Test func deletingAndRewritingLongTextsKeepsTheFullTextIndexExact() throws {
+    try withTemporaryDirectory { directory in
+      let index = try migratedCopy(in: directory)
+      try index.deleteSearchableItems(withIdentifiers: ["t1"])
+      #expect(try ids(index, matching: "\"frederic\"") == ["n1"])
+      try index.updateSearchableItems([SearchableItem(uniqueIdentifier: "t2", attributeSet: AttributeSet([("trailNote", .string("replaced"))]))])
+      #expect(try ids(index, matching: "\"unicode\"") == [])
+      #expect(try ids(index, matching: "\"replac\"*") == ["t2"])
+      let report = try index.checkIntegrity()
+      #expect(report.isHealthy, "\(report.lines)")
+    }
+  }
+
+  @Test func checkFindsAFullTextIndexThatDisagreesWithTheRecords() throws {
+    try withTemporaryDirectory { directory in
+      let index = try migratedCopy(in: directory)
+      #expect(try index.checkIntegrity().isHealthy)
+      // A row no record explains.
+      try index.pool.withWriter { db in try db.run("INSERT INTO fts(rowid, body) VALUES (999, 'phantom words')") }
+      let report = try index.checkIntegrity()
+      #expect(!report.isHealthy)
+      #expect(report.lines.contains { $0.hasPrefix("full-text index:") && $0.contains("differ") }, "\(report.lines)")
+      // rebuild derives the whole full-text index again from the records.
+      try index.rebuildFullTextIndex()
+      #expect(try index.checkIntegrity().isHealthy)
+      #expect(try ids(index, matching: "\"phantom\"") == [])
+    }
+  }
+
+  @Test func checkFindsAMissingFullTextRow() throws {
+    try withTemporaryDirectory { directory in
+      let index = try migratedCopy(in: directory)
+      let texts = try index.fullTextColumns(ofItems: [1])
+      try index.pool.withWriter { db in
+        for (rowid, columns) in texts { try FullTextColumns.delete(rowid, columns, from: db) }
+      }
+      let report = try index.checkIntegrity()
+      #expect(!report.isHealthy)
+      #expect(report.lines.contains { $0.contains("rows for") }, "\(report.lines)")
+    }
+  }
+}
