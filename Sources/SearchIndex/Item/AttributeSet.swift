@@ -2,6 +2,10 @@
 public struct AttributeSet: Sendable, Hashable, Sequence {
   /// Name and value pairs in order; names are unique.
   public private(set) var entries: [(name: String, value: AttributeValue)] = []
+  /// Where each name sits in `entries`, kept once the set is larger than
+  /// `NamePositions.threshold` (a linear search is faster below it), so building an item
+  /// of 20,000 attributes costs linear time, not quadratic.
+  private var positions = NamePositions()
 
   public init() {}
 
@@ -11,14 +15,24 @@ public struct AttributeSet: Sendable, Hashable, Sequence {
 
   /// The value of `name`; assigning nil removes it.
   public subscript(name: String) -> AttributeValue? {
-    get { entries.first(where: { $0.name == name })?.value }
+    get { index(of: name).map { entries[$0].value } }
     set {
-      if let index = entries.firstIndex(where: { $0.name == name }) {
-        if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+      if let index = index(of: name) {
+        if let newValue {
+          entries[index].value = newValue
+        } else {
+          entries.remove(at: index)
+          positions.rebuild(entries.lazy.map(\.name))
+        }
       } else if let newValue {
         entries.append((name, newValue))
+        positions.appended(name, count: entries.count) { entries.lazy.map(\.name) }
       }
     }
+  }
+
+  private func index(of name: String) -> Int? {
+    positions.index(of: name) { entries.firstIndex(where: { $0.name == name }) }
   }
 
   /// The attribute names in order.

@@ -76,6 +76,8 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
   /// The members in order.
   public private(set) var members: [(key: String, value: JSONValue)] = []
+  /// Where each key sits in `members` once the object is large (see `NamePositions`).
+  private var positions = NamePositions()
 
   public init() {}
 
@@ -85,14 +87,24 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
   /// The value of `key`; assigning nil removes the member, assigning a new key appends it.
   public subscript(key: String) -> JSONValue? {
-    get { members.first(where: { $0.key == key })?.value }
+    get { index(of: key).map { members[$0].value } }
     set {
-      if let index = members.firstIndex(where: { $0.key == key }) {
-        if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+      if let index = index(of: key) {
+        if let newValue {
+          members[index].value = newValue
+        } else {
+          members.remove(at: index)
+          positions.rebuild(members.lazy.map(\.key))
+        }
       } else if let newValue {
         members.append((key, newValue))
+        positions.appended(key, count: members.count) { members.lazy.map(\.key) }
       }
     }
+  }
+
+  private func index(of key: String) -> Int? {
+    positions.index(of: key) { members.firstIndex(where: { $0.key == key }) }
   }
 
   /// The keys in order.

@@ -24,6 +24,13 @@ struct PendingDocuments {
   /// Postings (terms) of the pending documents.
   private(set) var postingCount = 0
 
+  /// Bytes the collected entries occupy in the arrays (dropped versions included, since
+  /// their storage stays until `removeAll`): what the writer's memory budget counts.
+  var byteCount: Int {
+    terms.count * MemoryLayout<TermID>.stride + frequencies.count * MemoryLayout<UInt32>.stride
+      + docs.count * (MemoryLayout<DocID>.stride * 3 + MemoryLayout<Int>.stride * (1 + fieldCount))
+  }
+
   init(fieldCount: Int) {
     self.fieldCount = fieldCount
   }
