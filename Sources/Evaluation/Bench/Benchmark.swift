@@ -80,7 +80,9 @@ package struct Benchmark {
     return BenchmarkReport(
       ingest: ingest, queries: queries, runs: configuration.runs, iterations: configuration.iterations,
       coldRuns: configuration.coldRuns, coldCache: Self.coldCacheDescription,
-      source: configuration.corpus ?? "generated (seed \(configuration.seed))", peakMemoryBytes: ProcessMemory.peakResidentBytes,
+      source: configuration.corpus ?? "generated (seed \(configuration.seed))",
+      // Each ingest starts a new peak, so the run's peak is the largest of the phases'.
+      peakMemoryBytes: [withoutRanked?.peakMemoryBytes, ingest.peakMemoryBytes, ProcessMemory.peakResidentBytes].compactMap { $0 }.max(),
       ingestWithoutRanked: withoutRanked, ranked: ranked)
   }
 
@@ -110,7 +112,9 @@ package struct Benchmark {
   }
 
   private func ingest(into index: SearchIndex, path: String, sample: inout TextSample) throws -> BenchmarkReport.Ingest {
-    try configuration.corpus.map { try ingestCorpus($0, into: index, path: path, sample: &sample) } ?? ingestGenerated(into: index, path: path)
+    // The ingest's own peak, not that of an earlier phase.
+    ProcessMemory.startNewPeak()
+    return try configuration.corpus.map { try ingestCorpus($0, into: index, path: path, sample: &sample) } ?? ingestGenerated(into: index, path: path)
   }
 
   // MARK: Ingest

@@ -13,6 +13,8 @@ package struct IndexWriter {
   /// Attributes known to have long text values (`attributes.hasLong`).
   private var longAttributes = Set<Int64>()
   private var changed = false
+  /// Items written or deleted in this transaction.
+  private(set) var rowsWritten = 0
   /// False when the index keeps `textContent` only in the full-text index: hydration
   /// supplies the text from the app's store (as on Apple's platforms).
   let storesText: Bool
@@ -152,6 +154,7 @@ package struct IndexWriter {
     }
     try insertDerivedRows(rowid, stored, unstoredText: unstoredText)
     changed = true
+    rowsWritten += 1
   }
 
   /// Merges `update` into the stored item: given attributes replace stored ones, names in
@@ -275,6 +278,7 @@ package struct IndexWriter {
     try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM doomed")
     changed = true
+    rowsWritten += count
     return count
   }
 

@@ -209,17 +209,29 @@ public final class SearchIndex: Sendable {
     }
     do {
       return try pool.withWriter { db in
-        try db.transaction(.immediate) {
+        var rowsWritten = 0
+        let result = try db.transaction(.immediate) {
           var writer = try IndexWriter(connection: db, indexID: indexID)
           let result = try body(&writer)
           try writer.finish()
+          rowsWritten = writer.rowsWritten
           return result
         }
+        if rowsWritten >= Self.analyzeAfterRows {
+          // Fresh statistics for the query planner after a large write (sampled, so it
+          // takes milliseconds); a failure only leaves the old statistics.
+          try? db.execute("PRAGMA analysis_limit = 1000; ANALYZE")
+        }
+        return result
       }
     } catch let error as DatabaseError {
       throw SearchIndexError.database(error)
     }
   }
+
+  /// Items written or deleted by one transaction after which `write` refreshes the query
+  /// planner's statistics (`ANALYZE`).
+  static let analyzeAfterRows = 5_000
 
   /// `write` for the public API, where every failure is a `SearchIndexError`.
   func writeTyped<T>(_ body: (inout IndexWriter) throws -> T) throws(SearchIndexError) -> T {

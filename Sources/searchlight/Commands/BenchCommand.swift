@@ -152,7 +152,7 @@ enum BenchCommand: Command {
     if ingest.generationSeconds > 0 { text += String(format: " (%.2f s generating them, not counted)", ingest.generationSeconds) }
     text += String(format: ": %.0f items/s\n", ingest.itemsPerSecond)
     text += "index:   \(Common.formatBytes(ingest.fileBytes)), \(Int(ingest.bytesPerItem.rounded())) bytes per item\n"
-    text += "memory:  peak \(ingest.peakMemoryBytes.map { Common.formatBytes($0) } ?? "n/a") after ingest, "
+    text += "memory:  peak \(ingest.peakMemoryBytes.map { Common.formatBytes($0) } ?? "n/a") while ingesting, "
       + "\(report.peakMemoryBytes.map { Common.formatBytes($0) } ?? "n/a") for the whole run\n\n"
     func ms(_ value: Double) -> String { value.isFinite ? String(format: "%.2f", value) : "n/a" }
     func ratio(_ value: Double) -> String { value.isFinite && value > 0 ? String(format: "%.2fx", value) : "n/a" }
