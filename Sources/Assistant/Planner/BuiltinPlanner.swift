@@ -102,14 +102,8 @@ public struct BuiltinPlanner: Sendable {
       for item in reply.content.resultItems { found.append((item.rowid, item.relevance)) }
     }
     guard !found.isEmpty else { return nil }
-    let evidence = try index.read { db in
-      try found.map { rowid, relevance in
-        let texts = try db.rows("SELECT title, keywords, description, body, other FROM fts WHERE rowid = ?", [.integer(rowid)]) { row in
-          (0..<5).compactMap { row.string($0) }
-        }
-        return RelevanceFeedback.Evidence(texts: texts.first ?? [], relevance: relevance)
-      }
-    }
+    let texts = try index.indexedTexts(ofRows: found.map(\.rowid))
+    let evidence = zip(texts, found).map { RelevanceFeedback.Evidence(texts: $0, relevance: $1.relevance) }
     let terms = feedback.expand(firstSearch.textTerms, evidence: evidence)
     let added = terms.filter(\.added)
     guard !added.isEmpty else { return nil }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Typed reads for planners and tool schemas, so no module above this one writes SQL
+/// against the index tables.
+extension SearchIndex {
+  /// For each FTS5 query (https://www.sqlite.org/fts5.html#full_text_query_syntax), the
+  /// number of items visible to `scope` that match it: the document frequencies that weigh
+  /// rare terms. The queries are the caller's, already quoted.
+  public func itemCounts(matching queries: [String], scope: AccessScope) throws(SearchIndexError) -> [Int] {
+    guard !queries.isEmpty else { return [] }
+    let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
+    return try read { db in
+      try queries.map { query in
+        // The match drives: as the inner side of a join FTS5 would run it once per item.
+        Int(try db.scalar(
+          "SELECT count(*) FROM items i WHERE i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AND " + visibility.sql,
+          [.text(query)] + visibility.arguments)?.int64Value ?? 0)
+      }
+    }
+  }
+
+  /// The full-text columns (title, keywords, description, body, other; empty ones left
+  /// out) of each item by rowid, as indexed; an item without text gives an empty list.
+  /// The rowids come from a query in the caller's access scope.
+  public func indexedTexts(ofRows rowids: [Int64]) throws(SearchIndexError) -> [[String]] {
+    let columns = Schema.ftsColumns.joined(separator: ", ")
+    return try read { db in
+      try rowids.map { rowid in
+        try db.rows("SELECT \(columns) FROM fts WHERE rowid = ?", [.integer(rowid)]) { row in
+          (0..<Schema.ftsColumns.count).compactMap { row.string($0) }
+        }.first ?? []
+      }
+    }
+  }
+
+  /// The most common values of an attribute among the items visible to `scope`, with the
+  /// number of items holding each, most common first (ties by value); nil when the file has
+  /// no attribute of that name.
+  public func attributeValues(named name: String, scope: AccessScope, limit: Int) throws(SearchIndexError) -> [(value: String, count: Int)]? {
+    let visible = scope.sqlCondition(alias: "i", indexID: indexID)
+    return try read { db -> [(value: String, count: Int)]? in
+      guard let id = try db.scalar("SELECT id FROM attributes WHERE name = ?", [.text(name)])?.int64Value else { return nil }
+      return try db.rows(
+        """
+        SELECT coalesce(v.str, v.num), count(DISTINCT v.item) FROM vals v JOIN items i ON i.rowid = v.item
+        WHERE v.attr = ? AND \(visible.sql) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?
+        """, [.integer(id)] + visible.arguments + [.integer(Int64(limit))]
+      ) { row in
+        let value = row.value(at: 0)
+        return (value.stringValue ?? value.doubleValue.map { JSONValue.format(number: $0) } ?? "", Int(row.int64(1)))
+      }
+    }
+  }
+}
