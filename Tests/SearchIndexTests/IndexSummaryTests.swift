@@ -124,6 +124,20 @@ import Testing
     }
   }
 
+  @Test func itemCountsLeaveOutHiddenItemsAndOtherNamedIndexes() throws {
+    try withIndex { index, path in
+      let queries = [#""trail""#, #""hidden""#, #""expiring""#, #""nothing""#]
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: Self.now)) == [1, 0, 1, 0])
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: utc(2026, 12, 2))) == [1, 0, 0, 0])
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: Self.now, protectionClasses: ["private"])) == [1, 1, 1, 0])
+      // A second named index in the file shares the full-text table: its items never count.
+      let other = try SearchIndex(path: path, name: "other")
+      try other.indexSearchableItems([item("o1", [("title", .string("Trail Hidden"))])])
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: Self.now)) == [1, 0, 1, 0])
+      #expect(try other.itemCounts(matching: queries, scope: AccessScope(now: Self.now)) == [1, 1, 0, 0])
+    }
+  }
+
   @Test func aReadOnlyFileKeepsTheSummaryInMemory() throws {
     try withIndex { index, path in
       _ = try index.statistics()
