@@ -51,6 +51,30 @@ import Testing
     }
   }
 
+  /// A scope that hides nothing reads the value table alone (no item lookups): the same
+  /// figures as `statistics` and as the scope-checked reading.
+  @Test func aScopeThatHidesNothingCountsTheSame() throws {
+    try withIndex { index, _ in
+      let scope = AccessScope(now: Self.now, protectionClasses: ["private"])
+      let summary = try index.summary(scope: scope)
+      #expect(summary.items == 5)
+      #expect(summary.attributes == (try index.statistics(scope: scope)).attributes)
+      #expect(summary.attributes.first { $0.name == "stateOrProvince" }?.count == 5)
+      #expect(known(summary, "stateOrProvince") == ["California", "Nevada", "Oregon", "Utah"])
+      #expect(summary.exampleValues["stateOrProvince"]?.map(\.count) == [2, 1, 1, 1])
+      #expect(summary.exampleValues["codename"]?.map(\.value) == ["Bluebird"])
+
+      // Content types come from the items when some item has one.
+      try index.indexSearchableItems([
+        SearchableItem(uniqueIdentifier: "t5", domainIdentifier: "trails", contentType: "trail", protectionClass: nil,
+                       attributeSet: AttributeSet([("stateOrProvince", .string("Utah"))])),
+      ])
+      let typed = try index.summary(scope: scope)
+      #expect(typed.knownValues["stateOrProvince"]?.first { $0.value == "Utah" }?.contentTypes == ["trail"])
+      #expect(typed.knownValues["stateOrProvince"]?.first { $0.value == "Utah" }?.count == 2)
+    }
+  }
+
   @Test func secondReadUsesTheCacheInMemoryAndInTheFile() throws {
     try withIndex { index, path in
       let scope = AccessScope(now: Self.now)

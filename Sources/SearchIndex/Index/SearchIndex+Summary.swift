@@ -124,48 +124,64 @@ extension SearchIndex {
       names.append(name)
       ids[name] = id
     }
-    let attributes = try db.rows(
-      """
-      SELECT a.name, a.type, a.custom, count(DISTINCT v.item) FROM attributes a
-      JOIN vals v ON v.attr = a.id JOIN items i ON i.rowid = v.item
-      WHERE \(visible.sql) GROUP BY a.id ORDER BY a.name
-      """, visible.arguments
-    ) { row in
+    // When the file holds only this named index and the scope hides none of its items, every
+    // value belongs to a visible item: the value table alone answers, without looking up
+    // the item of each value.
+    let hidden = scope.hiddenRowsSQL(indexID: indexID)
+    let unrestricted = try db.scalar("SELECT count(*) FROM indexes WHERE id != ?", [.integer(indexID)])?.int64Value == 0
+      && db.scalar("SELECT EXISTS (\(hidden.sql))", hidden.arguments)?.int64Value == 0
+    // Each item has one `ord = 0` value of each attribute it has.
+    let attributeCounts = unrestricted
+      ? (sql: """
+        SELECT a.name, a.type, a.custom, c.n FROM attributes a
+        JOIN (SELECT attr, count(*) AS n FROM vals WHERE ord = 0 GROUP BY attr) c ON c.attr = a.id ORDER BY a.name
+        """, arguments: [SQLValue]())
+      : (sql: """
+        SELECT a.name, a.type, a.custom, count(DISTINCT v.item) FROM attributes a
+        JOIN vals v ON v.attr = a.id JOIN items i ON i.rowid = v.item
+        WHERE \(visible.sql) GROUP BY a.id ORDER BY a.name
+        """, arguments: visible.arguments)
+    let attributes = try db.rows(attributeCounts.sql, attributeCounts.arguments) { row in
       IndexStatistics.Attribute(
         name: row.string(0) ?? "", type: catalog.type(of: row.string(0) ?? "") ?? AttributeType(parsing: row.string(1) ?? "") ?? .string,
         count: Int(row.int64(3)), isCustom: row.int64(2) == 1)
     }
+    let untyped = contentTypes.allSatisfy { $0.name == nil }
     var known: [String: [IndexSummary.KnownValue]] = [:]
     var examples: [String: [IndexSummary.ExampleValue]] = [:]
     for (name, id) in ids.sorted(by: { $0.key < $1.key }) {
       guard let type = catalog.type(of: name), type.isTextual else { continue }
-      // Distinct values of visible items, counted up to one past the limit: the (attr, fold)
-      // index answers this without reading every value of a high-cardinality attribute.
+      // The values of visible items: the value table alone when nothing is hidden.
+      let values = unrestricted
+        ? (from: "vals v", condition: "v.attr = ? AND v.fold IS NOT NULL", arguments: [SQLValue.integer(id)])
+        : (from: "vals v JOIN items i ON i.rowid = v.item", condition: "v.attr = ? AND v.fold IS NOT NULL AND " + visible.sql,
+           arguments: [SQLValue.integer(id)] + visible.arguments)
+      // Distinct values, counted up to one past the limit: the (attr, fold) index answers
+      // this without reading every value of a high-cardinality attribute.
       func distinct(_ column: String, limit: Int) throws -> Int {
         Int(try db.scalar(
-          """
-          SELECT count(*) FROM (SELECT DISTINCT \(column) FROM vals v JOIN items i ON i.rowid = v.item
-          WHERE v.attr = ? AND v.fold IS NOT NULL AND \(visible.sql) LIMIT ?)
-          """, [.integer(id)] + visible.arguments + [.integer(Int64(limit + 1))])?.int64Value ?? 0)
+          "SELECT count(*) FROM (SELECT DISTINCT \(column) FROM \(values.from) WHERE \(values.condition) LIMIT ?)",
+          values.arguments + [.integer(Int64(limit + 1))])?.int64Value ?? 0)
       }
       let exact = try distinct("v.str", limit: IndexSummary.maximumExampleValues)
       if exact > 0, exact <= IndexSummary.maximumExampleValues {
         examples[name] = try db.rows(
-          """
-          SELECT v.str, count(DISTINCT v.item) FROM vals v JOIN items i ON i.rowid = v.item
-          WHERE v.attr = ? AND v.fold IS NOT NULL AND \(visible.sql) GROUP BY 1 ORDER BY 2 DESC, 1
-          """, [.integer(id)] + visible.arguments
+          "SELECT v.str, count(DISTINCT v.item) FROM \(values.from) WHERE \(values.condition) GROUP BY 1 ORDER BY 2 DESC, 1",
+          values.arguments
         ) { IndexSummary.ExampleValue(value: $0.string(0) ?? "", count: Int($0.int64(1))) }
       }
       guard type.scalar == .string else { continue }
       let folded = exact <= IndexSummary.maximumExampleValues ? exact : try distinct("v.fold", limit: IndexSummary.maximumKnownValues)
       guard folded > 0, folded <= IndexSummary.maximumKnownValues else { continue }
+      // The content types of the items with each value come from the items, unless no item
+      // has one.
+      let withTypes = !(unrestricted && untyped)
       known[name] = try db.rows(
         """
-        SELECT v.fold, min(v.str), count(DISTINCT v.item), group_concat(DISTINCT i.contentType)
-        FROM vals v JOIN items i ON i.rowid = v.item
-        WHERE v.attr = ? AND v.fold IS NOT NULL AND length(v.str) <= ? AND \(visible.sql) GROUP BY v.fold
-        """, [.integer(id), .integer(Int64(IndexSummary.maximumValueLength))] + visible.arguments
+        SELECT v.fold, min(v.str), count(DISTINCT v.item), \(withTypes ? "group_concat(DISTINCT i.contentType)" : "NULL")
+        FROM \(withTypes ? "vals v JOIN items i ON i.rowid = v.item" : "vals v")
+        WHERE v.attr = ? AND v.fold IS NOT NULL AND length(v.str) <= ?\(withTypes ? " AND " + visible.sql : "") GROUP BY v.fold
+        """, [.integer(id), .integer(Int64(IndexSummary.maximumValueLength))] + (withTypes ? visible.arguments : [])
       ) { row in
         IndexSummary.KnownValue(
           attribute: name, fold: row.string(0) ?? "", value: row.string(1) ?? "", count: Int(row.int64(2)),
