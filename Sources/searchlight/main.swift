@@ -74,4 +74,6 @@ func runCommandLine(_ argv: [String]) -> ExitCode {
   }
 }
 
+// The clock of `--timing` starts here, before the arguments are read.
+_ = PhaseTiming.shared
 exit(runCommandLine(Array(CommandLine.arguments.dropFirst())).rawValue)

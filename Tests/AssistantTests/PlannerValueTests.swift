@@ -83,4 +83,18 @@ import Testing
       index: SampleIndex.shared, clock: SampleIndex.clock, scope: AccessScope(now: SampleIndex.now, protectionClasses: ["finance"]))
     #expect(try finance.plan("notes tagged taxes").dsl.contains(#"keywords == "taxes"cd"#))
   }
+
+  /// The vocabulary is cached per scope (in memory and in the index file): a granted scope
+  /// reading it first leaves nothing for a scope without the grant, in this process or the
+  /// next.
+  @Test func aGrantedScopeReadingFirstLeavesNoTraceInAnothersVocabulary() throws {
+    let index = try SampleIndex.make()
+    let finance = try BuiltinPlanner(
+      index: index, clock: SampleIndex.clock, scope: AccessScope(now: SampleIndex.now, protectionClasses: ["finance"]))
+    #expect(try finance.plan("notes tagged taxes").dsl.contains(#"keywords == "taxes"cd"#))
+    for reader in [index, try SearchIndex(path: index.path)] {
+      let plain = try BuiltinPlanner(index: reader, clock: SampleIndex.clock)
+      #expect(!(try plain.plan("notes tagged taxes").dsl.contains("keywords ==")))
+    }
+  }
 }

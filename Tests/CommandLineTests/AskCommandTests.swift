@@ -57,8 +57,12 @@ import Testing
     try Workspace.with { workspace in
       let result = try workspace.run(["ask", "--db", Self.db, "--timing"] + Self.now + ["orion retrospective"], environment: Self.noModel)
       #expect(result.status == 0)
-      let pattern = #/^time to first source: [0-9.]+ ms, time to first text: [0-9.]+ ms, total: [0-9.]+ ms\n$/#
-      #expect(result.stderr.wholeMatch(of: pattern) != nil, "\(result.stderr)")
+      let pattern = #/^time to first source: [0-9.]+ ms, time to first text: [0-9.]+ ms, total: [0-9.]+ ms\nphases: (.*)\n$/#
+      let match = try #require(result.stderr.wholeMatch(of: pattern), "\(result.stderr)")
+      // The whole process: opening the index, its catalogue and vocabulary, the plan, the
+      // searches and the printing, then the total since the process started.
+      let names = match.1.split(separator: ", ").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+      #expect(names == ["start", "open", "catalogue", "vocabulary", "plan", "execute", "render", "total"], "\(result.stderr)")
     }
   }
 

@@ -26,6 +26,16 @@ import Testing
     #expect(Set(itemIDs(lines)).count == 235)
   }
 
+  @Test func timingReportsEveryPhaseOfTheProcess() throws {
+    let result = try runOnSamples("query", ["--timing", "--", #"search "budget" | count"#])
+    #expect(result.status == 0, "\(result)")
+    let pattern = #/^time to first reply: [0-9.]+ ms, total: [0-9.]+ ms\nphases: (.*)\n$/#
+    let match = try #require(result.stderr.wholeMatch(of: pattern), "\(result.stderr)")
+    let phases = match.1.split(separator: ", ").map { $0.split(separator: " ") }
+    #expect(phases.map { String($0[0]) } == ["start", "open", "catalogue", "plan", "execute", "render", "total"], "\(result.stderr)")
+    #expect(phases.allSatisfy { $0.count == 3 && Double($0[1]) != nil && $0[2] == "ms" }, "\(result.stderr)")
+  }
+
   @Test func twoRunsHaveTwoTokens() throws {
     let first = try jsonLines(["search * | count"])
     let second = try jsonLines(["search * | count"])

@@ -9,16 +9,16 @@ struct SchemaDescriber {
   let scope: AccessScope
 
   /// Attributes with at most this many distinct values list them as examples.
-  static let exampleLimit = 12
+  static let exampleLimit = IndexSummary.maximumExampleValues
 
   func describe(_ request: SchemaRequest) throws -> String {
     switch request.kind {
     case .schema:
-      let stats = try index.statistics(scope: scope)
-      var lines = ["\(stats.items) items in domains: " + stats.domains.map { "\($0.name) (\($0.count))" }.joined(separator: ", "), "attributes (name: type, items with it):"]
+      let stats = try index.summary(scope: scope)
+      var lines = ["\(stats.items) items in domains: " + stats.domainCounts.map { "\($0.name) (\($0.count))" }.joined(separator: ", "), "attributes (name: type, items with it):"]
       for attribute in stats.attributes {
         var line = "- \(attribute.name): \(attribute.type), \(attribute.count)"
-        if attribute.type.isTextual, let values = try values(of: attribute.name, limit: Self.exampleLimit + 1), values.count <= Self.exampleLimit {
+        if attribute.type.isTextual, let values = try examples(of: attribute.name, atMost: Self.exampleLimit) {
           line += "; values: " + values.map { "\($0.0)" }.joined(separator: ", ")
         }
         lines.append(line)
@@ -35,28 +35,24 @@ struct SchemaDescriber {
       }
       return "values of \(name) (value: items), most common first:\n" + values.map { "- \($0.0): \($0.1)" }.joined(separator: "\n")
     case .contentType:
-      let rows = try index.read { db in
-        try db.rows(
-          "SELECT coalesce(contentType, ''), count(*) FROM items i WHERE \(scope.sqlCondition(alias: "i", indexID: index.indexID).sql) GROUP BY 1 ORDER BY 2 DESC",
-          scope.sqlCondition(alias: "i", indexID: index.indexID).arguments
-        ) { ($0.string(0) ?? "", Int($0.int64(1))) }
-      }
+      var counts: [String: Int] = [:]
+      for entry in try index.summary(scope: scope).contentTypes { counts[entry.name ?? "", default: 0] += entry.count }
+      let rows = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
       return "content types (type: items):\n" + rows.map { "- \($0.0.isEmpty ? "(none)" : $0.0): \($0.1)" }.joined(separator: "\n")
     }
   }
 
-  /// The most common values of a text attribute with their item counts; nil when the
-  /// attribute is unknown.
+  /// The values of a text attribute with their item counts, most common first, when it has
+  /// at most `maximum` (up to `IndexSummary.maximumExampleValues`) distinct values; nil
+  /// otherwise. Read from the index's summary, kept per generation.
+  func examples(of name: String, atMost maximum: Int) throws -> [(String, Int)]? {
+    guard let examples = try index.summary(scope: scope).exampleValues[name], examples.count <= maximum else { return nil }
+    return examples.map { ($0.value, $0.count) }
+  }
+
+  /// The most common values of an attribute with their item counts, most common first; nil
+  /// when the attribute is unknown.
   func values(of name: String, limit: Int) throws -> [(String, Int)]? {
-    let visible = scope.sqlCondition(alias: "i", indexID: index.indexID)
-    return try index.read { db -> [(String, Int)]? in
-      guard let id = try db.scalar("SELECT id FROM attributes WHERE name = ?", [.text(name)])?.int64Value else { return nil }
-      return try db.rows(
-        """
-        SELECT coalesce(v.str, v.num), count(DISTINCT v.item) FROM vals v JOIN items i ON i.rowid = v.item
-        WHERE v.attr = ? AND \(visible.sql) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?
-        """, [.integer(id)] + visible.arguments + [.integer(Int64(limit))]
-      ) { row in (row.value(at: 0).stringValue ?? row.value(at: 0).doubleValue.map { JSONValue.format(number: $0) } ?? "", Int(row.int64(1))) }
-    }
+    try index.attributeValues(named: name, scope: scope, limit: limit)?.map { ($0.value, $0.count) }
   }
 }

@@ -81,7 +81,7 @@ public struct ToolSchemaGenerator {
       defs[name] = Schema.discriminated(name.prefix(1).lowercased() + name.dropFirst(), value)
       nodeTypes.append(ref(name))
     }
-    let catalog = try index.statistics(scope: scope)
+    let catalog = try index.summary(scope: scope)
     let describer = SchemaDescriber(index: index, scope: scope)
     var attributeNames = catalog.attributes.map(\.name) + ["domainIdentifier", "contentType"]
     if case .profile(_, let chosen, _) = guidance, !chosen.isEmpty { attributeNames = chosen }
@@ -241,10 +241,10 @@ public struct ToolSchemaGenerator {
 
   /// The description handed to the model: what the index holds and how to call the tool.
   func description(
-    _ guidance: ToolGuidance, catalog: IndexStatistics, describer: SchemaDescriber, attributes: [String], stages: [StageDescriptor]
+    _ guidance: ToolGuidance, catalog: IndexSummary, describer: SchemaDescriber, attributes: [String], stages: [StageDescriptor]
   ) throws -> String {
     let features = guidance.features
-    var lines = ["Search the user's own items (\(catalog.domains.map(\.name).joined(separator: ", "))). Answer only from the results; say so when nothing relevant is found."]
+    var lines = ["Search the user's own items (\(catalog.domainCounts.map(\.name).joined(separator: ", "))). Answer only from the results; say so when nothing relevant is found."]
     if features.contains(.textMatch) { lines.append("Words: root {\"type\":\"allText\",\"value\":{\"terms\":[...]}} (every word required); combine nodes with operation all/any/none.") }
     if features.contains(.dates) { lines.append("Dates: temporal on/after/before/between with relative references (today, yesterday, thisWeek, lastWeek, thisMonth, lastMonth, thisYear, lastYear) or absolute years/months; an item matches by its modification or creation date. Weeks start Monday.") }
     if guidance != .focused {
@@ -252,7 +252,7 @@ public struct ToolSchemaGenerator {
       let limit = guidance == .complete ? 40 : 25
       for attribute in catalog.attributes.filter({ attributes.contains($0.name) }).prefix(limit) {
         var line = "\(attribute.name) (\(attribute.type))"
-        if attribute.type.isTextual, let values = try describer.values(of: attribute.name, limit: 7), values.count <= 6 {
+        if attribute.type.isTextual, let values = try describer.examples(of: attribute.name, atMost: 6) {
           line += ": " + values.map(\.0).joined(separator: ", ")
         }
         attributeLines.append(line)

@@ -234,6 +234,36 @@ public final class ExecutionContext {
   func run(_ compiled: SQLCompiler.Compiled, _ row: (Statement) throws -> Void) throws {
     try cancellation.check()
     executedSQL.append(compiled.sql)
+    try installFunctions(for: compiled)
+    let cancellation = self.cancellation
+    connection.setProgressHandler(every: 10_000) { cancellation.isCancelled }
+    defer { connection.setProgressHandler(every: 0, nil) }
+    let statement = try connection.makeStatement(compiled.sql)
+    try statement.bind(compiled.arguments)
+    do {
+      while try statement.step() { try row(statement) }
+    } catch let error as DatabaseError where error.code == .interrupt || cancellation.isCancelled {
+      _ = error
+      throw QueryCancelled()
+    }
+  }
+
+  /// How SQLite will run a compiled statement: the rows of `EXPLAIN QUERY PLAN` with its
+  /// arguments bound (https://www.sqlite.org/eqp.html), without running it.
+  public func queryPlan(_ compiled: SQLCompiler.Compiled) throws -> QueryPlan {
+    try installFunctions(for: compiled)
+    let statement = try connection.makeStatement("EXPLAIN QUERY PLAN " + compiled.sql)
+    try statement.bind(compiled.arguments)
+    var steps: [QueryPlan.Step] = []
+    while try statement.step() {
+      steps.append(QueryPlan.Step(id: Int(statement.int64(0)), parent: Int(statement.int64(1)), detail: statement.string(3) ?? ""))
+    }
+    return QueryPlan(steps: steps)
+  }
+
+  /// Installs the Swift functions a compiled statement calls (`sl_match`, `sl_similarity`)
+  /// on the connection, bound to its matchers and similarity tables.
+  private func installFunctions(for compiled: SQLCompiler.Compiled) throws {
     let matchers = compiled.matchers
     let flag = cancellation
     let similarities = compiled.similarities
@@ -254,17 +284,6 @@ public final class ExecutionContext {
         guard case .text(let value) = arguments[1] else { return .integer(0) }
         return .integer(matchers[Int(index)].matches(value) ? 1 : 0)
       }
-    }
-    let cancellation = self.cancellation
-    connection.setProgressHandler(every: 10_000) { cancellation.isCancelled }
-    defer { connection.setProgressHandler(every: 0, nil) }
-    let statement = try connection.makeStatement(compiled.sql)
-    try statement.bind(compiled.arguments)
-    do {
-      while try statement.step() { try row(statement) }
-    } catch let error as DatabaseError where error.code == .interrupt || cancellation.isCancelled {
-      _ = error
-      throw QueryCancelled()
     }
   }
 

@@ -19,6 +19,14 @@ public struct RankedPlan: Sendable {
     /// and the scope, ascending, at most `limit` + 1 of them; when there are more than
     /// `limit`, `check` (the rowid bound first) tests one candidate at a time.
     case predicate(allowed: SQLCompiler.Compiled, check: SQLCompiler.Compiled, limit: Int)
+
+    /// The statement that reads the candidates (`explain` shows it).
+    var statement: SQLCompiler.Compiled {
+      switch self {
+      case .scopeOnly(let hidden): hidden
+      case .predicate(let allowed, _, _): allowed
+      }
+    }
   }
 
   /// Ranked-index terms with their query weights (`TextSearch.weights`, default 1).
@@ -41,12 +49,7 @@ public struct RankedPlan: Sendable {
   }
 
   /// The SQL of the candidate filter, for `explain`.
-  public var filterSQL: String {
-    switch filter {
-    case .scopeOnly(let hidden): hidden.sql
-    case .predicate(let allowed, _, _): allowed.sql
-    }
-  }
+  public var filterSQL: String { filter.statement.sql }
 }
 
 extension SQLCompiler {

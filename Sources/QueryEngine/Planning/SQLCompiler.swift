@@ -121,8 +121,8 @@ public struct SQLCompiler {
       relevance = Fragment("sl_similarity(?, i.rowid)", [.integer(Int64(similarities.count - 1))])
       similarityRanked = true
     }
-    let (from, where_, textRanked) = try fromAndWhere(plan)
-    if textRanked { relevance = Fragment("-bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", ")))") }
+    let (from, where_, textRanked) = try fromAndWhere(plan, scored: true)
+    if textRanked { relevance = Fragment("-f.score") }
     let ranked = textRanked || similarityRanked
     var statement = "SELECT \(Self.itemColumns), " + relevance + " AS relevance FROM " + from + " WHERE " + where_
     var order: [Fragment] = []
@@ -241,13 +241,13 @@ public struct SQLCompiler {
 
   /// SELECT key, count per value of `target` (an item joins each of its values' groups).
   public mutating func groupCountQuery(_ plan: SQLPlan, by target: AttributeTarget) throws(QueryRuntimeError) -> Compiled {
-    let (from, where_, _) = try fromAndWhere(plan)
+    let (from, where_, driven) = try fromAndWhere(plan)
     if case .itemField(let field) = target {
       let column = Self.itemColumn(field)
       return finish("SELECT \(column), count(*) FROM " + from + " WHERE " + where_ + " AND \(column) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
     }
     let (join, key) = try valueJoin(target, alias: "g")
-    return finish("SELECT " + key + ", count(DISTINCT i.rowid) FROM " + from + " " + join + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
+    return finish("SELECT " + key + ", count(DISTINCT i.rowid) FROM " + from + " " + Self.keepingOrder(join, driven) + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
   /// The statistic over the plan's items, per value of `group` when given. For `median` and
@@ -255,7 +255,7 @@ public struct SQLCompiler {
   public mutating func statisticQuery(
     _ plan: SQLPlan, _ request: StatisticRequest, by group: AttributeTarget?
   ) throws(QueryRuntimeError) -> Compiled {
-    let (from, where_, _) = try fromAndWhere(plan)
+    let (from, where_, driven) = try fromAndWhere(plan)
     var joins = Fragment("")
     var groupKey = Fragment("NULL")
     if let group {
@@ -263,19 +263,20 @@ public struct SQLCompiler {
         groupKey = Fragment(Self.itemColumn(field))
       } else {
         let (join, key) = try valueJoin(group, alias: "g")
-        joins = joins + " " + join
+        joins = joins + " " + Self.keepingOrder(join, driven)
         groupKey = key
       }
     }
+    let join = driven ? "CROSS JOIN" : "JOIN"
     var value = "1"
     if let target = request.target {
       guard case .attribute(let name, let type) = target, type.isOrdered || type.scalar == .bool else {
         throw QueryRuntimeError("\(request.function.rawValue) needs a number or date attribute")
       }
       if let id = attributes.ids[name] {
-        joins = joins + Fragment(" JOIN vals s ON s.item = i.rowid AND s.attr = ?", [.integer(id)])
+        joins = joins + Fragment(" \(join) vals s ON s.item = i.rowid AND s.attr = ?", [.integer(id)])
       } else {
-        joins = joins + " JOIN vals s ON 0"  // no item has the attribute
+        joins = joins + " \(join) vals s ON 0"  // no item has the attribute
       }
       value = "s.num"
     }
@@ -312,14 +313,23 @@ public struct SQLCompiler {
 
   // MARK: FROM and WHERE
 
-  /// The FROM clause (joined with FTS5 when a text search ranks the results) and the WHERE
-  /// clause (visibility, then the predicate).
-  private mutating func fromAndWhere(_ plan: SQLPlan) throws(QueryRuntimeError) -> (Fragment, Fragment, Bool) {
+  /// The FROM clause (driven by the FTS5 match when a text search ranks the results) and the
+  /// WHERE clause (visibility, then the predicate); true when the FROM clause is driven by
+  /// the full-text match.
+  ///
+  /// The match always drives: its rowids are the outer loop (`CROSS JOIN` fixes SQLite's
+  /// join order, https://www.sqlite.org/optoverview.html#crossjoin), and items are looked up
+  /// by rowid. As the inner side of a join FTS5 would run the match once per item. `bm25()`
+  /// can only be read in the statement that has the MATCH, so with `scored` the subquery
+  /// returns it as `f.score` (lower is better).
+  private mutating func fromAndWhere(_ plan: SQLPlan, scored: Bool = false) throws(QueryRuntimeError) -> (Fragment, Fragment, Bool) {
     var from = Fragment("items i")
     var predicate = plan.predicate
     var ranked = false
     if let search = plan.rankingSearch {
-      from = Fragment("fts JOIN items i ON i.rowid = fts.rowid AND fts MATCH ?", [.text(Self.matchExpression(search))])
+      let score = scored ? ", bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", "))) AS score" : ""
+      from = Fragment("(SELECT rowid\(score) FROM fts WHERE fts MATCH ?) f CROSS JOIN items i ON i.rowid = f.rowid",
+                      [.text(Self.matchExpression(search))])
       predicate = plan.predicateWithoutRankingSearch
       ranked = true
     } else if let similar = plan.rankingSimilar {
@@ -335,6 +345,14 @@ public struct SQLCompiler {
       where_ = where_ + " AND (" + condition + ")"
     }
     return (from, where_, ranked)
+  }
+
+  /// A join after a FROM clause the full-text match drives, as a `CROSS JOIN`: SQLite keeps
+  /// the tables of a CROSS JOIN in the written order, so the join cannot become the outer
+  /// loop and put the match on the inner side.
+  static func keepingOrder(_ join: Fragment, _ driven: Bool) -> Fragment {
+    guard driven, join.sql.hasPrefix("JOIN ") else { return join }
+    return "CROSS " + join
   }
 
   /// The SQL condition for a stored-only predicate; nil for "always true".

@@ -37,13 +37,22 @@ package final class Connection {
     self.path = path
     sqlite3_extended_result_codes(db, 1)
     // Writers wait for each other instead of failing at once; readers never wait in WAL mode.
-    sqlite3_busy_timeout(db, 10_000)
+    sqlite3_busy_timeout(db, Int32(Self.defaultBusyTimeout))
     try registerTokenizer()
     // Folds long text read from records, as `vals.fold` holds it for short text.
     try installFunction("sl_fold", argumentCount: 1) { arguments in
       guard case .text(let text) = arguments[0] else { return .null }
       return .text(TextFolding.fold(text))
     }
+  }
+
+  /// How long a statement waits for another connection's write lock, in milliseconds.
+  package static let defaultBusyTimeout = 10_000
+
+  /// Sets how long statements wait for another connection's write lock; 0 fails at once
+  /// with `SQLITE_BUSY` (https://www.sqlite.org/c3ref/busy_timeout.html).
+  package func setBusyTimeout(milliseconds: Int) {
+    sqlite3_busy_timeout(handle, Int32(milliseconds))
   }
 
   deinit {

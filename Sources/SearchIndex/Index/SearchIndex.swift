@@ -25,6 +25,8 @@ public final class SearchIndex: Sendable {
   /// The vectors of this named index as one matrix, with the generation they were read at;
   /// reloaded when the generation moves (see `VectorStore`).
   let vectorCache = Mutex<(generation: Int64, matrix: VectorMatrix)?>(nil)
+  /// Summaries read by `summary(scope:)`, by scope, valid for one generation.
+  let summaryCache = SummaryCache()
 
   /// Opens the named index `name` in the file at `path`.
   ///

@@ -34,7 +34,7 @@ enum AskCommand: Command {
     OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
     OptionSpec(name: "guide", kind: .value, valueName: "LEVEL", help: "The search tool offered to the model: focused (default), complete or profile:..."),
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "text (default) or json (JSON Lines events)."),
-    OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first source, to the first text and in total on stderr."),
+    OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first source, to the first text and in total, and the time of each phase of the process, on stderr."),
   ]
 
   /// Items an answer lists and cites at most.
@@ -51,14 +51,20 @@ enum AskCommand: Command {
     let model = try languageModel(arguments)
     let setup = try QuerySetup(arguments, command: name)
     let session: AnswerSession
+    let phases = PhaseTiming.shared
     do {
-      session = try Self.session(
-        executor: setup.executor, options: setup.options, guidance: guidance, model: model, resultLimit: resultLimit)
+      session = try phases.measure(.vocabulary) {
+        try Self.session(executor: setup.executor, options: setup.options, guidance: guidance, model: model, resultLimit: resultLimit)
+      }
     } catch {
       throw queryFailure(error)
     }
-    let timing = try answer(question, with: session, printer: AnswerPrinter(json: json))
-    if arguments.has("timing") { Terminal.err(timing.description + "\n") }
+    // The answer loop plans (timed by the planner) and runs searches; printing is render.
+    let timing = try phases.measure(.execute) { try answer(question, with: session, printer: AnswerPrinter(json: json)) }
+    if arguments.has("timing") {
+      Terminal.err(timing.description + "\n")
+      Terminal.err(phases.summary + "\n")
+    }
     return .success
   }
 
@@ -74,7 +80,8 @@ enum AskCommand: Command {
     configuration.resultLimit = resultLimit
     let planner = try BuiltinPlanner(
       index: executor.index, clock: options.clock, scope: options.scope, resultLimit: resultLimit, registry: executor.registry)
-    return AnswerSession(tool: tool, toolDefinition: definition, model: model, planner: planner, configuration: configuration)
+    return AnswerSession(
+      tool: tool, toolDefinition: definition, model: model, planner: TimedPlanner(planner: planner), configuration: configuration)
   }
 
   /// Prints the answer to `question` as it streams. Ctrl-C stops it and exits 130.
@@ -164,6 +171,10 @@ struct AnswerPrinter {
   }
 
   mutating func print(_ event: AnswerEvent) {
+    PhaseTiming.shared.measure(.render) { printUntimed(event) }
+  }
+
+  private mutating func printUntimed(_ event: AnswerEvent) {
     switch event {
     case .source:
       if timing.firstSource == nil { timing.firstSource = .now }
@@ -197,5 +208,14 @@ struct AnswerPrinter {
     case .reply, .source:
       break
     }
+  }
+}
+
+/// A planner whose plans count as the `plan` phase of `--timing`.
+struct TimedPlanner: AnswerPlanner {
+  let planner: BuiltinPlanner
+
+  func plan(_ question: String) throws -> PlannedQuery {
+    try PhaseTiming.shared.measure(.plan) { try planner.plan(question) }
   }
 }

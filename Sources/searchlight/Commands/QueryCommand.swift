@@ -23,7 +23,7 @@ enum QueryCommand: Command {
     OptionSpec(name: "fetch", kind: .value, valueName: "A,...", help: "Attributes to show or include for items (comma-separated)."),
     OptionSpec(name: "limit", kind: .value, valueName: "N", help: "At most N items or rows per reply."),
     OptionSpec(name: "why", kind: .flag, help: "Show the terms of each score."),
-    OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first reply and in total on stderr."),
+    OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first reply and in total, and the time of each phase of the process, on stderr."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -44,16 +44,21 @@ enum QueryCommand: Command {
     let start = Date()
     var first: Date?
     var assembler = ReplyAssembler()
+    let timing = PhaseTiming.shared
     do {
       let executor = setup.executor
-      let graph = try executor.prepare(text, options: setup.options)
-      try executor.execute(graph, options: setup.options) { reply in
-        if first == nil { first = Date() }
-        // In tables, batches of one reply print as one; JSON streams every batch.
-        if format == "json" {
-          Terminal.out(renderer.render(reply))
-        } else if let whole = assembler.add(reply) {
-          Terminal.out(renderer.render(whole))
+      let graph = try timing.measure(.plan) { try executor.prepare(text, options: setup.options) }
+      try timing.measure(.execute) {
+        try executor.execute(graph, options: setup.options) { reply in
+          if first == nil { first = Date() }
+          timing.measure(.render) {
+            // In tables, batches of one reply print as one; JSON streams every batch.
+            if format == "json" {
+              Terminal.out(renderer.render(reply))
+            } else if let whole = assembler.add(reply) {
+              Terminal.out(renderer.render(whole))
+            }
+          }
         }
       }
     } catch {
@@ -63,6 +68,7 @@ enum QueryCommand: Command {
       let total = Date().timeIntervalSince(start) * 1000
       let firstReply = (first ?? Date()).timeIntervalSince(start) * 1000
       Terminal.err(String(format: "time to first reply: %.1f ms, total: %.1f ms\n", firstReply, total))
+      Terminal.err(timing.summary + "\n")
     }
     return .success
   }

@@ -36,8 +36,10 @@ struct QuerySetup {
 
   init(_ arguments: ParsedArguments, command: String) throws {
     let scope = try Common.scope(arguments, command: command)
-    index = try Common.openIndex(arguments, command: command, create: false)
-    registry = try Self.registry(arguments, catalog: try index.catalog(), command: command)
+    let timing = PhaseTiming.shared
+    let index = try timing.measure(.open) { try Common.openIndex(arguments, command: command, create: false) }
+    self.index = index
+    registry = try timing.measure(.catalogue) { try Self.registry(arguments, catalog: try index.catalog(), command: command) }
     var options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
     if let path = arguments.value("identity") ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_IDENTITY"] {
       guard FileManager.default.fileExists(atPath: path) else {

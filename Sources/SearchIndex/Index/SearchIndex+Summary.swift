@@ -1,0 +1,203 @@
+import Foundation
+import Synchronization
+
+/// Summaries already read, by access scope, each with the generation and the span of clock
+/// times it holds for (see `SearchIndex.summary(scope:)`).
+final class SummaryCache: Sendable {
+  /// A summary and the clock times for which the scope's expiry hides the same items: from
+  /// the latest expiration at or before the time it was read (`validFrom`) to the earliest
+  /// one after it (`validUntil`, exclusive); nil is unbounded.
+  struct Entry: Sendable {
+    var summary: IndexSummary
+    var validFrom: Double?
+    var validUntil: Double?
+
+    func covers(_ now: Double) -> Bool {
+      (validFrom.map { $0 <= now } ?? true) && (validUntil.map { now < $0 } ?? true)
+    }
+  }
+
+  private let entries = Mutex<[String: Entry]>([:])
+  /// How many summaries were computed from the tables (not found in a cache), for tests.
+  let computations = Mutex(0)
+
+  func entry(_ key: String, generation: Int64, now: Double) -> Entry? {
+    entries.withLock { entries in
+      guard let entry = entries[key], entry.summary.generation == generation, entry.covers(now) else { return nil }
+      return entry
+    }
+  }
+
+  func store(_ entry: Entry, key: String) { entries.withLock { $0[key] = entry } }
+}
+
+extension SearchIndex {
+  /// The table that keeps summaries inside the index file, one row per named index and
+  /// access scope, so a new process reads a summary instead of scanning the value table.
+  /// Created by the first reader that stores one; never part of a generation.
+  static let summaryCacheTable = """
+    CREATE TABLE IF NOT EXISTS summary_cache(
+      indexId INTEGER NOT NULL,
+      scope TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      validFrom REAL,
+      validUntil REAL,
+      summary TEXT NOT NULL,
+      PRIMARY KEY(indexId, scope)) WITHOUT ROWID
+    """
+
+  /// What `scope` sees of this index (domains, content types, attributes in use, values of
+  /// low-cardinality text attributes), read once per index generation and scope.
+  ///
+  /// The first call after a write computes it from the tables and stores it in the file's
+  /// `summary_cache` table in a short write transaction of its own (that changes no item and
+  /// leaves the generation alone), so later processes read one row. A read-only file, or one
+  /// whose writer is busy, keeps the summary in memory only. A summary holds for its
+  /// generation and for clock times at which no item expires or stops being expired, so an
+  /// item that expires later is hidden from the summary at once.
+  public func summary(scope: AccessScope) throws(SearchIndexError) -> IndexSummary {
+    let key = Self.summaryKey(scope)
+    let now = scope.now.timeIntervalSince1970
+    let (entry, computed) = try read { db -> (SummaryCache.Entry, Bool) in
+      let generation = try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
+      if let entry = summaryCache.entry(key, generation: generation, now: now) { return (entry, false) }
+      if let entry = Self.storedSummary(db, indexID: indexID, key: key, generation: generation, now: now) { return (entry, false) }
+      summaryCache.computations.withLock { $0 += 1 }
+      return (try computeSummary(db, scope: scope, generation: generation), true)
+    }
+    summaryCache.store(entry, key: key)
+    if computed { storeSummary(entry, key: key) }
+    return entry.summary
+  }
+
+  /// The cache key of a scope: its granted classes (the clock is checked against the
+  /// entry's validity instead).
+  static func summaryKey(_ scope: AccessScope) -> String {
+    JSONValue.array(scope.protectionClasses.sorted().map(JSONValue.string)).compactText
+  }
+
+  private static func storedSummary(_ db: Connection, indexID: Int64, key: String, generation: Int64, now: Double) -> SummaryCache.Entry? {
+    // No table yet (or a file from before it): nothing stored.
+    guard let rows = try? db.rows(
+      "SELECT summary, validFrom, validUntil FROM summary_cache WHERE indexId = ? AND scope = ? AND generation = ?",
+      [.integer(indexID), .text(key), .integer(generation)],
+      { ($0.string(0) ?? "", $0.isNull(1) ? nil : $0.double(1), $0.isNull(2) ? nil : $0.double(2)) }),
+      let (text, validFrom, validUntil) = rows.first,
+      let json = try? JSONParser.parse(text), let summary = IndexSummary(json: json), summary.generation == generation
+    else { return nil }
+    let entry = SummaryCache.Entry(summary: summary, validFrom: validFrom, validUntil: validUntil)
+    return entry.covers(now) ? entry : nil
+  }
+
+  /// Stores a computed summary in the file; a read-only file or a busy writer skips it.
+  private func storeSummary(_ entry: SummaryCache.Entry, key: String) {
+    pool.withWriter { db in
+      // Never wait for another process's write: the summary is only a cache.
+      db.setBusyTimeout(milliseconds: 0)
+      defer { db.setBusyTimeout(milliseconds: Connection.defaultBusyTimeout) }
+      try? db.transaction(.immediate) {
+        try db.execute(Self.summaryCacheTable)
+        try db.run(
+          "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
+          [.integer(indexID), .text(key), .integer(entry.summary.generation), entry.validFrom.map(SQLValue.real) ?? .null,
+           entry.validUntil.map(SQLValue.real) ?? .null, .text(entry.summary.jsonValue.compactText)])
+      }
+    }
+  }
+
+  /// Reads the summary from the tables, in the caller's read transaction.
+  private func computeSummary(_ db: Connection, scope: AccessScope, generation: Int64) throws -> SummaryCache.Entry {
+    let visible = scope.sqlCondition(alias: "i", indexID: indexID)
+    let now = scope.now.timeIntervalSince1970
+    let catalog = try Self.loadCatalog(db)
+    let items = Int(try db.scalar("SELECT count(*) FROM items i WHERE \(visible.sql)", visible.arguments)?.int64Value ?? 0)
+    func counts(_ column: String) throws -> [IndexSummary.Count] {
+      try db.rows("SELECT i.\(column), count(*) FROM items i WHERE \(visible.sql) GROUP BY 1 ORDER BY 1", visible.arguments) {
+        IndexSummary.Count(name: $0.isNull(0) ? nil : $0.string(0), count: Int($0.int64(1)))
+      }
+    }
+    let domains = try counts("domain")
+    let contentTypes = try counts("contentType")
+    var names: [String] = []
+    var ids: [String: Int64] = [:]
+    for (name, id) in try db.rows("SELECT name, id FROM attributes ORDER BY id", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
+      names.append(name)
+      ids[name] = id
+    }
+    // When the file holds only this named index and the scope hides none of its items, every
+    // value belongs to a visible item: the value table alone answers, without looking up
+    // the item of each value.
+    let hidden = scope.hiddenRowsSQL(indexID: indexID)
+    let unrestricted = try db.scalar("SELECT count(*) FROM indexes WHERE id != ?", [.integer(indexID)])?.int64Value == 0
+      && db.scalar("SELECT EXISTS (\(hidden.sql))", hidden.arguments)?.int64Value == 0
+    // Each item has one `ord = 0` value of each attribute it has.
+    let attributeCounts = unrestricted
+      ? (sql: """
+        SELECT a.name, a.type, a.custom, c.n FROM attributes a
+        JOIN (SELECT attr, count(*) AS n FROM vals WHERE ord = 0 GROUP BY attr) c ON c.attr = a.id ORDER BY a.name
+        """, arguments: [SQLValue]())
+      : (sql: """
+        SELECT a.name, a.type, a.custom, count(DISTINCT v.item) FROM attributes a
+        JOIN vals v ON v.attr = a.id JOIN items i ON i.rowid = v.item
+        WHERE \(visible.sql) GROUP BY a.id ORDER BY a.name
+        """, arguments: visible.arguments)
+    let attributes = try db.rows(attributeCounts.sql, attributeCounts.arguments) { row in
+      IndexStatistics.Attribute(
+        name: row.string(0) ?? "", type: catalog.type(of: row.string(0) ?? "") ?? AttributeType(parsing: row.string(1) ?? "") ?? .string,
+        count: Int(row.int64(3)), isCustom: row.int64(2) == 1)
+    }
+    let untyped = contentTypes.allSatisfy { $0.name == nil }
+    var known: [String: [IndexSummary.KnownValue]] = [:]
+    var examples: [String: [IndexSummary.ExampleValue]] = [:]
+    for (name, id) in ids.sorted(by: { $0.key < $1.key }) {
+      guard let type = catalog.type(of: name), type.isTextual else { continue }
+      // The values of visible items: the value table alone when nothing is hidden.
+      let values = unrestricted
+        ? (from: "vals v", condition: "v.attr = ? AND v.fold IS NOT NULL", arguments: [SQLValue.integer(id)])
+        : (from: "vals v JOIN items i ON i.rowid = v.item", condition: "v.attr = ? AND v.fold IS NOT NULL AND " + visible.sql,
+           arguments: [SQLValue.integer(id)] + visible.arguments)
+      // Distinct values, counted up to one past the limit: the (attr, fold) index answers
+      // this without reading every value of a high-cardinality attribute.
+      func distinct(_ column: String, limit: Int) throws -> Int {
+        Int(try db.scalar(
+          "SELECT count(*) FROM (SELECT DISTINCT \(column) FROM \(values.from) WHERE \(values.condition) LIMIT ?)",
+          values.arguments + [.integer(Int64(limit + 1))])?.int64Value ?? 0)
+      }
+      let exact = try distinct("v.str", limit: IndexSummary.maximumExampleValues)
+      if exact > 0, exact <= IndexSummary.maximumExampleValues {
+        examples[name] = try db.rows(
+          "SELECT v.str, count(DISTINCT v.item) FROM \(values.from) WHERE \(values.condition) GROUP BY 1 ORDER BY 2 DESC, 1",
+          values.arguments
+        ) { IndexSummary.ExampleValue(value: $0.string(0) ?? "", count: Int($0.int64(1))) }
+      }
+      guard type.scalar == .string else { continue }
+      let folded = exact <= IndexSummary.maximumExampleValues ? exact : try distinct("v.fold", limit: IndexSummary.maximumKnownValues)
+      guard folded > 0, folded <= IndexSummary.maximumKnownValues else { continue }
+      // The content types of the items with each value come from the items, unless no item
+      // has one.
+      let withTypes = !(unrestricted && untyped)
+      known[name] = try db.rows(
+        """
+        SELECT v.fold, min(v.str), count(DISTINCT v.item), \(withTypes ? "group_concat(DISTINCT i.contentType)" : "NULL")
+        FROM \(withTypes ? "vals v JOIN items i ON i.rowid = v.item" : "vals v")
+        WHERE v.attr = ? AND v.fold IS NOT NULL AND length(v.str) <= ?\(withTypes ? " AND " + visible.sql : "") GROUP BY v.fold
+        """, [.integer(id), .integer(Int64(IndexSummary.maximumValueLength))] + (withTypes ? visible.arguments : [])
+      ) { row in
+        IndexSummary.KnownValue(
+          attribute: name, fold: row.string(0) ?? "", value: row.string(1) ?? "", count: Int(row.int64(2)),
+          contentTypes: (row.string(3) ?? "").split(separator: ",").map(String.init))
+      }
+    }
+    // The clock times at which the same items are expired as now.
+    let window = try db.rows(
+      """
+      SELECT (SELECT max(expiration) FROM items WHERE expiration IS NOT NULL AND expiration <= ?),
+             (SELECT min(expiration) FROM items WHERE expiration IS NOT NULL AND expiration > ?)
+      """, [.real(now), .real(now)]
+    ) { ($0.isNull(0) ? nil : $0.double(0), $0.isNull(1) ? nil : $0.double(1)) }.first
+    let summary = IndexSummary(
+      generation: generation, items: items, domains: domains, contentTypes: contentTypes, attributeNames: names,
+      attributes: attributes, knownValues: known, exampleValues: examples)
+    return SummaryCache.Entry(summary: summary, validFrom: window?.0 ?? nil, validUntil: window?.1 ?? nil)
+  }
+}

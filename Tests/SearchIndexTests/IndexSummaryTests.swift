@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// The summary planners and tool schemas read (`SearchIndex.summary(scope:)`): computed once
+/// per generation and scope, stored in the file for later processes, recomputed after a
+/// write, and never showing one scope what only another may see.
+@Suite struct IndexSummaryTests {
+  static let now = utc(2026, 11, 29, 12)
+
+  func withIndex<T>(_ body: (SearchIndex, String) throws -> T) throws -> T {
+    try withTemporaryDirectory { dir in
+      let path = dir.appendingPathComponent("index.db").path
+      let index = try SearchIndex(path: path)
+      try index.indexSearchableItems([
+        item("t1", domain: "trails", [("title", .string("Mist Trail")), ("stateOrProvince", .string("California")), ("rating", .number(4))]),
+        item("t2", domain: "trails", [("title", .string("Half Dome")), ("stateOrProvince", .string("California"))]),
+        item("t3", domain: "trails", [("title", .string("Angels Landing")), ("stateOrProvince", .string("Utah"))]),
+        item("secret", domain: "vault", protection: "private",
+             [("title", .string("Hidden")), ("stateOrProvince", .string("Nevada")), ("codename", .string("Bluebird"))]),
+        item("old", domain: "archive", expiration: utc(2026, 12, 1),
+             [("title", .string("Expiring")), ("stateOrProvince", .string("Oregon"))]),
+      ])
+      return try body(index, path)
+    }
+  }
+
+  /// The rows of the file's summary cache.
+  func storedRows(_ path: String) throws -> [(scope: String, generation: Int64)] {
+    let db = try Connection(path: path, readOnly: true, create: false)
+    return try db.rows("SELECT scope, generation FROM summary_cache ORDER BY scope") { ($0.string(0) ?? "", $0.int64(1)) }
+  }
+
+  func known(_ summary: IndexSummary, _ attribute: String) -> [String] {
+    (summary.knownValues[attribute] ?? []).map(\.value)
+  }
+
+  @Test func summaryCountsWhatTheScopeSees() throws {
+    try withIndex { index, _ in
+      let summary = try index.summary(scope: AccessScope(now: Self.now))
+      #expect(summary.items == 4)
+      #expect(summary.domainCounts.map(\.name) == ["archive", "trails"])
+      #expect(known(summary, "stateOrProvince") == ["California", "Oregon", "Utah"])
+      #expect(summary.knownValues["stateOrProvince"]?.first?.count == 2)
+      #expect(summary.exampleValues["stateOrProvince"]?.map(\.value) == ["California", "Oregon", "Utah"])
+      #expect(summary.attributes.first { $0.name == "rating" }?.count == 1)
+      let stats = try index.statistics(scope: AccessScope(now: Self.now))
+      #expect(summary.attributes == stats.attributes)
+      #expect(summary.domainCounts.map(\.name) == stats.domains.map(\.name))
+      #expect(summary.domainCounts.map(\.count) == stats.domains.map(\.count))
+    }
+  }
+
+  /// A scope that hides nothing reads the value table alone (no item lookups): the same
+  /// figures as `statistics` and as the scope-checked reading.
+  @Test func aScopeThatHidesNothingCountsTheSame() throws {
+    try withIndex { index, _ in
+      let scope = AccessScope(now: Self.now, protectionClasses: ["private"])
+      let summary = try index.summary(scope: scope)
+      #expect(summary.items == 5)
+      #expect(summary.attributes == (try index.statistics(scope: scope)).attributes)
+      #expect(summary.attributes.first { $0.name == "stateOrProvince" }?.count == 5)
+      #expect(known(summary, "stateOrProvince") == ["California", "Nevada", "Oregon", "Utah"])
+      #expect(summary.exampleValues["stateOrProvince"]?.map(\.count) == [2, 1, 1, 1])
+      #expect(summary.exampleValues["codename"]?.map(\.value) == ["Bluebird"])
+
+      // Content types come from the items when some item has one.
+      try index.indexSearchableItems([
+        SearchableItem(uniqueIdentifier: "t5", domainIdentifier: "trails", contentType: "trail", protectionClass: nil,
+                       attributeSet: AttributeSet([("stateOrProvince", .string("Utah"))])),
+      ])
+      let typed = try index.summary(scope: scope)
+      #expect(typed.knownValues["stateOrProvince"]?.first { $0.value == "Utah" }?.contentTypes == ["trail"])
+      #expect(typed.knownValues["stateOrProvince"]?.first { $0.value == "Utah" }?.count == 2)
+    }
+  }
+
+  @Test func secondReadUsesTheCacheInMemoryAndInTheFile() throws {
+    try withIndex { index, path in
+      let scope = AccessScope(now: Self.now)
+      let first = try index.summary(scope: scope)
+      #expect(index.summaryCache.computations.withLock { $0 } == 1)
+      #expect(try index.summary(scope: scope) == first)
+      #expect(index.summaryCache.computations.withLock { $0 } == 1)
+      #expect(try storedRows(path).map(\.scope) == ["[]"])
+
+      // A new process (another handle) reads the stored row: mark it to tell it apart from a
+      // recomputation.
+      try index.pool.withWriter { db in
+        try db.run("UPDATE summary_cache SET summary = replace(summary, '\"items\":4', '\"items\":999')")
+      }
+      let other = try SearchIndex(path: path)
+      #expect(try other.summary(scope: scope).items == 999)
+      #expect(other.summaryCache.computations.withLock { $0 } == 0)
+    }
+  }
+
+  @Test func aWriteInvalidatesTheSummary() throws {
+    try withIndex { index, path in
+      let scope = AccessScope(now: Self.now)
+      let before = try index.summary(scope: scope)
+      try index.indexSearchableItems([item("t4", domain: "trails", [("title", .string("Zion")), ("stateOrProvince", .string("Arizona"))])])
+      let after = try index.summary(scope: scope)
+      #expect(after.generation > before.generation)
+      #expect(after.items == 5)
+      #expect(known(after, "stateOrProvince").contains("Arizona"))
+      #expect(index.summaryCache.computations.withLock { $0 } == 2)
+      #expect(try storedRows(path).map(\.generation) == [after.generation])
+      // Another handle sees the new generation too.
+      #expect(try SearchIndex(path: path).summary(scope: scope).items == 5)
+
+      try index.deleteSearchableItems(withIdentifiers: ["t3"])
+      #expect(!known(try index.summary(scope: scope), "stateOrProvince").contains("Utah"))
+    }
+  }
+
+  @Test func protectedValuesNeverReachAnotherScope() throws {
+    try withIndex { index, path in
+      let granted = try index.summary(scope: AccessScope(now: Self.now, protectionClasses: ["private"]))
+      #expect(known(granted, "stateOrProvince").contains("Nevada"))
+      #expect(known(granted, "codename") == ["Bluebird"])
+      for reader in [index, try SearchIndex(path: path)] {
+        let plain = try reader.summary(scope: AccessScope(now: Self.now))
+        #expect(plain.items == 4)
+        #expect(!known(plain, "stateOrProvince").contains("Nevada"))
+        #expect(plain.knownValues["codename"] == nil)
+        #expect(plain.exampleValues["codename"] == nil)
+        #expect(!plain.attributes.contains { $0.name == "codename" })
+        #expect(!plain.domainCounts.contains { $0.name == "vault" })
+        #expect(!plain.jsonValue.compactText.contains("Bluebird"))
+        #expect(!plain.jsonValue.compactText.contains("Nevada"))
+      }
+      #expect(try storedRows(path).map(\.scope) == ["[\"private\"]", "[]"].sorted())
+    }
+  }
+
+  @Test func anItemThatExpiresLeavesTheSummaryAtOnce() throws {
+    try withIndex { index, path in
+      #expect(known(try index.summary(scope: AccessScope(now: Self.now)), "stateOrProvince").contains("Oregon"))
+      let later = AccessScope(now: utc(2026, 12, 2))
+      for reader in [index, try SearchIndex(path: path)] {
+        let summary = try reader.summary(scope: later)
+        #expect(!known(summary, "stateOrProvince").contains("Oregon"))
+        #expect(summary.items == 3)
+        // And back: a clock before the expiry sees it again.
+        #expect(known(try reader.summary(scope: AccessScope(now: Self.now)), "stateOrProvince").contains("Oregon"))
+      }
+    }
+  }
+
+  @Test func itemCountsLeaveOutHiddenItemsAndOtherNamedIndexes() throws {
+    try withIndex { index, path in
+      let queries = [#""trail""#, #""hidden""#, #""expiring""#, #""nothing""#]
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: Self.now)) == [1, 0, 1, 0])
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: utc(2026, 12, 2))) == [1, 0, 0, 0])
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: Self.now, protectionClasses: ["private"])) == [1, 1, 1, 0])
+      // A second named index in the file shares the full-text table: its items never count.
+      let other = try SearchIndex(path: path, name: "other")
+      try other.indexSearchableItems([item("o1", [("title", .string("Trail Hidden"))])])
+      #expect(try index.itemCounts(matching: queries, scope: AccessScope(now: Self.now)) == [1, 0, 1, 0])
+      #expect(try other.itemCounts(matching: queries, scope: AccessScope(now: Self.now)) == [1, 1, 0, 0])
+    }
+  }
+
+  @Test func aReadOnlyFileKeepsTheSummaryInMemory() throws {
+    try withIndex { index, path in
+      _ = try index.statistics()
+      try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+      defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
+      // Root may write a read-only file anyway; the point is that reading never fails.
+      let reader = try SearchIndex(path: path, create: false)
+      let summary = try reader.summary(scope: AccessScope(now: Self.now))
+      #expect(summary.items == 4)
+      #expect(try reader.summary(scope: AccessScope(now: Self.now)) == summary)
+      #expect(reader.summaryCache.computations.withLock { $0 } == 1)
+    }
+  }
+}
