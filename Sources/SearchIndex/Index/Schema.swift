@@ -28,6 +28,8 @@
 ///   dimensions, endpoint URL). No row: the index has no embeddings.
 /// - `vectors`: unit-length float32 vectors (little-endian BLOBs), one per chunk of an item's
 ///   text, keyed by item rowid; deleted with the item and whenever it is rewritten.
+/// - `summary_cache` (created by the first reader that needs it, see `SearchIndex+Summary`):
+///   the planner's vocabulary per named index, access scope and generation.
 /// - `embedding_status`: items that have no vector for a reason: `failed` (the endpoint
 ///   rejected them; `embeddings --pending` retries) or `empty` (no text to embed).
 package enum Schema {
