@@ -35,6 +35,26 @@ package enum FullTextColumns {
     "SELECT i.rowid, i.attributes, u.text FROM items i LEFT JOIN fts_unstored u ON u.item = i.rowid WHERE \(condition)"
   }
 
+  /// Calls `body` with the rowid and column texts of every item that `condition` (over
+  /// `items i`, with `arguments`) selects, in rowid order. Records are read in chunks, each
+  /// read completely before `body` sees it, so `body` may write to the same connection.
+  package static func forEachItem(
+    in db: Connection, catalog: AttributeCatalog, where condition: String, _ arguments: [SQLValue] = [],
+    _ body: (Int64, [String]) throws -> Void
+  ) throws {
+    var last = Int64.min
+    while true {
+      let rows = try db.rows(
+        recordsQuery(where: "(\(condition)) AND i.rowid > ?") + " ORDER BY i.rowid LIMIT 5000", arguments + [.integer(last)],
+        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
+      guard let final = rows.last else { return }
+      last = final.0
+      for (rowid, record, unstored) in rows {
+        try body(rowid, try texts(ofRecord: record, catalog: catalog, unstoredText: unstored))
+      }
+    }
+  }
+
   /// Adds the full-text row of `rowid` (nothing when every column is empty).
   package static func insert(_ rowid: Int64, _ columns: [String], into db: Connection) throws {
     guard columns.contains(where: { !$0.isEmpty }) else { return }

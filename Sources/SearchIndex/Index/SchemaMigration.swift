@@ -49,18 +49,10 @@ enum SchemaMigration {
   }
 
   /// Inserts the full-text rows of the items that `condition` (over `items i`) selects, from
-  /// their records, in chunks of rowids.
+  /// their records.
   static func refillFullText(_ db: Connection, catalog: AttributeCatalog, where condition: String) throws {
-    var last = Int64.min
-    while true {
-      let rows = try db.rows(
-        FullTextColumns.recordsQuery(where: "(\(condition)) AND i.rowid > ?") + " ORDER BY i.rowid LIMIT 5000", [.integer(last)],
-        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
-      guard let final = rows.last else { return }
-      last = final.0
-      for (rowid, record, unstored) in rows {
-        try FullTextColumns.insert(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored), into: db)
-      }
+    try FullTextColumns.forEachItem(in: db, catalog: catalog, where: condition) { rowid, columns in
+      try FullTextColumns.insert(rowid, columns, into: db)
     }
   }
 }

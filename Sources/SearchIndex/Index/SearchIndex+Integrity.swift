@@ -63,20 +63,11 @@ extension SearchIndex {
     }
     let catalog = try loadCatalog(db)
     var itemsWithText = 0
-    var last = Int64.min
     let insert = "INSERT INTO temp.fts_expected(rowid, title, keywords, description, body, other) VALUES (?, ?, ?, ?, ?, ?)"
-    while true {
-      let rows = try db.rows(
-        FullTextColumns.recordsQuery(where: "i.rowid > ?") + " ORDER BY i.rowid LIMIT 5000", [.integer(last)],
-        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
-      guard let final = rows.last else { break }
-      last = final.0
-      for (rowid, record, unstored) in rows {
-        let columns = try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored)
-        guard columns.contains(where: { !$0.isEmpty }) else { continue }
-        itemsWithText += 1
-        try db.run(insert, [.integer(rowid)] + columns.map(SQLValue.text))
-      }
+    try FullTextColumns.forEachItem(in: db, catalog: catalog, where: "1") { rowid, columns in
+      guard columns.contains(where: { !$0.isEmpty }) else { return }
+      itemsWithText += 1
+      try db.run(insert, [.integer(rowid)] + columns.map(SQLValue.text))
     }
     let rows = Int(try db.scalar("SELECT count(*) FROM fts")?.int64Value ?? 0)
     try db.execute(

@@ -367,21 +367,12 @@ final class RankedWriter {
     pending.removeAll()
     removed.removeAll()
     try store.save(stats)
-    // Chunks of records, each read completely before it is indexed (indexing may flush);
-    // the column texts are derived from the records as the writer derived them.
-    let catalog = try SearchIndex.loadCatalog(store.db)
-    var rows: [(DocID, String, String?)] = []
-    var last: DocID = .min
-    while true {
-      rows = try store.db.rows(
-        FullTextColumns.recordsQuery(where: "i.indexId = ? AND i.rowid > ?") + " ORDER BY i.rowid LIMIT 10000",
-        [.integer(store.indexID), .integer(last)], { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
-      guard let final = rows.last else { break }
-      last = final.0
-      for (rowid, record, unstored) in rows {
-        let columns = try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored)
-        if columns.contains(where: { !$0.isEmpty }) { try index(rowid, columns: columns) }
-      }
+    // The column texts are derived from the records as the writer derived them (indexing
+    // may flush: `forEachItem` reads each chunk before handing it over).
+    try FullTextColumns.forEachItem(
+      in: store.db, catalog: try SearchIndex.loadCatalog(store.db), where: "i.indexId = ?", [.integer(store.indexID)]
+    ) { rowid, columns in
+      if columns.contains(where: { !$0.isEmpty }) { try index(rowid, columns: columns) }
     }
     try flush()
   }
