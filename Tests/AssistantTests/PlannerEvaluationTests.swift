@@ -52,7 +52,9 @@ import Testing
 
   // MARK: Cranfield
 
-  static let cranfield = URL(fileURLWithPath: "/work/shared/data/cranfield")
+  /// `../shared/data/cranfield` beside the package; a missing collection fails the test.
+  static let cranfield = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/cranfield")
 
   struct Metrics {
     var recall = 0.0
@@ -69,7 +71,7 @@ import Testing
     return Metrics(recall: recall, ndcg: ideal > 0 ? dcg / ideal : 0)
   }
 
-  @Test(.enabled(if: FileManager.default.fileExists(atPath: cranfield.appendingPathComponent("corpus.jsonl").path)))
+  @Test
   func cranfieldRecallAndNDCG() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("cranfield-\(UUID().uuidString).db").path
     defer { try? FileManager.default.removeItem(atPath: path) }

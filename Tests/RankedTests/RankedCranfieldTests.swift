@@ -7,15 +7,16 @@ import Testing
 /// path returns exactly the exhaustive BM25F top 10 of the stored ranked index, which
 /// agrees with the reference model. Reads the collection from the shared data folder.
 @Suite struct RankedCranfieldTests {
-  static let directory = ProcessInfo.processInfo.environment["CRANFIELD_DIR"] ?? "/work/shared/data/cranfield"
-  static let available = FileManager.default.fileExists(atPath: directory + "/corpus.jsonl")
+  static let directory = ProcessInfo.processInfo.environment["CRANFIELD_DIR"]
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("shared/data/cranfield").path
 
   static func records(_ file: String) throws -> [[String: String]] {
     let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
     return try text.split(separator: "\n").map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
   }
 
-  @Test(.enabled(if: RankedCranfieldTests.available))
+  @Test
   func everyQuestionMatchesExhaustiveScoring() throws {
     let fixture = try RankedTestIndex()
     let documents = try Self.records("corpus.jsonl")

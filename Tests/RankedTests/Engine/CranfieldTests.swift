@@ -5,8 +5,9 @@ import Testing
 /// All 225 Cranfield questions against the 1,400 abstracts (title + text):
 /// pruned top-k equals the exhaustive top-k for every query.
 @Suite struct CranfieldTests {
-  static let directory = ProcessInfo.processInfo.environment["CRANFIELD_DIR"] ?? "/work/shared/data/cranfield"
-  static let available = FileManager.default.fileExists(atPath: directory + "/corpus.jsonl")
+  static let directory = ProcessInfo.processInfo.environment["CRANFIELD_DIR"]
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("shared/data/cranfield").path
 
   /// Lower-case, split on anything that is not a letter or digit.
   static func tokenize(_ text: String) -> [String] {
@@ -20,7 +21,7 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: CranfieldTests.available))
+  @Test
   func allQueriesMatchExhaustive() throws {
     let parameters = BM25FParameters.titleBody
     var index = InMemoryRankedIndex(parameters: parameters, store: InMemoryPostingStore())
