@@ -78,6 +78,10 @@ import Testing
       ])
       #expect(try ids(index, matching: "\"quokka\"") == [])
       #expect(try ids(index, matching: "\"\u{1}wombat\"") == ["beta"])
+      // An update of another attribute keeps the searchable-only text.
+      try index.updateSearchableItems([SearchableItem(uniqueIdentifier: "beta", attributeSet: AttributeSet([("title", .string("Beta, renamed"))]))])
+      #expect(try ids(index, matching: "\"\u{1}wombat\"") == ["beta"])
+      #expect(try ids(index, matching: "\"renam\"*") == ["beta"])
       #expect(try index.checkIntegrity().isHealthy)
     }
   }

@@ -165,6 +165,10 @@ package struct IndexWriter {
       return
     }
     var stored = try storedItem(rowid: existing.rowid)
+    if !storesText, let text = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(existing.rowid)])?.stringValue {
+      // Searchable-only text is not in the record: an update that leaves it alone keeps it.
+      stored.attributeSet["textContent"] = .string(text)
+    }
     for (name, value) in update.attributeSet { stored.attributeSet[name] = value }
     for name in removing { stored.attributeSet[name] = nil }
     if let domain = update.domainIdentifier { stored.domainIdentifier = domain }
