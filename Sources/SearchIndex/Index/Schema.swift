@@ -144,8 +144,9 @@ package enum Schema {
     """ + ftsStatement + RankedSchema.createStatements
 
   /// The full-text table: contentless (its texts are derived from the records), tokenized by
-  /// Searchlight's analyzer. No prefix indexes: prefix queries scan the term range instead,
-  /// which measured cheaper than writing every 2- and 3-letter prefix of every token.
+  /// Searchlight's analyzer. No prefix indexes ('2 3' took 66 MB of the 100k Zipf index):
+  /// prefix queries scan the term range instead, which stays in tens of milliseconds
+  /// (BENCHMARKS.md, "Storage and ingest").
   static let ftsStatement = """
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
