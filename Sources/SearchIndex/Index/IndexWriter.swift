@@ -130,12 +130,7 @@ package struct IndexWriter {
       try removeDerivedRows(rowid, record: existing.attributes)
       let update = try db.cachedStatement(
         "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
-      try update.bind(text: item.domainIdentifier, at: 1)
-      try update.bind(text: item.contentType, at: 2)
-      try update.bind(double: item.expirationDate?.timeIntervalSince1970, at: 3)
-      try update.bind(text: item.protectionClass, at: 4)
-      try update.bind(text: json, at: 5)
-      try update.bind(double: Date().timeIntervalSince1970, at: 6)
+      try Self.bindRecord(of: item, json: json, to: update, from: 1)
       try update.bind(int: rowid, at: 7)
       try update.step()
     } else {
@@ -143,18 +138,24 @@ package struct IndexWriter {
         "INSERT INTO items(indexId, id, domain, contentType, expiration, protection, attributes, indexedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
       try statement.bind(int: indexID, at: 1)
       try statement.bind(text: item.uniqueIdentifier, at: 2)
-      try statement.bind(text: item.domainIdentifier, at: 3)
-      try statement.bind(text: item.contentType, at: 4)
-      try statement.bind(double: item.expirationDate?.timeIntervalSince1970, at: 5)
-      try statement.bind(text: item.protectionClass, at: 6)
-      try statement.bind(text: json, at: 7)
-      try statement.bind(double: Date().timeIntervalSince1970, at: 8)
+      try Self.bindRecord(of: item, json: json, to: statement, from: 3)
       try statement.step()
       rowid = db.lastInsertRowID
     }
     try insertDerivedRows(rowid, stored, unstoredText: unstoredText)
     changed = true
     rowsWritten += 1
+  }
+
+  /// Binds an item's stored columns (domain, content type, expiration, protection, the record
+  /// `json`, the time it is written) to six parameters of `statement` starting at `first`.
+  private static func bindRecord(of item: SearchableItem, json: String, to statement: Statement, from first: Int32) throws {
+    try statement.bind(text: item.domainIdentifier, at: first)
+    try statement.bind(text: item.contentType, at: first + 1)
+    try statement.bind(double: item.expirationDate?.timeIntervalSince1970, at: first + 2)
+    try statement.bind(text: item.protectionClass, at: first + 3)
+    try statement.bind(text: json, at: first + 4)
+    try statement.bind(double: Date().timeIntervalSince1970, at: first + 5)
   }
 
   /// Merges `update` into the stored item: given attributes replace stored ones, names in
