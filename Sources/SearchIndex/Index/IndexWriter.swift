@@ -268,11 +268,8 @@ package struct IndexWriter {
       // Every item of the file goes: one command empties the full-text index.
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
     } else {
-      let records = try db.rows(
-        FullTextColumns.recordsQuery(where: "i.rowid IN (SELECT rowid FROM doomed)"), [],
-        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
-      for (rowid, record, unstored) in records {
-        try FullTextColumns.delete(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored), from: db)
+      try FullTextColumns.forEachItem(in: db, catalog: catalog, where: "i.rowid IN (SELECT rowid FROM doomed)") { rowid, columns in
+        try FullTextColumns.delete(rowid, columns, from: db)
       }
     }
     try db.run("DELETE FROM fts_unstored WHERE item IN (SELECT rowid FROM doomed)")
