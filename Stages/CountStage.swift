@@ -24,7 +24,7 @@ public struct CountStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { outputType == .table ? "count the items of each group" : "count the items" }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard plan.aggregate == nil else { return false }
       if let group = plan.groupBy {
         plan.groupBy = nil

@@ -36,15 +36,14 @@ public struct GroupStage: StageDefinition {
     var outputType: PipelineType { .groupedItems }
     var explanation: String { "group by \(target.displayName)" }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard plan.groupBy == nil, plan.aggregate == nil, plan.limit == nil else { return false }
       plan.groupBy = target
       return true
     }
 
     func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
-      var items = input.resultItems
-      return .groupedItems(ExecutionContext.group(&items, by: target))
+      .groupedItems(Aggregation.group(input.resultItems, by: target))
     }
   }
 }

@@ -23,7 +23,7 @@ public struct LimitStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "keep the first \(count)" }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard plan.groupBy == nil, plan.aggregate == nil, outputType != .groupedItems, outputType != .table else { return false }
       plan.limit = min(plan.limit ?? .max, count)
       return true

@@ -75,7 +75,7 @@ public struct PeopleStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "items \(role == "any" ? "involving" : role) \(people.joined(separator: " or "))" }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard plan.acceptsFilter else { return false }
       plan.addFilter(filter)
       return true

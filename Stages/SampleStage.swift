@@ -74,7 +74,7 @@ public struct SampleStage: StageDefinition {
       // Proportional allocation by largest remainder, so sizes add up to `count`.
       var groups: [(key: Value, items: [ResultItem])] = []
       for item in items {
-        let key = ExecutionContext.values(of: stratum, in: item).first ?? .null
+        let key = Aggregation.values(of: stratum, in: item).first ?? .null
         if let index = groups.firstIndex(where: { $0.key == key }) { groups[index].items.append(item) } else { groups.append((key, [item])) }
       }
       let shares = groups.map { Double($0.items.count) * Double(count) / Double(items.count) }

@@ -50,7 +50,7 @@ public struct SortStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "sort by \(keys.count) key\(keys.count == 1 ? "" : "s")" }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard plan.acceptsSort else { return false }
       var sort: [SQLPlan.SortKey] = []
       for key in keys {

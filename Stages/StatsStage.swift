@@ -92,7 +92,7 @@ public struct StatsStage: StageDefinition {
       requests.map(\.columnName).joined(separator: ", ") + (group.map { " by \($0.displayName)" } ?? "")
     }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard plan.aggregate == nil, plan.groupBy == nil, plan.limit == nil else { return false }
       plan.aggregate = .statistics(requests, by: group)
       return true
@@ -103,13 +103,12 @@ public struct StatsStage: StageDefinition {
       var keys: [Value] = [.null]
       var members: [Value: [ResultItem]] = [.null: items]
       if let group {
-        var copy = items
-        let grouped = ExecutionContext.group(&copy, by: group)
+        let grouped = Aggregation.group(items, by: group)
         keys = grouped.groups.map(\.key).sorted { a, b in a.displayText.localizedStandardCompare(b.displayText) == .orderedAscending }
         members = Dictionary(uniqueKeysWithValues: grouped.groups.map { ($0.key, $0.items) })
       }
       let rows = keys.map { key in
-        requests.map { request in Self.compute(request, members[key] ?? []) }
+        requests.map { request in Aggregation.compute(request, over: members[key] ?? []) }
       }
       if group == nil, requests.count == 1 {
         let request = requests[0]
@@ -117,29 +116,6 @@ public struct StatsStage: StageDefinition {
       }
       if group == nil { return .table(Table(columns: requests.map(\.columnName), rows: rows)) }
       return .table(Table(columns: [group!.displayName] + requests.map(\.columnName), rows: zip(keys, rows).map { [$0] + $1 }))
-    }
-
-    static func compute(_ request: StatisticRequest, _ items: [ResultItem]) -> Value {
-      guard let target = request.target else { return .number(Double(items.count)) }
-      let values = items.flatMap { ExecutionContext.values(of: target, in: $0) }.compactMap(\.number)
-      let isDate: Bool = if case .attribute(_, let type) = target { type.scalar == .date } else { false }
-      func wrap(_ n: Double) -> Value { isDate ? .date(Date(timeIntervalSince1970: n)) : .number(n) }
-      switch request.function {
-      case .count: return .number(Double(values.count))
-      case .sum: return .number(values.reduce(0, +))
-      case .avg: return values.isEmpty ? .null : wrap(values.reduce(0, +) / Double(values.count))
-      case .min: return values.min().map(wrap) ?? .null
-      case .max: return values.max().map(wrap) ?? .null
-      case .median:
-        guard !values.isEmpty else { return .null }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return wrap(sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2)
-      case .stddev:
-        guard values.count > 1 else { return .null }
-        let mean = values.reduce(0, +) / Double(values.count)
-        return .number((values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count - 1)).squareRoot())
-      }
     }
   }
 }

@@ -30,7 +30,7 @@ public struct TopStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "keep the best \(count)" }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard plan.groupBy == nil, plan.aggregate == nil else { return false }
       // Ranked searches come out best first already; otherwise keep the current order.
       plan.limit = min(plan.limit ?? .max, count)

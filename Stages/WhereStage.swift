@@ -26,7 +26,7 @@ public struct WhereStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "keep items where the condition holds" }
 
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       guard condition.isStoredOnly, plan.acceptsFilter else { return false }
       plan.addFilter(condition)
       return true

@@ -35,10 +35,10 @@ struct DeclarativeStage: StageDefinition {
     var explanation: String { "\(name): " + nodes.map(\.name).joined(separator: " | ") }
 
     /// Pushes the whole body into SQLite when every stage of it can go; otherwise none.
-    func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool {
+    func push(into plan: inout SQLPlan) -> Bool {
       var copy = plan
       for node in nodes {
-        guard case .stage(let stage) = node.kind, stage.push(into: &copy, context: context) else { return false }
+        guard case .stage(let stage) = node.kind, stage.push(into: &copy) else { return false }
       }
       plan = copy
       return true

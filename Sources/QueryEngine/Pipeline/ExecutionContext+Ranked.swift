@@ -22,7 +22,6 @@ extension ExecutionContext {
         filter = .allowed(SortedDocIDSet(rowids))
       } else {
         // `run(allowed)` installed the pattern matchers `check` shares with it.
-        executedSQL.append(check.sql)
         let statement = try connection.makeStatement(check.sql)
         let arguments = check.arguments
         filter = .predicate { rowid in
@@ -41,8 +40,6 @@ extension ExecutionContext {
     }
     let k = plan.k ?? max(1, statistics.documentCount)
     guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, in: connection) else { return false }
-    executedSQL.append(plan.summary)
-    executedSQL.append(plan.fetch.sql)
     let fetch = try connection.makeStatement(plan.fetch.sql)
     var buffer: [ResultItem] = []
     for hit in hits {

@@ -76,8 +76,11 @@ public final class ExecutionContext {
   /// Hits of `similar` searches whose `limit` counts only items that pass the other
   /// conditions of their AND, by search and the SQL of those conditions.
   private var restrictedSimilarHits: [String: SimilarHits] = [:]
-  /// SQL statements run so far, for `explain` and tests.
+  /// The statements run so far through `run(_:_:)`, in order: what `explain` shows for the
+  /// same plan (the ranked index's per-candidate checks and fetches are not among them).
   public internal(set) var executedSQL: [String] = []
+  /// Whether the file has a current ranked index, once asked.
+  private var rankedIndexPresent: Bool?
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
@@ -107,6 +110,14 @@ public final class ExecutionContext {
     var compiler = self.compiler()
     for (search, hits) in try resolveSimilar(plan) { compiler.similarHits[search] = hits }
     return compiler
+  }
+
+  /// True when the file has a current ranked index (asked once per execution).
+  func hasRankedIndex() throws -> Bool {
+    if let rankedIndexPresent { return rankedIndexPresent }
+    let present = try index.rankedStatistics(in: connection) != nil
+    rankedIndexPresent = present
+    return present
   }
 
   // MARK: Similarity
@@ -285,195 +296,5 @@ public final class ExecutionContext {
         return .integer(matchers[Int(index)].matches(value) ? 1 : 0)
       }
     }
-  }
-
-  /// The items of a plan, in batches of `batchSize` (the last call may be shorter).
-  public func items(_ plan: SQLPlan, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
-    var compiler = try self.compiler(for: plan)
-    if usesRankedIndex, let ranked = try compiler.rankedPlan(plan), try rankedItems(ranked, batchSize: batchSize, batch) { return }
-    let compiled = try compiler.itemsQuery(plan)
-    var buffer: [ResultItem] = []
-    try run(compiled) { row in
-      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog)
-      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
-      result.engagement = Int(row.int64(7))
-      buffer.append(result)
-      if buffer.count >= batchSize {
-        try batch(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try cancellation.check()
-      }
-    }
-    if !buffer.isEmpty || batchSize == .max { try batch(buffer) }
-  }
-
-  /// All items of a plan.
-  public func allItems(_ plan: SQLPlan) throws -> [ResultItem] {
-    var result: [ResultItem] = []
-    try items(plan) { result.append(contentsOf: $0) }
-    return result
-  }
-
-  /// The data a plan produces: items, groups (grouped in Swift from the items), or an
-  /// aggregate computed by SQLite.
-  public func materialize(_ plan: SQLPlan) throws -> PipelineData {
-    switch plan.aggregate {
-    case .count?:
-      var compiler = try self.compiler(for: plan)
-      var count = 0
-      try run(try compiler.countQuery(plan)) { count = Int($0.int64(0)) }
-      return .count(count)
-    case .groupCount(let target)?:
-      var compiler = try self.compiler(for: plan)
-      var rows: [[Value]] = []
-      try run(try compiler.groupCountQuery(plan, by: target)) { row in
-        rows.append([Self.keyValue(row, 0, target: target), .number(Double(row.int64(1)))])
-      }
-      // Ties in the order `group` gives them (SQLite orders keys bytewise).
-      rows.sort { a, b in a[1] != b[1] ? (a[1].number ?? 0) > (b[1].number ?? 0) : Self.order(a[0], b[0]) }
-      return .table(Table(columns: [target.displayName, "count"], rows: rows))
-    case .statistics(let requests, let group)?:
-      return try statistics(plan, requests, by: group)
-    case nil:
-      var items = try allItems(plan)
-      if let group = plan.groupBy {
-        return .groupedItems(Self.group(&items, by: group))
-      }
-      return .items(items)
-    }
-  }
-
-  private func statistics(_ plan: SQLPlan, _ requests: [StatisticRequest], by group: AttributeTarget?) throws -> PipelineData {
-    var columns: [[Value: Value]] = []
-    var keys: [Value] = []
-    var seen = Set<Value>()
-    for request in requests {
-      var compiler = try self.compiler(for: plan)
-      let compiled = try compiler.statisticQuery(plan, request, by: group)
-      var values: [Value: Value] = [:]
-      if request.function == .median || request.function == .stddev {
-        var grouped: [(Value, [Double])] = []
-        try run(compiled) { row in
-          let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
-          if grouped.last?.0 != key { grouped.append((key, [])) }
-          grouped[grouped.count - 1].1.append(row.double(1))
-        }
-        for (key, list) in grouped {
-          if request.function == .stddev {
-            // Sample standard deviation, two passes: the mean first, then the squares around it.
-            guard list.count > 1 else { values[key] = .null; continue }
-            let mean = list.reduce(0, +) / Double(list.count)
-            values[key] = .number((list.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(list.count - 1)).squareRoot())
-            continue
-          }
-          let middle = list.count / 2
-          let median = list.count % 2 == 1 ? list[middle] : (list[middle - 1] + list[middle]) / 2
-          values[key] = Self.statisticValue(median, request)
-        }
-        if group == nil && grouped.isEmpty { values[.null] = .null }
-      } else {
-        try run(compiled) { row in
-          let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
-          values[key] = row.isNull(1) ? Self.emptyValue(request) : Self.statisticValue(row.double(1), request)
-        }
-      }
-      for key in values.keys.sorted(by: Self.order) where seen.insert(key).inserted { keys.append(key) }
-      columns.append(values)
-    }
-    if let group {
-      // Every group of the items gets a row, also one whose items lack the attribute (the
-      // statistic queries above only see groups with values), as `stats` in Swift gives.
-      var compiler = try self.compiler(for: plan)
-      try run(try compiler.groupCountQuery(plan, by: group)) { row in
-        let key = Self.keyValue(row, 0, target: group)
-        if seen.insert(key).inserted { keys.append(key) }
-      }
-    }
-    guard let group else {
-      let request = requests[0]
-      let value = columns[0][.null] ?? Self.emptyValue(request)
-      if requests.count == 1 {
-        return .statistic(Statistic(function: request.function.rawValue, attribute: request.target?.displayName ?? "*", value: value))
-      }
-      return .table(Table(columns: requests.map(\.columnName), rows: [zip(requests, columns).map { request, values in
-        values[.null] ?? Self.emptyValue(request)
-      }]))
-    }
-    keys.sort(by: Self.order)
-    let rows = keys.map { key in [key] + zip(requests, columns).map { request, values in values[key] ?? Self.emptyValue(request) } }
-    return .table(Table(columns: [group.displayName] + requests.map(\.columnName), rows: rows))
-  }
-
-  /// The statistic of no values: 0 for count and sum, nothing for the others.
-  private static func emptyValue(_ request: StatisticRequest) -> Value {
-    request.function == .count || request.function == .sum ? .number(0) : .null
-  }
-
-  private static func statisticValue(_ number: Double, _ request: StatisticRequest) -> Value {
-    if case .attribute(_, let type)? = request.target, type.scalar == .date, request.function != .count, request.function != .stddev, request.function != .sum {
-      return .date(Date(timeIntervalSince1970: number))
-    }
-    return .number(number)
-  }
-
-  static func order(_ a: Value, _ b: Value) -> Bool {
-    switch (a, b) {
-    case (.number(let x), .number(let y)): x < y
-    case (.string(let x), .string(let y)): x.localizedStandardCompare(y) == .orderedAscending
-    case (.date(let x), .date(let y)): x < y
-    case (.null, _): false
-    case (_, .null): true
-    default: a.displayText < b.displayText
-    }
-  }
-
-  private static func keyValue(_ row: Statement, _ column: Int, target: AttributeTarget) -> Value {
-    if row.isNull(column) { return .null }
-    switch target.scalarType {
-    case .string, .url: return .string(row.string(column) ?? "")
-    case .date: return .date(Date(timeIntervalSince1970: row.double(column)))
-    case .bool: return .bool(row.int64(column) != 0)
-    case .number: return .number(row.double(column))
-    }
-  }
-
-  /// Groups items by the values of `target`; an item with several values joins each group.
-  /// Groups are ordered by size, then key.
-  public static func group(_ items: inout [ResultItem], by target: AttributeTarget) -> GroupedItems {
-    var order: [Value] = []
-    var members: [Value: [ResultItem]] = [:]
-    for item in items {
-      for key in Self.values(of: target, in: item) {
-        if members[key] == nil { order.append(key) }
-        members[key, default: []].append(item)
-      }
-    }
-    let groups = order.map { GroupedItems.Group(key: $0, items: members[$0]!, count: members[$0]!.count) }
-      .sorted { $0.count != $1.count ? $0.count > $1.count : Self.order($0.key, $1.key) }
-    return GroupedItems(attribute: target.displayName, groups: groups)
-  }
-
-  /// Every value of `target` on an item (list elements separately), without duplicates.
-  public static func values(of target: AttributeTarget, in item: ResultItem) -> [Value] {
-    var result: [Value] = []
-    switch target {
-    case .attribute(let name, _):
-      for element in item.item.attributeSet[name]?.elements ?? [] {
-        let value = Value(element)
-        if !result.contains(value) { result.append(value) }
-      }
-    case .itemField(let field):
-      let text: String? = switch field {
-      case .domainIdentifier: item.item.domainIdentifier
-      case .contentType: item.item.contentType
-      case .uniqueIdentifier: item.item.uniqueIdentifier
-      }
-      if let text { result.append(.string(text)) }
-    case .anyText, .anyAttribute:
-      for (_, value) in item.item.attributeSet {
-        for element in value.elements { if let text = element.stringValue { result.append(.string(text)) } }
-      }
-    }
-    return result
   }
 }

@@ -40,7 +40,7 @@ public final class ExpressionEvaluator {
       for part in parts where try evaluate(part, on: item).truth { return .bool(true) }
       return .bool(false)
     case .attribute(let target):
-      return ExecutionContext.values(of: target, in: item).first ?? .null
+      return Aggregation.values(of: target, in: item).first ?? .null
     case .relevance: return .number(item.relevance)
     case .score: return .number(item.score ?? 0)
     case .engagement: return .number(Double(item.engagement))
@@ -170,7 +170,7 @@ public final class ExpressionEvaluator {
   }
 
   private func positiveTest(_ test: AttributeTest, _ item: ResultItem) throws -> Bool {
-    let values = ExecutionContext.values(of: test.target, in: item)
+    let values = Aggregation.values(of: test.target, in: item)
     switch test.kind {
     case .present: return !values.isEmpty
     case .compare(let op, let number):

@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import Synchronization
 
 /// How a query runs: who is asking (access scope), the clock, batching and cancellation.
 public struct QueryOptions: Sendable {
@@ -18,6 +19,9 @@ public struct QueryOptions: Sendable {
   /// Embeds the phrases of `similar` searches; it must use the model the index records
   /// (`SearchIndex.embeddingConfiguration()`). nil: `similar` fails with a clear message.
   public var embedder: (any TextEmbedder)?
+  /// Receives the SQL statements an execution ran, in order (tests compare them with
+  /// what `explain` shows for the same plan).
+  package var statementLog: StatementLog?
 
   public init(scope: AccessScope = AccessScope(), clock: QueryClock = QueryClock(), batchSize: Int = 100,
               cancellation: CancellationFlag = CancellationFlag(), identity: Identity = Identity(),
@@ -30,6 +34,14 @@ public struct QueryOptions: Sendable {
     self.batchSize = batchSize
     self.cancellation = cancellation
   }
+}
+
+/// Collects the SQL statements of executions.
+package final class StatementLog: Sendable {
+  private let statements = Mutex<[String]>([])
+  package init() {}
+  package func append(_ sql: [String]) { statements.withLock { $0 += sql } }
+  package var all: [String] { statements.withLock { $0 } }
 }
 
 /// Parses, type-checks and runs queries over an index: parse -> graph -> type check -> plan
@@ -61,27 +73,59 @@ public struct QueryExecutor: Sendable {
   /// Runs a prepared graph, handing each reply to `onReply` as soon as it exists.
   @discardableResult
   public func execute(_ graph: QueryGraph, options: QueryOptions, onReply: (Reply) throws -> Void) throws -> QueryToken {
+    try execute(planned: { try $0.plan(graph) }, options: options, onReply: onReply)
+  }
+
+  /// Runs a plan made by `plan(_:options:)`, handing each reply to `onReply` as soon as it
+  /// exists.
+  @discardableResult
+  public func execute(_ plan: ExecutionPlan, options: QueryOptions, onReply: (Reply) throws -> Void) throws -> QueryToken {
+    try execute(planned: { _ in plan }, options: options, onReply: onReply)
+  }
+
+  /// The plan of `graph` over this index as it is now: what `execute` runs and `explain`
+  /// shows.
+  public func plan(_ graph: QueryGraph, options: QueryOptions) throws -> ExecutionPlan {
+    try index.readPassingErrors { connection in
+      try makeContext(connection, options: options, token: QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: 0))
+        .plan(graph)
+    }
+  }
+
+  /// A context for one execution (or one explanation) on `connection`.
+  func makeContext(_ connection: Connection, options: QueryOptions, token: QueryToken) throws -> ExecutionContext {
+    let context = try ExecutionContext(
+      index: index, connection: connection, scope: options.scope, clock: options.clock,
+      catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
+      delegate: options.delegate, embedder: options.embedder)
+    context.usesRankedIndex = options.usesRankedIndex
+    return context
+  }
+
+  private func execute(
+    planned: (ExecutionContext) throws -> ExecutionPlan, options: QueryOptions, onReply: (Reply) throws -> Void
+  ) throws -> QueryToken {
     let generation = try index.generation()
     let token = QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: generation)
     try withoutActuallyEscaping(onReply) { onReply in
     try index.readPassingErrors { connection in
-      let context = try ExecutionContext(
-        index: index, connection: connection, scope: options.scope, clock: options.clock,
-        catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
-        delegate: options.delegate, embedder: options.embedder)
-      context.usesRankedIndex = options.usesRankedIndex
+      let context = try makeContext(connection, options: options, token: token)
+      defer { options.statementLog?.append(context.executedSQL) }
       var run = Run(context: context, options: options, onReply: onReply)
-      var graph = graph
+      var plan = try planned(context)
       var variables: [String: Value] = [:]
-      for index in graph.statements.indices {
-        let statement = graph.statements[index]
-        let data = try run.statement(statement, results: run.results)
+      var index = 0
+      while index < plan.statements.count {
+        let statement = plan.statements[index]
+        let data = try run.statement(statement)
         run.results[index] = data
         if statement.isLet, let name = statement.name {
           variables[name] = Self.variableValue(data)
-          // Bind the rest of the query with the variable's value.
-          graph = try builder(options: options, variables: variables).build(graph.syntax, source: graph.source)
+          // The rest of the query is bound, and planned, with the variable's value.
+          let graph = try builder(options: options, variables: variables).build(plan.graph.syntax, source: plan.graph.source)
+          plan = try context.plan(graph)
         }
+        index += 1
       }
     }
     }
@@ -121,101 +165,87 @@ public struct QueryExecutor: Sendable {
   }
 }
 
-/// The state of one execution.
+/// The state of one execution: it walks the plan's steps and hands out the replies.
 private struct Run {
   let context: ExecutionContext
   let options: QueryOptions
   let onReply: (Reply) throws -> Void
   var results: [Int: PipelineData] = [:]
 
-  mutating func statement(_ statement: QueryGraph.Statement, results: [Int: PipelineData]) throws -> PipelineData {
-    var plan: SQLPlan?
+  func statement(_ statement: ExecutionPlan.Statement) throws -> PipelineData {
     var data: PipelineData?
-    switch statement.source {
-    case .search(let predicate): plan = SQLPlan(predicate: predicate)
+    switch statement.input {
+    case .search: break  // the pipeline's first step is the SQL plan of the search
     case .reference(let index): data = results[index] ?? .items([])
-    case .merge(let indexes):
-      var position: [String: Int] = [:]
-      var merged: [ResultItem] = []
-      var scored = false
-      for (input, index) in indexes.enumerated() {
-        if case .scoredItems = results[index] { scored = true }
-        for (rank, item) in (results[index]?.resultItems ?? []).enumerated() {
-          // Each item once, as its first input has it, with its rank in every input (for `fuse`).
-          if let existing = position[item.id] {
-            if merged[existing].inputRanks[input] == nil { merged[existing].inputRanks[input] = rank + 1 }
-            continue
-          }
-          var item = item
-          item.inputRanks = Array(repeating: nil, count: indexes.count)
-          item.inputRanks[input] = rank + 1
-          position[item.id] = merged.count
-          merged.append(item)
-        }
-      }
-      data = scored ? .scoredItems(merged) : .items(merged)
+    case .merge(let indexes): data = merge(indexes)
     }
-    let label = statement.name.map { $0 }
-    return try nodes(statement.nodes, plan: plan, data: data, emit: statement.isTerminal, defaultLabel: label, stage: "search")
+    return try pipeline(statement.pipeline, data: data, emit: statement.isTerminal)
   }
 
-  /// Runs `nodes` from a plan (not yet run in SQLite) or data; emits the result as a reply
-  /// when `emit`, streaming item batches when the plan's items are the result.
-  private func nodes(
-    _ nodes: [QueryGraph.Node], plan startPlan: SQLPlan?, data startData: PipelineData?, emit: Bool,
-    defaultLabel: String?, stage startStage: String
-  ) throws -> PipelineData {
-    var plan = startPlan
-    var data = startData
-    var stageName = startStage
-    var label = defaultLabel
-    for node in nodes {
+  /// The items of earlier statements, each once, as its first input has it, with its rank
+  /// in every input (for `fuse`).
+  private func merge(_ indexes: [Int]) -> PipelineData {
+    var position: [String: Int] = [:]
+    var merged: [ResultItem] = []
+    var scored = false
+    for (input, index) in indexes.enumerated() {
+      if case .scoredItems = results[index] { scored = true }
+      for (rank, item) in (results[index]?.resultItems ?? []).enumerated() {
+        if let existing = position[item.id] {
+          if merged[existing].inputRanks[input] == nil { merged[existing].inputRanks[input] = rank + 1 }
+          continue
+        }
+        var item = item
+        item.inputRanks = Array(repeating: nil, count: indexes.count)
+        item.inputRanks[input] = rank + 1
+        position[item.id] = merged.count
+        merged.append(item)
+      }
+    }
+    return scored ? .scoredItems(merged) : .items(merged)
+  }
+
+  /// Runs the steps of `pipeline` over `start`; emits the result as a reply when `emit`,
+  /// streaming item batches when the last step reads items from SQLite.
+  private func pipeline(_ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, emit: Bool) throws -> PipelineData {
+    var data = start
+    for (offset, step) in pipeline.steps.enumerated() {
       try context.cancellation.check()
-      switch node.kind {
-      case .stage(let stage):
-        if var pending = plan {
-          if stage.push(into: &pending, context: context) {
-            plan = pending
-            stageName = node.name
-            if let nodeLabel = node.label { label = nodeLabel }
-            continue
-          }
-          data = try context.materialize(pending)
-          plan = nil
+      switch step {
+      case .sql(let sql):
+        let compiled = try context.compile(sql)
+        if emit, offset == pipeline.steps.count - 1, sql.outputType == .items {
+          return try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage)
         }
-        data = try stage.execute(data ?? .items([]), context: context)
-        stageName = node.name
-        if let nodeLabel = node.label { label = nodeLabel }
-      case .fork(let branches):
+        data = try context.materialize(compiled)
+      case .swift(let swift):
+        data = try swift.stage.execute(data ?? .items([]), context: context)
+      case .fork(_, let branches):
         var last: PipelineData = data ?? .items([])
-        for branch in branches {
-          last = try self.nodes(branch, plan: plan, data: data, emit: emit, defaultLabel: branch.last?.label, stage: stageName)
-        }
+        for branch in branches { last = try self.pipeline(branch, data: data, emit: emit) }
         return last
       }
     }
-    if let pending = plan {
-      if emit, pending.aggregate == nil, pending.groupBy == nil {
-        // Stream the items in batches: the first results reach the reader before the query ends.
-        var all: [ResultItem] = []
-        var pendingBatch: [ResultItem]?
-        let replyLabel = label ?? QueryExecutor.defaultLabel(.items)
-        try context.items(pending, batchSize: options.batchSize) { batch in
-          if let previous = pendingBatch {
-            try onReply(Reply(queryToken: context.token.id, label: replyLabel, content: .items(previous), stage: stageName, isPartial: true))
-          }
-          pendingBatch = batch
-          all.append(contentsOf: batch)
-        }
-        try onReply(Reply(queryToken: context.token.id, label: replyLabel, content: .items(pendingBatch ?? []), stage: stageName))
-        return .items(all)
-      }
-      data = try context.materialize(pending)
-    }
     let result = data ?? .items([])
     if emit {
-      try onReply(Reply(queryToken: context.token.id, label: label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: stageName))
+      try onReply(Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage))
     }
     return result
+  }
+
+  /// Streams the items of `step` in batches: the first results reach the reader before the
+  /// query ends.
+  private func stream(_ step: CompiledStep, label: String, stage: String) throws -> PipelineData {
+    var all: [ResultItem] = []
+    var pendingBatch: [ResultItem]?
+    try context.items(step, batchSize: options.batchSize) { batch in
+      if let previous = pendingBatch {
+        try onReply(Reply(queryToken: context.token.id, label: label, content: .items(previous), stage: stage, isPartial: true))
+      }
+      pendingBatch = batch
+      all.append(contentsOf: batch)
+    }
+    try onReply(Reply(queryToken: context.token.id, label: label, content: .items(pendingBatch ?? []), stage: stage))
+    return .items(all)
   }
 }

@@ -19,11 +19,11 @@ public protocol BoundStage: Sendable {
   var explanation: String { get }
   /// Absorbs the stage into the SQL plan of the stages before it, when that gives the same
   /// result; returns false to run `execute` in Swift instead.
-  func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool
+  func push(into plan: inout SQLPlan) -> Bool
   /// Runs the stage over its input.
   func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData
 }
 
 extension BoundStage {
-  public func push(into plan: inout SQLPlan, context: ExecutionContext) -> Bool { false }
+  public func push(into plan: inout SQLPlan) -> Bool { false }
 }

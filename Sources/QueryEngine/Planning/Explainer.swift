@@ -1,9 +1,10 @@
 import Foundation
 import SearchIndex
 
-/// Describes how a query will run, without running it: each statement's typed stages, the
-/// resolved predicate (with `$time` as absolute dates), which stages run inside SQLite and
-/// which in Swift, the SQL, and SQLite's access path for it (`EXPLAIN QUERY PLAN`).
+/// Describes how a query will run, without running it, from the `ExecutionPlan` the executor
+/// runs: each statement's typed stages, the resolved predicate (with `$time` as absolute
+/// dates), which stages run inside SQLite and which in Swift, the SQL, and SQLite's access
+/// path for it (`EXPLAIN QUERY PLAN`).
 public struct Explainer {
   /// A statement `explain` shows, with SQLite's plan for it.
   public struct Statement: Sendable {
@@ -17,109 +18,106 @@ public struct Explainer {
 
   /// The explanation of `graph`.
   public func explain(_ graph: QueryGraph, options: QueryOptions) throws -> String {
-    try walk(graph, options: options).lines.joined(separator: "\n")
+    try walk(nil, graph: graph, options: options).lines.joined(separator: "\n")
+  }
+
+  /// The explanation of a plan made by `QueryExecutor.plan(_:options:)`.
+  public func explain(_ plan: ExecutionPlan, options: QueryOptions) throws -> String {
+    try walk(plan, graph: plan.graph, options: options).lines.joined(separator: "\n")
   }
 
   /// The SQL statements `explain` shows for `graph`, in order, with their access paths.
   public func statements(_ graph: QueryGraph, options: QueryOptions) throws -> [Statement] {
-    try walk(graph, options: options).statements
+    try walk(nil, graph: graph, options: options).statements
   }
 
-  private func walk(_ graph: QueryGraph, options: QueryOptions) throws -> (lines: [String], statements: [Statement]) {
-    var lines: [String] = []
-    var statements: [Statement] = []
+  /// The SQL statements `explain` shows for a plan, in order, with their access paths.
+  public func statements(_ plan: ExecutionPlan, options: QueryOptions) throws -> [Statement] {
+    try walk(plan, graph: plan.graph, options: options).statements
+  }
+
+  /// Walks the plan the executor would run (`plan`, or the one `graph` gets now).
+  private func walk(_ given: ExecutionPlan?, graph: QueryGraph, options: QueryOptions) throws -> (lines: [String], statements: [Statement]) {
+    var output = Output()
     try executor.index.readPassingErrors { connection in
-      let context = try ExecutionContext(
-        index: executor.index, connection: connection, scope: options.scope, clock: options.clock,
-        catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation,
-        token: QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: 0))
-      lines.append("clock: \(ISO8601.format(options.clock.now, in: options.clock.timeZone)) (TZ \(options.clock.timeZone.identifier))")
-      for (index, statement) in graph.statements.enumerated() {
+      let context = try executor.makeContext(
+        connection, options: options, token: QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: 0))
+      let plan = try given ?? context.plan(graph)
+      output.lines.append("clock: \(ISO8601.format(options.clock.now, in: options.clock.timeZone)) (TZ \(options.clock.timeZone.identifier))")
+      for (index, statement) in plan.statements.enumerated() {
         var head = "statement \(index + 1)"
         if let name = statement.name { head += statement.isLet ? " (let \(name))" : " (\(name))" }
         head += ": \(statement.outputType)" + (statement.isTerminal ? ", a reply" : "")
-        lines.append(head)
-        var plan: SQLPlan?
-        switch statement.source {
+        output.lines.append(head)
+        switch statement.input {
         case .search(let predicate):
-          lines.append("  search: \(predicate.explained(in: options.clock.timeZone))   -> items")
-          plan = SQLPlan(predicate: predicate)
+          output.lines.append("  search: \(predicate.explained(in: options.clock.timeZone))   -> items")
         case .reference(let source):
-          lines.append("  from statement \(source + 1)")
+          output.lines.append("  from statement \(source + 1)")
         case .merge(let sources):
-          lines.append("  merge statements \(sources.map { String($0 + 1) }.joined(separator: ", "))")
+          output.lines.append("  merge statements \(sources.map { String($0 + 1) }.joined(separator: ", "))")
         }
-        plan = try explainNodes(statement.nodes, plan: plan, context: context, indent: "  ", into: &lines, &statements)
-        if let plan { try appendSQL(plan, context: context, indent: "  ", into: &lines, &statements) }
+        try explain(statement.pipeline, context: context, indent: "  ", into: &output)
       }
     }
-    return (lines, statements)
+    return (output.lines, output.statements)
   }
 
-  private func explainNodes(
-    _ nodes: [QueryGraph.Node], plan startPlan: SQLPlan?, context: ExecutionContext, indent: String, into lines: inout [String],
-    _ statements: inout [Statement]
-  ) throws -> SQLPlan? {
-    var plan = startPlan
-    for node in nodes {
-      switch node.kind {
-      case .stage(let stage):
-        if var pending = plan, stage.push(into: &pending, context: context) {
-          plan = pending
-          lines.append("\(indent)| \(node.name): \(stage.explanation)   -> \(node.outputType)   [SQL]")
-          continue
-        }
-        if let pending = plan {
-          try appendSQL(pending, context: context, indent: indent, into: &lines, &statements)
-          plan = nil
-        }
-        lines.append("\(indent)| \(node.name): \(stage.explanation)   -> \(node.outputType)   [Swift]")
-      case .fork(let branches):
-        lines.append("\(indent)| fork into \(branches.count) branches")
+  private struct Output {
+    var lines: [String] = []
+    var statements: [Statement] = []
+  }
+
+  private func explain(_ pipeline: ExecutionPlan.Pipeline, context: ExecutionContext, indent: String, into output: inout Output) throws {
+    for step in pipeline.steps {
+      switch step {
+      case .sql(let sql):
+        for stage in sql.stages.dropFirst(sql.inherited) { output.lines.append(Self.line(stage, indent: indent, place: "SQL")) }
+        try appendSQL(try context.compile(sql, resolvingSimilar: false), context: context, indent: indent, into: &output)
+      case .swift(let swift):
+        output.lines.append(Self.line(swift.summary, indent: indent, place: "Swift"))
+      case .fork(let absorbed, let branches):
+        for stage in absorbed { output.lines.append(Self.line(stage, indent: indent, place: "SQL")) }
+        output.lines.append("\(indent)| fork into \(branches.count) branches")
         for (number, branch) in branches.enumerated() {
-          lines.append("\(indent)  branch \(number + 1):")
-          if let rest = try explainNodes(branch, plan: plan, context: context, indent: indent + "    ", into: &lines, &statements) {
-            try appendSQL(rest, context: context, indent: indent + "    ", into: &lines, &statements)
-          }
+          output.lines.append("\(indent)  branch \(number + 1):")
+          try explain(branch, context: context, indent: indent + "    ", into: &output)
         }
-        return nil
       }
     }
-    return plan
   }
 
-  private func appendSQL(
-    _ plan: SQLPlan, context: ExecutionContext, indent: String, into lines: inout [String], _ statements: inout [Statement]
-  ) throws {
-    var compiler = context.compiler()
-    let compiled: SQLCompiler.Compiled
-    switch plan.aggregate {
-    case .count?: compiled = try compiler.countQuery(plan)
-    case .groupCount(let target)?: compiled = try compiler.groupCountQuery(plan, by: target)
-    case .statistics(let requests, let group)?: compiled = try compiler.statisticQuery(plan, requests[0], by: group)
-    case nil:
-      if let ranked = try compiler.rankedPlan(plan) {
-        lines.append("\(indent)\(ranked.summary)")
-        lines.append("\(indent)  candidates: \(ranked.filterSQL)")
-        try appendAccessPath(ranked.filter.statement, context: context, indent: indent + "  ", into: &lines, &statements)
-        return
-      }
-      compiled = try compiler.itemsQuery(plan)
+  private static func line(_ stage: ExecutionPlan.StageSummary, indent: String, place: String) -> String {
+    "\(indent)| \(stage.name): \(stage.explanation)   -> \(stage.outputType)   [\(place)]"
+  }
+
+  /// The statements of a compiled step, with their arguments and access paths.
+  private func appendSQL(_ step: CompiledStep, context: ExecutionContext, indent: String, into output: inout Output) throws {
+    switch step {
+    case .ranked(let ranked, _):
+      output.lines.append("\(indent)\(ranked.summary)")
+      output.lines.append("\(indent)  candidates: \(ranked.filterSQL)")
+      try appendAccessPath(ranked.filter.statement, context: context, indent: indent + "  ", into: &output)
+    case .items(let compiled), .groupedItems(let compiled, _), .count(let compiled), .groupCount(let compiled, _):
+      try appendStatement(compiled, context: context, indent: indent, into: &output)
+    case .statistics(let statements, let groups, _):
+      for (_, compiled) in statements { try appendStatement(compiled, context: context, indent: indent, into: &output) }
+      if let groups { try appendStatement(groups, context: context, indent: indent, into: &output) }
     }
-    lines.append("\(indent)SQL: \(compiled.sql)")
-    lines.append("\(indent)  arguments: \(compiled.arguments.map(Self.describe).joined(separator: ", "))")
-    try appendAccessPath(compiled, context: context, indent: indent + "  ", into: &lines, &statements)
+  }
+
+  private func appendStatement(_ compiled: SQLCompiler.Compiled, context: ExecutionContext, indent: String, into output: inout Output) throws {
+    output.lines.append("\(indent)SQL: \(compiled.sql)")
+    output.lines.append("\(indent)  arguments: \(compiled.arguments.map(Self.describe).joined(separator: ", "))")
+    try appendAccessPath(compiled, context: context, indent: indent + "  ", into: &output)
   }
 
   /// SQLite's plan for `compiled`, one line a step, nested steps indented.
-  private func appendAccessPath(
-    _ compiled: SQLCompiler.Compiled, context: ExecutionContext, indent: String, into lines: inout [String],
-    _ statements: inout [Statement]
-  ) throws {
+  private func appendAccessPath(_ compiled: SQLCompiler.Compiled, context: ExecutionContext, indent: String, into output: inout Output) throws {
     let plan = try context.queryPlan(compiled)
-    statements.append(Statement(sql: compiled.sql, plan: plan))
-    lines.append("\(indent)access path:")
-    lines.append(contentsOf: plan.lines.map { "\(indent)  \($0)" })
+    output.statements.append(Statement(sql: compiled.sql, plan: plan))
+    output.lines.append("\(indent)access path:")
+    output.lines.append(contentsOf: plan.lines.map { "\(indent)  \($0)" })
   }
 
   private static func describe(_ value: SQLValue) -> String {

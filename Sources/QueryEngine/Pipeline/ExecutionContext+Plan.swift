@@ -1,0 +1,181 @@
+import Foundation
+import SearchIndex
+
+/// The SQLite statements of one SQL step of an `ExecutionPlan`, compiled for an execution
+/// (or for `explain`, which shows them without running them).
+enum CompiledStep {
+  case items(SQLCompiler.Compiled)
+  case ranked(RankedPlan, fallback: SQLCompiler.Compiled)
+  case groupedItems(SQLCompiler.Compiled, by: AttributeTarget)
+  case count(SQLCompiler.Compiled)
+  case groupCount(SQLCompiler.Compiled, by: AttributeTarget)
+  /// One statement per statistic; with a group, also the statement that lists every group
+  /// (a group whose items lack the attribute still gets a row).
+  case statistics([(request: StatisticRequest, statement: SQLCompiler.Compiled)], groups: SQLCompiler.Compiled?, by: AttributeTarget?)
+}
+
+extension ExecutionContext {
+  /// Plans `graph` over this index: which stages run in SQLite, and whether OR-ranked text
+  /// searches take the ranked index (when `usesRankedIndex` and the file has a current one).
+  public func plan(_ graph: QueryGraph) throws -> ExecutionPlan {
+    try ExecutionPlan(graph: graph, ranked: answersWithRankedIndex)
+  }
+
+  /// True when the items of `plan` come from the ranked index's top k.
+  func answersWithRankedIndex(_ plan: SQLPlan) throws -> Bool {
+    guard usesRankedIndex, plan.aggregate == nil, plan.groupBy == nil else { return false }
+    var compiler = self.compiler()
+    guard try compiler.rankedPlan(plan) != nil else { return false }
+    return try hasRankedIndex()
+  }
+
+  /// Compiles the statements of `step`. `resolvingSimilar` first finds the hits of its
+  /// `similar` searches (which embeds their phrases); `explain` shows the statements without.
+  func compile(_ step: ExecutionPlan.SQLStep, resolvingSimilar: Bool = true) throws -> CompiledStep {
+    let plan = step.plan
+    var compiler = resolvingSimilar ? try self.compiler(for: plan) : self.compiler()
+    switch step.operation {
+    case .items: return .items(try compiler.itemsQuery(plan))
+    case .rankedTopK:
+      let fallback = try compiler.itemsQuery(plan)
+      guard let ranked = try compiler.rankedPlan(plan) else { return .items(fallback) }
+      return .ranked(ranked, fallback: fallback)
+    case .groupedItems(let target): return .groupedItems(try compiler.itemsQuery(plan), by: target)
+    case .count: return .count(try compiler.countQuery(plan))
+    case .groupCount(let target): return .groupCount(try compiler.groupCountQuery(plan, by: target), by: target)
+    case .statistics(let requests, let group):
+      let statements = try requests.map { request in (request, try compiler.statisticQuery(plan, request, by: group)) }
+      return .statistics(statements, groups: try group.map { try compiler.groupCountQuery(plan, by: $0) }, by: group)
+    }
+  }
+
+  /// The items of a compiled items step, in batches of `batchSize` (the last call may be
+  /// shorter); other steps have no items to stream.
+  func items(_ step: CompiledStep, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
+    switch step {
+    case .ranked(let ranked, let fallback):
+      // The plan chose the ranked index; a file whose index went stale since is read
+      // through FTS5 instead, with the same results.
+      if try rankedItems(ranked, batchSize: batchSize, batch) { return }
+      try items(fallback, batchSize: batchSize, batch)
+    case .items(let compiled), .groupedItems(let compiled, _):
+      try items(compiled, batchSize: batchSize, batch)
+    case .count, .groupCount, .statistics:
+      preconditionFailure("an aggregate step has no items")
+    }
+  }
+
+  private func items(_ compiled: SQLCompiler.Compiled, batchSize: Int, _ batch: ([ResultItem]) throws -> Void) throws {
+    var buffer: [ResultItem] = []
+    try run(compiled) { row in
+      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog)
+      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
+      result.engagement = Int(row.int64(7))
+      buffer.append(result)
+      if buffer.count >= batchSize {
+        try batch(buffer)
+        buffer.removeAll(keepingCapacity: true)
+        try cancellation.check()
+      }
+    }
+    if !buffer.isEmpty || batchSize == .max { try batch(buffer) }
+  }
+
+  /// The data a compiled step produces: items, groups (grouped in Swift from the items), or
+  /// an aggregate computed by SQLite.
+  func materialize(_ step: CompiledStep) throws -> PipelineData {
+    switch step {
+    case .items, .ranked:
+      var all: [ResultItem] = []
+      try items(step) { all.append(contentsOf: $0) }
+      return .items(all)
+    case .groupedItems(_, let target):
+      var all: [ResultItem] = []
+      try items(step) { all.append(contentsOf: $0) }
+      return .groupedItems(Aggregation.group(all, by: target))
+    case .count(let compiled):
+      var count = 0
+      try run(compiled) { count = Int($0.int64(0)) }
+      return .count(count)
+    case .groupCount(let compiled, let target):
+      var rows: [[Value]] = []
+      try run(compiled) { row in
+        rows.append([Self.keyValue(row, 0, target: target), .number(Double(row.int64(1)))])
+      }
+      // Ties in the order `group` gives them (SQLite orders keys bytewise).
+      rows.sort { a, b in a[1] != b[1] ? (a[1].number ?? 0) > (b[1].number ?? 0) : Aggregation.order(a[0], b[0]) }
+      return .table(Table(columns: [target.displayName, "count"], rows: rows))
+    case .statistics(let statements, let groups, let group):
+      return try statistics(statements, groups: groups, by: group)
+    }
+  }
+
+  /// All items of `plan`, as the plan of a query would read them (ranked index or SQL).
+  public func allItems(_ plan: SQLPlan) throws -> [ResultItem] {
+    let operation: ExecutionPlan.SQLStep.Operation = try answersWithRankedIndex(plan) ? .rankedTopK : .items
+    let step = ExecutionPlan.SQLStep(plan: plan, operation: operation, stages: [], inherited: 0)
+    return try materialize(try compile(step)).resultItems
+  }
+
+  private func statistics(
+    _ statements: [(request: StatisticRequest, statement: SQLCompiler.Compiled)], groups: SQLCompiler.Compiled?, by group: AttributeTarget?
+  ) throws -> PipelineData {
+    var columns: [[Value: Value]] = []
+    var keys: [Value] = []
+    var seen = Set<Value>()
+    for (request, compiled) in statements {
+      var values: [Value: Value] = [:]
+      if request.function == .median || request.function == .stddev {
+        // The statement lists each group's values in ascending order.
+        var grouped: [(Value, [Double])] = []
+        try run(compiled) { row in
+          let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
+          if grouped.last?.0 != key { grouped.append((key, [])) }
+          grouped[grouped.count - 1].1.append(row.double(1))
+        }
+        for (key, list) in grouped {
+          let number = request.function == .stddev ? Aggregation.standardDeviation(list) : Aggregation.median(ofSorted: list)
+          values[key] = number.map { Aggregation.value($0, of: request) } ?? .null
+        }
+        if group == nil && grouped.isEmpty { values[.null] = .null }
+      } else {
+        try run(compiled) { row in
+          let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
+          values[key] = row.isNull(1) ? Aggregation.emptyValue(request) : Aggregation.value(row.double(1), of: request)
+        }
+      }
+      for key in values.keys.sorted(by: Aggregation.order) where seen.insert(key).inserted { keys.append(key) }
+      columns.append(values)
+    }
+    let requests = statements.map(\.request)
+    guard let group, let groups else {
+      let request = requests[0]
+      let value = columns[0][.null] ?? Aggregation.emptyValue(request)
+      if requests.count == 1 {
+        return .statistic(Statistic(function: request.function.rawValue, attribute: request.target?.displayName ?? "*", value: value))
+      }
+      return .table(Table(columns: requests.map(\.columnName), rows: [zip(requests, columns).map { request, values in
+        values[.null] ?? Aggregation.emptyValue(request)
+      }]))
+    }
+    // Every group of the items gets a row, also one whose items lack the attribute (the
+    // statistic statements only see groups with values), as `stats` in Swift gives.
+    try run(groups) { row in
+      let key = Self.keyValue(row, 0, target: group)
+      if seen.insert(key).inserted { keys.append(key) }
+    }
+    keys.sort(by: Aggregation.order)
+    let rows = keys.map { key in [key] + zip(requests, columns).map { request, values in values[key] ?? Aggregation.emptyValue(request) } }
+    return .table(Table(columns: [group.displayName] + requests.map(\.columnName), rows: rows))
+  }
+
+  private static func keyValue(_ row: Statement, _ column: Int, target: AttributeTarget) -> Value {
+    if row.isNull(column) { return .null }
+    switch target.scalarType {
+    case .string, .url: return .string(row.string(column) ?? "")
+    case .date: return .date(Date(timeIntervalSince1970: row.double(column)))
+    case .bool: return .bool(row.int64(column) != 0)
+    case .number: return .number(row.double(column))
+    }
+  }
+}

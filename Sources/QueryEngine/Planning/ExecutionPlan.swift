@@ -1,0 +1,187 @@
+import SearchIndex
+
+/// How a query runs, decided once per graph: which stages SQLite runs and how (a statement
+/// over the items, the ranked index's top k, an aggregate), which run in Swift, and where a
+/// pipeline forks. `QueryExecutor.execute` and `Explainer` both walk this one value, so what
+/// `explain` shows is what runs.
+///
+/// The SQL steps hold `SQLPlan`s (what to compute, in the query's terms), not SQLite text:
+/// the statements are compiled from them by `ExecutionContext.compile(_:)`, the one place
+/// that knows SQLite's dialect, for both the executor and `explain`.
+public struct ExecutionPlan: Sendable {
+  /// One statement of the query: where its items come from and the steps that follow.
+  public struct Statement: Sendable {
+    public var name: String?
+    public var isLet: Bool
+    /// True when no later statement uses it, so its result is a reply.
+    public var isTerminal: Bool
+    public var outputType: PipelineType
+    public var input: Input
+    public var pipeline: Pipeline
+  }
+
+  /// Where a statement's items come from.
+  public enum Input: Sendable {
+    /// A search of the index: the pipeline starts with an SQL step over this predicate.
+    case search(BoundExpression)
+    /// The result of an earlier statement.
+    case reference(Int)
+    /// The items of earlier statements, each once, with their rank in every input.
+    case merge([Int])
+  }
+
+  /// Steps in order, and what the reply of their result is called.
+  public struct Pipeline: Sendable {
+    public var steps: [Step]
+    /// The reply's label (`as "label"`, or the statement's name); nil for the default label
+    /// of the result's type.
+    public var label: String?
+    /// The stage whose result the reply is (`search` for a plain search).
+    public var stage: String
+  }
+
+  /// One step of a pipeline.
+  public indirect enum Step: Sendable {
+    /// Stages that SQLite runs as one plan.
+    case sql(SQLStep)
+    /// A stage that runs in Swift over the data so far.
+    case swift(SwiftStep)
+    /// Branches that each continue from the data (or the SQL plan) so far. `absorbed` are
+    /// the stages SQLite runs before the fork; each branch's first SQL step repeats them.
+    case fork(absorbed: [StageSummary], branches: [Pipeline])
+  }
+
+  /// A stage as `explain` names it.
+  public struct StageSummary: Sendable {
+    public var name: String
+    public var explanation: String
+    public var outputType: PipelineType
+  }
+
+  /// Stages pushed into one SQL plan, and how the plan runs.
+  public struct SQLStep: Sendable {
+    /// How the plan is answered.
+    public enum Operation: Sendable {
+      /// The matching items, in the plan's order, read by one statement.
+      case items
+      /// The exact top k of an OR-ranked text search from the ranked index, then the
+      /// items fetched in rank order.
+      case rankedTopK
+      /// The matching items grouped (in Swift) by an attribute's values.
+      case groupedItems(AttributeTarget)
+      /// The number of matching items.
+      case count
+      /// Items per value of an attribute.
+      case groupCount(AttributeTarget)
+      /// Statistics over the matching items, optionally per value of an attribute.
+      case statistics([StatisticRequest], by: AttributeTarget?)
+    }
+
+    public var plan: SQLPlan
+    public var operation: Operation
+    /// The stages absorbed into the plan, in order; the first `inherited` of them were
+    /// absorbed before a fork (and `explain` shows them there).
+    public var stages: [StageSummary]
+    public var inherited: Int
+
+    /// The type of the step's result.
+    public var outputType: PipelineType {
+      switch operation {
+      case .items, .rankedTopK: .items
+      case .groupedItems: .groupedItems
+      case .count: .count
+      case .groupCount: .table
+      case .statistics(let requests, let group): group == nil && requests.count == 1 ? .statistic : .table
+      }
+    }
+  }
+
+  /// A stage that runs in Swift.
+  public struct SwiftStep: Sendable {
+    public var summary: StageSummary
+    public var stage: any BoundStage
+  }
+
+  public var statements: [Statement]
+  /// The graph the plan was made from: a `let` statement's value binds the rest of it.
+  public var graph: QueryGraph
+}
+
+extension ExecutionPlan {
+  /// Plans `graph`: stages are pushed into the SQL plan before them while they give the
+  /// same result there, and each SQL plan gets its operation. `ranked` says whether an
+  /// items plan is answered by the ranked index.
+  init(graph: QueryGraph, ranked: (SQLPlan) throws -> Bool) rethrows {
+    var statements: [Statement] = []
+    for statement in graph.statements {
+      var sql: SQLPlan?
+      if case .search(let predicate) = statement.source { sql = SQLPlan(predicate: predicate) }
+      let input: Input = switch statement.source {
+      case .search(let predicate): .search(predicate)
+      case .reference(let index): .reference(index)
+      case .merge(let indexes): .merge(indexes)
+      }
+      let pipeline = try Self.pipeline(
+        statement.nodes, sql: sql, absorbed: [], label: statement.name, stage: "search", ranked: ranked)
+      statements.append(Statement(
+        name: statement.name, isLet: statement.isLet, isTerminal: statement.isTerminal, outputType: statement.outputType,
+        input: input, pipeline: pipeline))
+    }
+    self.init(statements: statements, graph: graph)
+  }
+
+  /// The steps of `nodes`, starting from a pending SQL plan (with the stages it absorbed)
+  /// or from data.
+  private static func pipeline(
+    _ nodes: [QueryGraph.Node], sql start: SQLPlan?, absorbed start2: [StageSummary], label startLabel: String?, stage startStage: String,
+    ranked: (SQLPlan) throws -> Bool
+  ) rethrows -> Pipeline {
+    var steps: [Step] = []
+    var pending = start
+    var absorbed = start2
+    let inherited = start2.count
+    var label = startLabel
+    var stage = startStage
+    func finishSQL() throws {
+      guard let plan = pending else { return }
+      steps.append(.sql(SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: min(inherited, absorbed.count))))
+      pending = nil
+      absorbed = []
+    }
+    for node in nodes {
+      switch node.kind {
+      case .stage(let bound):
+        let summary = StageSummary(name: node.name, explanation: bound.explanation, outputType: node.outputType)
+        stage = node.name
+        if let nodeLabel = node.label { label = nodeLabel }
+        if var plan = pending, bound.push(into: &plan) {
+          pending = plan
+          absorbed.append(summary)
+          continue
+        }
+        try finishSQL()
+        steps.append(.swift(SwiftStep(summary: summary, stage: bound)))
+      case .fork(let branches):
+        let shared = absorbed
+        let forked = try branches.map { branch in
+          try Self.pipeline(branch, sql: pending, absorbed: pending == nil ? [] : shared, label: branch.last?.label, stage: stage, ranked: ranked)
+        }
+        steps.append(.fork(absorbed: pending == nil ? [] : shared, branches: forked))
+        return Pipeline(steps: steps, label: forked.last?.label, stage: forked.last?.stage ?? stage)
+      }
+    }
+    try finishSQL()
+    return Pipeline(steps: steps, label: label, stage: stage)
+  }
+
+  private static func operation(_ plan: SQLPlan, ranked: (SQLPlan) throws -> Bool) rethrows -> SQLStep.Operation {
+    switch plan.aggregate {
+    case .count?: return .count
+    case .groupCount(let target)?: return .groupCount(target)
+    case .statistics(let requests, let group)?: return .statistics(requests, by: group)
+    case nil:
+      if let group = plan.groupBy { return .groupedItems(group) }
+      return try ranked(plan) ? .rankedTopK : .items
+    }
+  }
+}
