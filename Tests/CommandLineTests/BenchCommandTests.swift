@@ -16,7 +16,8 @@ import Testing
       #expect(json["ingest"]?["items"] == 300)
       let queries = try #require(json["queries"]?.arrayValue)
       #expect(queries.map { $0["name"]?.stringValue ?? "" } == [
-        "text top-10", "question top-10 (OR)", "predicate", "date range", "group + count", "stats", "custom scoring stage",
+        "text top-10", "question top-10 (OR)", "text count", "text group", "text stats", "predicate", "date range", "sort + limit",
+      "group + count", "group all", "list value count", "stats", "custom scoring stage",
       ])
       for query in queries {
         #expect(query.objectValue?.keys.prefix(6) == ["name", "p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "ratio"])

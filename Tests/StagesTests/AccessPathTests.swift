@@ -105,4 +105,76 @@ import Testing
     #expect(Self.readsFTS(lines[header + 1].trimmingCharacters(in: .whitespaces)), "\(text)")
     #expect(lines.contains("      SEARCH i USING INTEGER PRIMARY KEY (rowid=?)"), "\(text)")
   }
+
+  // MARK: Predicates, sorts and aggregates
+
+  /// Lines of SQLite's plan for every statement of `query`.
+  func plans(_ query: String, analyzed: Bool = false) throws -> [String] {
+    try statements(query, analyzed: analyzed).map { $0.plan.lines.joined(separator: "\n") }
+  }
+
+  /// Of several value tests in an AND, only the most selective (an equality before a
+  /// range) lists its items; the others are looked up per item, so a broad range never
+  /// builds the list of every item in it.
+  @Test(arguments: [false, true])
+  func theMostSelectiveValueTestDrives(analyzed: Bool) throws {
+    let statements = try statements(#"search stateOrProvince == "Utah"cd && rating >= 4 && distance < 20 | limit 5"#, analyzed: analyzed)
+    let sql = try #require(statements.first?.sql)
+    #expect(sql.components(separatedBy: "i.rowid IN (SELECT item FROM vals").count == 2, "\(sql)")
+    #expect(sql.contains("i.rowid IN (SELECT item FROM vals WHERE attr = ? AND fold = ?"), "\(sql)")
+    #expect(sql.components(separatedBy: "EXISTS (SELECT 1 FROM vals INDEXED BY vals_item WHERE item = i.rowid").count == 3, "\(sql)")
+    let plan = try #require(statements.first?.plan.lines.joined(separator: "\n"))
+    #expect(plan.components(separatedBy: "LIST SUBQUERY").count == 2, "\(plan)")
+    // The ranges are checked through the (item, attr) index, never by walking their range.
+    #expect(!plan.contains("vals_num"), "\(plan)")
+    #expect(plan.components(separatedBy: "USING INDEX vals_item (item=? AND attr=?)").count == 3, "\(plan)")
+  }
+
+  /// Beside a text match that drives, every value test is a lookup per matching item.
+  @Test func valueTestsBesideATextMatchAreLookups() throws {
+    let statements = try statements(#"search "trail" && rating >= 4 && keywords == "waterfall" | count"#)
+    let sql = try #require(statements.first?.sql)
+    #expect(!sql.contains("i.rowid IN (SELECT item FROM vals"), "\(sql)")
+    #expect(!(statements.first?.plan.lines.joined().contains("LIST SUBQUERY") ?? true))
+  }
+
+  /// An excluded value is looked up per item, not listed for every item that has it.
+  @Test func excludedValuesAreLookups() throws {
+    let sql = try #require(try statements(#"search domainIdentifier == "trails" && !(difficulty == "hard") | count"#).first?.sql)
+    #expect(sql.contains("NOT (EXISTS (SELECT 1 FROM vals INDEXED BY vals_item WHERE item = i.rowid"), "\(sql)")
+  }
+
+  /// A sort with a limit over many matches walks the attribute's index and stops at the
+  /// limit: no temporary B-tree sorts every match. The results are those of the full sort.
+  @Test(arguments: [#"search * | sort rating desc | limit 5"#, #"search * | sort title | limit 4"#, #"search * | sort rating | limit 200"#])
+  func aSortWithALimitWalksTheIndex(_ query: String) throws {
+    let walked = try ExecutionContext.$sortWalkThreshold.withValue(1) { try plans(query) }
+    let plan = try #require(walked.first)
+    // The items with a value: the index in order, a sort only among equal values (rowid).
+    let withValue = try #require(plan.components(separatedBy: "UNION ALL").first)
+    #expect(withValue.contains("SEARCH s USING INDEX vals_num") || withValue.contains("SEARCH s USING INDEX vals_fold"), "\(plan)")
+    #expect(!withValue.contains("USE TEMP B-TREE FOR ORDER BY"), "\(plan)")
+    // Few matches (the samples, below the threshold): every match is read and sorted.
+    let sorted = try #require(try plans(query).first)
+    #expect(sorted.contains("USE TEMP B-TREE FOR ORDER BY"), "\(sorted)")
+    func ids() throws -> [String] {
+      let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+      let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+      var ids: [String] = []
+      _ = try executor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
+      return ids
+    }
+    let full = try ids()
+    #expect(!full.isEmpty)
+    #expect(try ExecutionContext.$sortWalkThreshold.withValue(1) { try ids() } == full)
+  }
+
+  /// Several statistics over single-valued attributes are one statement.
+  @Test func statisticsShareOneStatement() throws {
+    let single = try statements(#"search domainIdentifier == "trails" | stats avg(distance), max(rating), count"#)
+    #expect(single.count == 1)
+    #expect(single.first?.sql.contains("avg(s0.num), max(s1.num), count(DISTINCT i.rowid)") == true, "\(single.first?.sql ?? "")")
+    // A median needs its values in order: a statement of its own.
+    #expect(try statements(#"search domainIdentifier == "trails" | stats avg(distance), median(rating)"#).count == 2)
+  }
 }

@@ -263,9 +263,17 @@ package struct Benchmark {
     var mix: [BenchmarkQuery] = []
     if !pairs.isEmpty { mix.append(.textTop(pairs, k: k)) }
     if !questions.isEmpty { mix.append(.questionTop(questions, k: k)) }
+    if !pairs.isEmpty {
+      mix.append(.textCount(pairs))
+      mix.append(.textGroup(pairs))
+      mix.append(.textStats(pairs, rating: id("rating")))
+    }
     mix.append(.predicate(states, state: id("stateOrProvince"), rating: id("rating")))
     mix.append(.dateRange(months, modified: id("contentModificationDate")))
+    mix.append(.sortLimit(latitude: id("latitude")))
     mix.append(.groupCount(state: id("stateOrProvince")))
+    mix.append(.groupAll())
+    mix.append(.listValue(["waterfall", "lake", "summit", "glacier"], keywords: id("keywords")))
     mix.append(.stats(distance: id("distance"), rating: id("rating")))
     if !rare.isEmpty { mix.append(.customScoring(rare, k: k, modified: id("contentModificationDate"), now: ItemGenerator.referenceDate, stage: .freshness())) }
     return mix

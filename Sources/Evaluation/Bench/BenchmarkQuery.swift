@@ -108,6 +108,76 @@ package struct BenchmarkQuery: Sendable {
       comparison: .rows)
   }
 
+  /// Items per domain among the matches of a text search
+  /// (`search "a b" | group by domainIdentifier | count`).
+  static func textGroup(_ words: [[String]]) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "text group",
+      sql: """
+        SELECT i.domain, count(*) FROM fts CROSS JOIN items i ON i.rowid = fts.rowid
+        WHERE fts MATCH ?3 AND \(visible) GROUP BY i.domain ORDER BY 2 DESC, 1
+        """,
+      variants: words.map { words in
+        Variant(engine: .text("search \"\(words.joined(separator: " "))\" | group by domainIdentifier | count"), arguments: [.text(match(words, all: true))])
+      },
+      comparison: .rows)
+  }
+
+  /// Statistics over the matches of a text search (`search "a b" | stats avg(rating), max(rating)`).
+  static func textStats(_ words: [[String]], rating: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "text stats",
+      sql: """
+        SELECT avg(r.num), max(r.num) FROM fts CROSS JOIN items i ON i.rowid = fts.rowid
+        LEFT JOIN vals r ON r.item = i.rowid AND r.attr = ?4
+        WHERE fts MATCH ?3 AND \(visible)
+        """,
+      variants: words.map { words in
+        Variant(
+          engine: .text("search \"\(words.joined(separator: " "))\" | stats avg(rating), max(rating)"),
+          arguments: [.text(match(words, all: true)), .integer(rating)])
+      },
+      comparison: .rows)
+  }
+
+  /// The highest trails (`search domainIdentifier == "trails" | sort latitude desc | limit 10`):
+  /// a sort on an indexed number with a limit. The values are compared, not the ids (ties).
+  static func sortLimit(latitude: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "sort + limit",
+      sql: """
+        SELECT r.num FROM vals r JOIN items i ON i.rowid = r.item
+        WHERE r.attr = ?4 AND r.num IS NOT NULL AND i.domain = ?3 AND \(visible)
+        ORDER BY r.num DESC LIMIT 10
+        """,
+      variants: [Variant(
+        engine: .text(#"search domainIdentifier == "trails" | sort latitude desc | limit 10 | table latitude"#),
+        arguments: [.text("trails"), .integer(latitude)])],
+      comparison: .rows)
+  }
+
+  /// Items per domain over the whole index (`search * | group by domainIdentifier | count`).
+  static func groupAll() -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "group all",
+      sql: "SELECT i.domain, count(*) FROM items i WHERE \(visible) GROUP BY i.domain ORDER BY 2 DESC, 1",
+      variants: [Variant(engine: .text("search * | group by domainIdentifier | count"), arguments: [])],
+      comparison: .rows)
+  }
+
+  /// Items with a value in a list-valued attribute (`search keywords == "waterfall"cd | count`).
+  static func listValue(_ tags: [String], keywords: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "list value count",
+      sql: """
+        SELECT count(*) FROM items i WHERE i.rowid IN (SELECT v.item FROM vals v WHERE v.attr = ?4 AND v.fold = ?3) AND \(visible)
+        """,
+      variants: tags.map { tag in
+        Variant(engine: .text(#"search keywords == "\#(tag)"cd | count"#), arguments: [.text(TextFolding.fold(tag)), .integer(keywords)])
+      },
+      comparison: .rows)
+  }
+
   /// A Spotlight predicate over attributes: trails in a state rated at least a threshold,
   /// first 20. The SQL starts from the (attr, fold) index and reaches the rating through
   /// (item, attr); `+r.num` keeps SQLite from scanning every high rating instead

@@ -9,12 +9,18 @@ enum CompiledStep {
   case groupedItems(SQLCompiler.Compiled, by: AttributeTarget)
   case count(SQLCompiler.Compiled)
   case groupCount(SQLCompiler.Compiled, by: AttributeTarget)
-  /// One statement per statistic; with a group, also the statement that lists every group
-  /// (a group whose items lack the attribute still gets a row).
-  case statistics([(request: StatisticRequest, statement: SQLCompiler.Compiled)], groups: SQLCompiler.Compiled?, by: AttributeTarget?)
+  /// One statement for all the statistics (a column each), or one per statistic and, with a
+  /// group, the statement that lists every group (a group whose items lack the attribute
+  /// still gets a row).
+  case statistics([(requests: [StatisticRequest], statement: SQLCompiler.Compiled)], groups: SQLCompiler.Compiled?, by: AttributeTarget?)
 }
 
 extension ExecutionContext {
+  /// The fewest matches for which a sort with a limit walks the sorted attribute's index
+  /// (fewer are read and sorted); nil for the rule, 2,000 or 50 per result wanted, whichever
+  /// is more. A task-local so tests can exercise the walk on small indexes.
+  @TaskLocal public static var sortWalkThreshold: Int?
+
   /// Plans `graph` over this index: which stages run in SQLite, and whether OR-ranked text
   /// searches take the ranked index (when `usesRankedIndex` and the file has a current one).
   public func plan(_ graph: QueryGraph) throws -> ExecutionPlan {
@@ -35,7 +41,9 @@ extension ExecutionContext {
     let plan = step.plan
     var compiler = resolvingSimilar ? try self.compiler(for: plan) : self.compiler()
     switch step.operation {
-    case .items: return .items(try compiler.itemsQuery(plan))
+    case .items:
+      compiler.walksSortIndex = try compiler.canWalkSortIndex(plan) && matchesMany(plan)
+      return .items(try compiler.itemsQuery(plan))
     case .rankedTopK:
       let fallback = try compiler.itemsQuery(plan)
       guard let ranked = try compiler.rankedPlan(plan) else { return .items(fallback) }
@@ -44,9 +52,29 @@ extension ExecutionContext {
     case .count: return .count(try compiler.countQuery(plan))
     case .groupCount(let target): return .groupCount(try compiler.groupCountQuery(plan, by: target), by: target)
     case .statistics(let requests, let group):
-      let statements = try requests.map { request in (request, try compiler.statisticQuery(plan, request, by: group)) }
+      if let combined = try compiler.statisticsQuery(plan, requests, by: group) {
+        return .statistics([(requests, combined)], groups: nil, by: group)
+      }
+      let statements = try requests.map { request in ([request], try compiler.statisticQuery(plan, request, by: group)) }
       return .statistics(statements, groups: try group.map { try compiler.groupCountQuery(plan, by: $0) }, by: group)
     }
+  }
+
+  /// Whether the predicate of `plan` matches so many items that walking the sorted
+  /// attribute's index to the limit beats sorting every match: a count that stops at a
+  /// threshold (a planning read, like the ranked index's presence, not one of the
+  /// statements the plan runs).
+  private func matchesMany(_ plan: SQLPlan) throws -> Bool {
+    let threshold = Self.sortWalkThreshold ?? max(2_000, (plan.limit ?? 0) * 50)
+    var probe = SQLPlan(predicate: plan.predicate)
+    probe.limit = threshold
+    var compiler = self.compiler()
+    let compiled = try compiler.countQuery(probe)
+    try installFunctions(for: compiled)
+    let statement = try connection.makeStatement(compiled.sql)
+    try statement.bind(compiled.arguments)
+    guard try statement.step() else { return false }
+    return statement.int64(0) >= Int64(threshold)
   }
 
   /// The items of a compiled items step, in batches of `batchSize` (the last call may be
@@ -118,14 +146,14 @@ extension ExecutionContext {
   }
 
   private func statistics(
-    _ statements: [(request: StatisticRequest, statement: SQLCompiler.Compiled)], groups: SQLCompiler.Compiled?, by group: AttributeTarget?
+    _ statements: [(requests: [StatisticRequest], statement: SQLCompiler.Compiled)], groups: SQLCompiler.Compiled?, by group: AttributeTarget?
   ) throws -> PipelineData {
     var columns: [[Value: Value]] = []
     var keys: [Value] = []
     var seen = Set<Value>()
-    for (request, compiled) in statements {
-      var values: [Value: Value] = [:]
-      if request.function == .median || request.function == .stddev {
+    for (requests, compiled) in statements {
+      var values = Array(repeating: [Value: Value](), count: requests.count)
+      if requests.count == 1, let request = requests.first, request.function == .median || request.function == .stddev {
         // The statement lists each group's values in ascending order.
         var grouped: [(Value, [Double])] = []
         try run(compiled) { row in
@@ -135,20 +163,25 @@ extension ExecutionContext {
         }
         for (key, list) in grouped {
           let number = request.function == .stddev ? Aggregation.standardDeviation(list) : Aggregation.median(ofSorted: list)
-          values[key] = number.map { Aggregation.value($0, of: request) } ?? .null
+          values[0][key] = number.map { Aggregation.value($0, of: request) } ?? .null
         }
-        if group == nil && grouped.isEmpty { values[.null] = .null }
+        if group == nil && grouped.isEmpty { values[0][.null] = .null }
       } else {
         try run(compiled) { row in
           let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
-          values[key] = row.isNull(1) ? Aggregation.emptyValue(request) : Aggregation.value(row.double(1), of: request)
+          for (offset, request) in requests.enumerated() {
+            let column = offset + 1
+            values[offset][key] = row.isNull(column) ? Aggregation.emptyValue(request) : Aggregation.value(row.double(column), of: request)
+          }
         }
       }
-      for key in values.keys.sorted(by: Aggregation.order) where seen.insert(key).inserted { keys.append(key) }
-      columns.append(values)
+      for column in values {
+        for key in column.keys.sorted(by: Aggregation.order) where seen.insert(key).inserted { keys.append(key) }
+      }
+      columns += values
     }
-    let requests = statements.map(\.request)
-    guard let group, let groups else {
+    let requests = statements.flatMap(\.requests)
+    guard let group else {
       let request = requests[0]
       let value = columns[0][.null] ?? Aggregation.emptyValue(request)
       if requests.count == 1 {
@@ -158,11 +191,13 @@ extension ExecutionContext {
         values[.null] ?? Aggregation.emptyValue(request)
       }]))
     }
-    // Every group of the items gets a row, also one whose items lack the attribute (the
-    // statistic statements only see groups with values), as `stats` in Swift gives.
-    try run(groups) { row in
-      let key = Self.keyValue(row, 0, target: group)
-      if seen.insert(key).inserted { keys.append(key) }
+    if let groups {
+      // Every group of the items gets a row, also one whose items lack the attribute (the
+      // statements of single statistics only see groups with values), as `stats` in Swift gives.
+      try run(groups) { row in
+        let key = Self.keyValue(row, 0, target: group)
+        if seen.insert(key).inserted { keys.append(key) }
+      }
     }
     keys.sort(by: Aggregation.order)
     let rows = keys.map { key in [key] + zip(requests, columns).map { request, values in values[key] ?? Aggregation.emptyValue(request) } }

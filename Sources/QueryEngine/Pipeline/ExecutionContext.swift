@@ -274,7 +274,7 @@ public final class ExecutionContext {
 
   /// Installs the Swift functions a compiled statement calls (`sl_match`, `sl_similarity`)
   /// on the connection, bound to its matchers and similarity tables.
-  private func installFunctions(for compiled: SQLCompiler.Compiled) throws {
+  func installFunctions(for compiled: SQLCompiler.Compiled) throws {
     let matchers = compiled.matchers
     let flag = cancellation
     let similarities = compiled.similarities

@@ -71,6 +71,14 @@ public struct SQLCompiler {
   let scope: AccessScope
   let indexID: Int64
   private var matchers: [PatternMatcher] = []
+  /// Whether value tests compile as a lookup per item (`EXISTS (... item = i.rowid ...)`)
+  /// rather than as the list of items that pass (`i.rowid IN (SELECT item ...)`): set while
+  /// something else drives the statement, so only the driving test's list is built.
+  private var correlatesValueTests = false
+  /// Whether a sort with a limit on an attribute without bounds walks the attribute's index
+  /// (the executor sets it when the rest of the predicate matches many items; for a few, the
+  /// sort of those few is cheaper).
+  package var walksSortIndex = false
 
   public init(attributes: AttributeMap, scope: AccessScope, indexID: Int64) {
     self.attributes = attributes
@@ -161,6 +169,9 @@ public struct SQLCompiler {
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
     if let condition = try condition(predicate) { where_ = where_ + " AND (" + condition + ")" }
+    if walksSortIndex, predicate == plan.predicate, let limit = plan.limit, attributes.longAttributes[id] == nil || !type.isTextual {
+      return finish(sortIndexWalk(id: id, column: column, descending: descending, where_: where_, limit: limit), ranked: false)
+    }
     var statement = "SELECT \(Self.itemColumns), 0.0 AS relevance FROM items i " + join + " WHERE " + where_
     var key = Fragment("s.\(column)")
     if type.isTextual, let long = attributes.longAttributes[id] {
@@ -169,6 +180,29 @@ public struct SQLCompiler {
     statement = statement + " ORDER BY " + key + " \(descending ? "DESC" : "ASC") NULLS LAST, i.rowid"
     if let limit = plan.limit { statement = statement + Fragment(" LIMIT ?", [.integer(Int64(limit))]) }
     return finish(statement, ranked: false)
+  }
+
+  /// Whether `plan` is a sort with a limit that `walksSortIndex` would answer by walking the
+  /// sorted attribute's index.
+  func canWalkSortIndex(_ plan: SQLPlan) -> Bool {
+    guard plan.limit != nil, plan.aggregate == nil, plan.groupBy == nil, plan.rankingSearch == nil, plan.rankingSimilar == nil,
+      plan.sort.count == 1, case .attribute(let target, _) = plan.sort[0], case .attribute(let name, let type) = target,
+      !type.isList, let id = attributes.ids[name], !(type.isTextual && attributes.longAttributes[id] != nil)
+    else { return false }
+    return type.isTextual || Self.extractBounds(on: name, from: plan.predicate) == nil
+  }
+
+  /// The first `limit` items in the order of one attribute, missing values last: the
+  /// attribute's index walked in order (stopping at the limit) for the items with a value,
+  /// then, if the limit is not reached, the items without one by rowid.
+  private func sortIndexWalk(id: Int64, column: String, descending: Bool, where_: Fragment, limit: Int) -> Fragment {
+    let direction = descending ? "DESC" : "ASC"
+    let withValue = Fragment("SELECT * FROM (SELECT \(Self.itemColumns), 0.0 AS relevance FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND s.\(column) IS NOT NULL AND ", [.integer(id)])
+      + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?)", [.integer(Int64(limit))])
+    let withoutValue = Fragment("SELECT * FROM (SELECT \(Self.itemColumns), 0.0 AS relevance FROM items i WHERE ") + where_
+      + Fragment(" AND NOT EXISTS (SELECT 1 FROM vals s WHERE s.item = i.rowid AND s.attr = ? AND s.ord = 0 AND s.\(column) IS NOT NULL) ORDER BY i.rowid LIMIT ?)",
+                 [.integer(id), .integer(Int64(limit))])
+    return withValue + " UNION ALL " + withoutValue + Fragment(" LIMIT ?", [.integer(Int64(limit))])
   }
 
   /// Lower and upper bounds on one attribute's number.
@@ -303,6 +337,67 @@ public struct SQLCompiler {
     return finish(statement, ranked: false)
   }
 
+  /// Several statistics over the plan's items in one statement (one column each, after the
+  /// group key), or nil when they cannot share one: a median or a deviation needs its values
+  /// in order, and a list-valued attribute would count an item once per element beside the
+  /// others. Each attribute is a LEFT JOIN, so an item without it still counts for the rest.
+  public mutating func statisticsQuery(
+    _ plan: SQLPlan, _ requests: [StatisticRequest], by group: AttributeTarget?
+  ) throws(QueryRuntimeError) -> Compiled? {
+    guard requests.count > 1 else { return nil }
+    var targets: [String] = []
+    for request in requests {
+      guard request.function != .median, request.function != .stddev else { return nil }
+      guard let target = request.target else { continue }
+      guard case .attribute(let name, let type) = target, !type.isList, type.isOrdered || type.scalar == .bool else { return nil }
+      if !targets.contains(name) { targets.append(name) }
+    }
+    let (from, where_, driven) = try fromAndWhere(plan)
+    var joins = Fragment("")
+    var groupKey = Fragment("NULL")
+    if let group {
+      if case .itemField(let field) = group {
+        groupKey = Fragment(Self.itemColumn(field))
+      } else {
+        let (join, key) = try valueJoin(group, alias: "g")
+        joins = joins + " " + Self.keepingOrder(join, driven)
+        groupKey = key
+      }
+    }
+    var columns: [String: String] = [:]
+    for (offset, name) in targets.enumerated() {
+      let alias = "s\(offset)"
+      if let id = attributes.ids[name] {
+        joins = joins + Fragment(" LEFT JOIN vals \(alias) ON \(alias).item = i.rowid AND \(alias).attr = ?", [.integer(id)])
+        columns[name] = "\(alias).num"
+      } else {
+        columns[name] = "NULL"  // no item has the attribute
+      }
+    }
+    let aggregates = requests.map { request -> String in
+      let value = request.target.flatMap { target -> String? in
+        if case .attribute(let name, _) = target { return columns[name] }
+        return nil
+      } ?? "1"
+      return switch request.function {
+      case .count: request.target == nil ? "count(DISTINCT i.rowid)" : "count(\(value))"
+      case .sum: "sum(\(value))"
+      case .avg: "avg(\(value))"
+      case .min: "min(\(value))"
+      case .max: "max(\(value))"
+      case .median, .stddev: value
+      }
+    }.joined(separator: ", ")
+    let statement: Fragment
+    if group != nil {
+      // The key fragment stands twice, so its arguments do too, each in its place.
+      statement = "SELECT " + groupKey + ", \(aggregates) FROM " + from + joins + " WHERE " + where_ + " AND " + groupKey + " IS NOT NULL GROUP BY 1 ORDER BY 1"
+    } else {
+      statement = "SELECT NULL, \(aggregates) FROM " + from + joins + " WHERE " + where_
+    }
+    return finish(statement, ranked: false)
+  }
+
   mutating func finish(_ fragment: Fragment, ranked: Bool) -> Compiled {
     var compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
     compiled.similarities = similarities
@@ -340,7 +435,9 @@ public struct SQLCompiler {
     }
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
-    if let condition = try condition(predicate) {
+    // With a text match or a vector scan driving, every value test is a lookup per item.
+    let driven = plan.rankingSearch != nil || plan.rankingSimilar != nil
+    if let condition = try correlating(driven, { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.condition(predicate) }) {
       // Parenthesized: a top-level OR must not escape the visibility condition before it.
       where_ = where_ + " AND (" + condition + ")"
     }
@@ -360,24 +457,41 @@ public struct SQLCompiler {
     switch expression {
     case .matchAll: return nil
     case .constant(let value): return value.truth ? nil : Fragment("0")
-    case .not(let inner): return "NOT (" + (try condition(inner) ?? Fragment("1")) + ")"
+    case .not(let inner):
+      // What is excluded is looked up per item: its list would hold every item that has it.
+      let excluded = try correlating(true) { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.condition(inner) }
+      return "NOT (" + (excluded ?? Fragment("1")) + ")"
     case .and(let parts):
-      var pieces: [Fragment] = []
       var remaining = parts
       // Bounds on one single-valued attribute become one index range, not one lookup each.
-      var merged = Set<String>()
+      var ranges: [(id: Int64, bounds: Bounds)] = []
       for part in parts {
         guard case .test(let test) = part, !test.negated, case .attribute(let name, let type) = test.target, !type.isList,
-          type.isOrdered, !merged.contains(name), let id = attributes.ids[name],
+          type.isOrdered, let id = attributes.ids[name], !ranges.contains(where: { $0.id == id }),
           let (bounds, rest) = Self.extractBounds(on: name, from: .and(remaining))
         else { continue }
         let count = remaining.count - (Self.flatten(rest).count)
         guard count > 1 else { continue }
-        merged.insert(name)
-        pieces.append(Fragment("(i.rowid IN (SELECT item FROM vals WHERE attr = ?", [.integer(id)]) + Self.boundsSQL(bounds, column: "num") + "))")
+        ranges.append((id, bounds))
         remaining = Self.flatten(rest)
       }
-      for part in remaining { if let piece = try condition(part) { pieces.append("(" + piece + ")") } }
+      // The most selective value test drives (its items are listed once); the others are
+      // looked up per item. A merged range counts as a closed or open range.
+      let rangeRanks = ranges.map { $0.bounds.lower != nil && $0.bounds.upper != nil ? 2 : 3 }
+      let ranks = rangeRanks.map(Optional.some) + remaining.map(Self.drivingRank)
+      let driver = correlatesValueTests ? nil : ranks.indices.filter { ranks[$0] != nil }.min { ranks[$0]! < ranks[$1]! }
+      var pieces: [Fragment] = []
+      for (offset, range) in ranges.enumerated() {
+        let piece = correlating(offset != driver) { (c: inout SQLCompiler) in c.valueLookup(attributeIDs: [range.id]) }
+        pieces.append("(" + piece + Self.boundsSQL(range.bounds, column: "num") + "))")
+      }
+      for (offset, part) in remaining.enumerated() {
+        let position = ranges.count + offset
+        let correlate = ranks[position] != nil && position != driver
+        if let piece = try correlating(correlate, { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.condition(part) }) {
+          pieces.append("(" + piece + ")")
+        }
+      }
       return pieces.isEmpty ? nil : Fragment.joined(pieces, separator: " AND ")
     case .or(let parts):
       var pieces: [Fragment] = []
@@ -391,7 +505,10 @@ public struct SQLCompiler {
     case .similar(let search):
       return "i.rowid IN (" + similarCandidates(search) + ")"
     case .test(let test):
-      let positive = try positiveCondition(test)
+      // An excluded value is checked per item: its list would hold every item that has it.
+      let positive = try correlating(correlatesValueTests || test.negated, { (c: inout SQLCompiler) throws(QueryRuntimeError) in
+        try c.positiveCondition(test)
+      })
       return test.negated ? "NOT (" + positive + ")" : positive
     default:
       throw QueryRuntimeError("internal: expression cannot run in SQLite")
@@ -446,13 +563,7 @@ public struct SQLCompiler {
   /// pattern that long text could match, the same test on the long values read from records.
   private mutating func valuesCondition(attributeIDs: [Int64], _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {
     guard !attributeIDs.isEmpty else { return Fragment("0") }  // no item has the attribute
-    var sql: Fragment
-    if attributeIDs.count == 1 {
-      sql = Fragment("i.rowid IN (SELECT item FROM vals WHERE attr = ?", [.integer(attributeIDs[0])])
-    } else {
-      sql = Fragment("i.rowid IN (SELECT item FROM vals WHERE attr IN (\(attributeIDs.map { _ in "?" }.joined(separator: ", ")))",
-                     attributeIDs.map(SQLValue.integer))
-    }
+    var sql = valueLookup(attributeIDs: attributeIDs)
     switch kind {
     case .present: break
     case .compare(let op, let value): sql = sql + Fragment(" AND num \(op == .equal ? "=" : op.rawValue) ?", [.real(value)])
@@ -465,6 +576,46 @@ public struct SQLCompiler {
       return "(" + sql + " OR " + (try longValuesCondition(long, pattern)) + ")"
     }
     return sql + ")"
+  }
+
+  /// The start of a value test, up to its value condition and without the closing
+  /// parenthesis: the items that have a value (`i.rowid IN (SELECT item FROM vals WHERE
+  /// attr = ?`), or, when `correlatesValueTests`, a lookup of this item's values.
+  private func valueLookup(attributeIDs: [Int64]) -> Fragment {
+    let attr = attributeIDs.count == 1 ? "attr = ?" : "attr IN (\(attributeIDs.map { _ in "?" }.joined(separator: ", ")))"
+    // The (item, attr) index, named: SQLite would otherwise walk the (attr, num) or
+    // (attr, fold) index for each item, testing every value of the attribute in range.
+    let head = correlatesValueTests ? "EXISTS (SELECT 1 FROM vals INDEXED BY vals_item WHERE item = i.rowid AND " : "i.rowid IN (SELECT item FROM vals WHERE "
+    return Fragment(head + attr, attributeIDs.map(SQLValue.integer))
+  }
+
+  /// Runs `body` with `correlatesValueTests` set when `value` (or already set).
+  private mutating func correlating<T, E: Error>(_ value: Bool, _ body: (inout SQLCompiler) throws(E) -> T) throws(E) -> T {
+    let saved = correlatesValueTests
+    correlatesValueTests = saved || value
+    defer { correlatesValueTests = saved }
+    return try body(&self)
+  }
+
+  /// How likely a part of an AND is to select few items when its value list drives the
+  /// statement (lower is better); nil for parts that are not value tests. Equality is
+  /// rarest, then prefixes, closed ranges, open ranges, presence, and patterns.
+  static func drivingRank(_ part: BoundExpression) -> Int? {
+    guard case .test(let test) = part, !test.negated else { return nil }
+    switch test.target {
+    case .itemField: return nil
+    case .anyText, .anyAttribute: return 5
+    case .attribute: break
+    }
+    switch test.kind {
+    case .compare(.equal, _): return 0
+    case .match(let pattern):
+      if pattern.isWholeValue, pattern.exactText != nil { return 0 }
+      return pattern.literalPrefix.isEmpty ? 5 : 1
+    case .within, .range: return 2
+    case .compare: return 3
+    case .present: return 4
+    }
   }
 
   /// Whether `pattern` can match a long text. A whole-value comparison with a text matches
