@@ -17,7 +17,7 @@ enum CompiledStep {
 
 extension ExecutionContext {
   /// The fewest matches for which a sort with a limit walks the sorted attribute's index
-  /// (fewer are read and sorted); nil for the rule, 2,000 or 50 per result wanted, whichever
+  /// (fewer are read and sorted); nil for the rule, 500 or 50 per result wanted, whichever
   /// is more. A task-local so tests can exercise the walk on small indexes.
   @TaskLocal public static var sortWalkThreshold: Int?
 
@@ -65,7 +65,7 @@ extension ExecutionContext {
   /// threshold (a planning read, like the ranked index's presence, not one of the
   /// statements the plan runs).
   private func matchesMany(_ plan: SQLPlan) throws -> Bool {
-    let threshold = Self.sortWalkThreshold ?? max(2_000, (plan.limit ?? 0) * 50)
+    let threshold = Self.sortWalkThreshold ?? max(500, (plan.limit ?? 0) * 50)
     var probe = SQLPlan(predicate: plan.predicate)
     probe.limit = threshold
     var compiler = self.compiler()
