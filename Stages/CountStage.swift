@@ -35,7 +35,7 @@ public struct CountStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       if case .groupedItems(let grouped) = input {
         return .table(Table(columns: [grouped.attribute, "count"], rows: grouped.groups.map { [$0.key, .number(Double($0.count))] }))
       }

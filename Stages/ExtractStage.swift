@@ -34,7 +34,7 @@ public struct ExtractStage: StageDefinition {
     var outputType: PipelineType { .items }
     var explanation: String { "the items of group \(key.displayText)" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       guard case .groupedItems(let grouped) = input else { return .items([]) }
       if let exact = grouped.groups.first(where: { $0.key == key || $0.key.displayText == key.displayText }) {
         return .items(exact.items)

@@ -30,7 +30,7 @@ public struct FetchStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "keep \(names.joined(separator: ", "))" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       input.replacingItems(input.resultItems.map { item in
         var copy = item
         copy.item.attributeSet = AttributeSet(names.compactMap { name in item.item.attributeSet[name].map { (name, $0) } })

@@ -32,7 +32,7 @@ public struct FreshnessStage: CustomStage {
   }
   public var examples: [String] { [#"search "budget" | freshness(halfLife: 14d, weight: 0.8) | top 3"#] }
 
-  public func execute(_ input: PipelineData, arguments: StageArguments, context: ExecutionContext) throws -> PipelineData {
+  public func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData {
     let halfLife = arguments.number("halfLife") ?? self.halfLife
     let weight = arguments.number("weight") ?? self.weight
     let attribute = arguments.string("attribute") ?? "contentModificationDate"

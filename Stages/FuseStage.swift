@@ -86,7 +86,7 @@ public struct FuseStage: StageDefinition {
       "reciprocal rank fusion, k \(StageBindingContext.format(k))" + (weights.isEmpty ? "" : ", weights " + weights.map(StageBindingContext.format).joined(separator: " "))
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       var fused: [(position: Int, item: ResultItem)] = []
       for (position, var item) in input.resultItems.enumerated() {
         try context.cancellation.check()

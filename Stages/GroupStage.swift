@@ -42,7 +42,7 @@ public struct GroupStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       .groupedItems(Aggregation.group(input.resultItems, by: target))
     }
   }

@@ -37,7 +37,7 @@ public struct HydrateStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "hydrate from the app's store (timeout \(timeout) s)" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       guard let delegate = context.delegate else {
         throw QueryRuntimeError("hydrate needs the app's store, and none is registered for this index (sync a source first)")
       }

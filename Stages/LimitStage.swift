@@ -29,7 +29,7 @@ public struct LimitStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       switch input {
       case .groupedItems(var grouped):
         grouped.groups = Array(grouped.groups.prefix(count))

@@ -81,7 +81,7 @@ public struct PeopleStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)
       return input.replacingItems(try input.resultItems.filter { try evaluator.evaluate(filter, on: $0).truth })
     }

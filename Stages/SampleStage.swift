@@ -64,7 +64,7 @@ public struct SampleStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "sample \(count) (seed \(seed))" + (stratum.map { " by \($0.displayName)" } ?? "") }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       var generator = SeededGenerator(state: seed)
       let items = input.resultItems
       guard count < items.count else { return input }

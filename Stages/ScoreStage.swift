@@ -50,7 +50,7 @@ public struct ScoreStage: StageDefinition {
     var outputType: PipelineType { .scoredItems }
     var explanation: String { "score each item, best first" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)
       var scored: [ResultItem] = []
       for var item in input.resultItems {

@@ -74,7 +74,7 @@ public struct SelectStage: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "select one element" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)
       switch input {
       case .groupedItems(var grouped):

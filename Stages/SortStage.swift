@@ -67,7 +67,7 @@ public struct SortStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)
       let items = input.resultItems
       var rows: [(Int, [Value])] = []

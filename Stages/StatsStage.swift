@@ -98,7 +98,7 @@ public struct StatsStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let items = input.resultItems
       var keys: [Value] = [.null]
       var members: [Value: [ResultItem]] = [.null: items]

@@ -61,7 +61,7 @@ public struct TableStage: StageDefinition {
     var outputType: PipelineType { .table }
     var explanation: String { "keep the columns \(names.joined(separator: ", "))" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       guard case .table(let table) = input else { return input }
       var indexes: [Int] = []
       for name in names {
@@ -80,7 +80,7 @@ public struct TableStage: StageDefinition {
     var outputType: PipelineType { .table }
     var explanation: String { columns.isEmpty ? "a table of group keys and counts" : "a table of \(columns.map(\.0).joined(separator: ", "))" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       if case .groupedItems(let grouped) = input {
         return .table(Table(columns: [grouped.attribute, "count"], rows: grouped.groups.map { [$0.key, .number(Double($0.count))] }))
       }

@@ -28,7 +28,7 @@ public struct TextStage: StageDefinition {
     var outputType: PipelineType { .text }
     var explanation: String { "summarise as text" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       .text(TextStage.summary(of: input))
     }
   }

@@ -37,7 +37,7 @@ public struct TopStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       var items = input.resultItems
       if case .scoredItems = input {
         items = items.enumerated().sorted { a, b in

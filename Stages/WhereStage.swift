@@ -32,7 +32,7 @@ public struct WhereStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)
       var kept: [ResultItem] = []
       for item in input.resultItems {

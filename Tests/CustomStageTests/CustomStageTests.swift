@@ -12,7 +12,7 @@ struct KeepFirst: CustomStage {
   var description: String { "Keeps the first N items" }
   var signatures: [StageDescriptor.Signature] { [.init(.items, .items)] }
   var parameters: [StageParameter] { [StageParameter("n", .integer, "How many", default: .number(count), range: 0...100)] }
-  func execute(_ input: PipelineData, arguments: StageArguments, context: ExecutionContext) throws -> PipelineData {
+  func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData {
     .items(Array(input.resultItems.prefix(Int(arguments.number("n") ?? count))))
   }
 }
@@ -23,7 +23,7 @@ struct Liar: CustomStage {
   var description: String { "Declares items, returns a count" }
   var signatures: [StageDescriptor.Signature] { [.init(.items, .items)] }
   var parameters: [StageParameter] { [] }
-  func execute(_ input: PipelineData, arguments: StageArguments, context: ExecutionContext) throws -> PipelineData { .count(1) }
+  func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData { .count(1) }
 }
 
 @Suite struct CustomStageTests {
@@ -85,7 +85,7 @@ struct Liar: CustomStage {
     var description: String { "clashes with the built-in" }
     var signatures: [StageDescriptor.Signature] { [.init(.items, .items)] }
     var parameters: [StageParameter] { [] }
-    func execute(_ input: PipelineData, arguments: StageArguments, context: ExecutionContext) throws -> PipelineData { input }
+    func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData { input }
   }
 
   @Test func aStageReturningTheWrongTypeFailsClearly() throws {

@@ -14,7 +14,7 @@ struct WaitUntilCancelled: CustomStage {
   var description: String { "Waits until the query is cancelled" }
   var signatures: [StageDescriptor.Signature] { [.init(.items, .items)] }
   var parameters: [StageParameter] { [] }
-  func execute(_ input: PipelineData, arguments: StageArguments, context: ExecutionContext) throws -> PipelineData {
+  func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData {
     let deadline = Date().addingTimeInterval(60)
     while Date() < deadline {
       try context.cancellation.check()

@@ -26,7 +26,7 @@ public protocol CustomStage: Sendable {
   var examples: [String] { get }
   /// Runs the stage. `input` has one of the declared input types; `arguments` holds every
   /// parameter (given or defaulted), already checked against its type and range.
-  func execute(_ input: PipelineData, arguments: StageArguments, context: ExecutionContext) throws -> PipelineData
+  func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData
 }
 
 extension CustomStage {
@@ -76,7 +76,7 @@ struct CustomStageDefinition: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "custom stage \(stage.name)" }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       try context.cancellation.check()
       let output = try stage.execute(input, arguments: arguments, context: context)
       guard output.type == outputType else {

@@ -44,7 +44,7 @@ struct DeclarativeStage: StageDefinition {
       return true
     }
 
-    func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData {
+    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       var data = input
       for node in nodes {
         try context.cancellation.check()

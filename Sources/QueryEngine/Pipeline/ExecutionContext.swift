@@ -51,11 +51,12 @@ public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// What stages see while running: the index snapshot, the access scope, the clock, and ways
-/// to run the SQL plan of the stages before them.
+/// The executor's state for one execution: the reader connection and snapshot, the access
+/// scope and clock, the compiler's view of the attributes, the caches of `similar` searches,
+/// and the statements run. Stages see it only as a `StageContext`.
 ///
 /// Not `Sendable`: it holds the reader connection of one execution, used on one thread.
-public final class ExecutionContext {
+package final class ExecutionContext {
   public let index: SearchIndex
   public let scope: AccessScope
   public let clock: QueryClock

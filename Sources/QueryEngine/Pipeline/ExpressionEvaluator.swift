@@ -16,7 +16,7 @@ public final class ExpressionEvaluator {
   public init(clock: QueryClock) { self.clock = clock }
 
   /// An evaluator for stages of an execution: `similar` uses the execution's vectors.
-  public convenience init(context: ExecutionContext) {
+  public convenience init(context: any StageContext) {
     self.init(clock: context.clock)
     similarity = { [unowned context] search, item in try context.matches(search, item) }
     vectorSimilarity = { [unowned context] phrase, item in try context.similarity(of: item, to: phrase) }

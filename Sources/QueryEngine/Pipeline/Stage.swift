@@ -21,7 +21,7 @@ public protocol BoundStage: Sendable {
   /// result; returns false to run `execute` in Swift instead.
   func push(into plan: inout SQLPlan) -> Bool
   /// Runs the stage over its input.
-  func execute(_ input: PipelineData, context: ExecutionContext) throws -> PipelineData
+  func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData
 }
 
 extension BoundStage {
