@@ -94,19 +94,13 @@ extension ExecutionContext {
   }
 
   private func items(_ compiled: SQLCompiler.Compiled, batchSize: Int, _ batch: ([ResultItem]) throws -> Void) throws {
-    var buffer: [ResultItem] = []
+    var batches = ItemBatches(size: batchSize, cancellation: cancellation)
     try run(compiled) { row in
-      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog)
-      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
+      var result = ResultItem(rowid: row.int64(0), item: try StoredItem.decode(row: row, offset: 1, catalog: catalog), relevance: row.double(8))
       result.engagement = Int(row.int64(7))
-      buffer.append(result)
-      if buffer.count >= batchSize {
-        try batch(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try cancellation.check()
-      }
+      try batches.add(result, to: batch)
     }
-    if !buffer.isEmpty || batchSize == .max { try batch(buffer) }
+    try batches.finish(to: batch)
   }
 
   /// The data a compiled step produces: items, groups (grouped in Swift from the items), or
@@ -212,5 +206,30 @@ extension ExecutionContext {
     case .bool: return .bool(row.int64(column) != 0)
     case .number: return .number(row.double(column))
     }
+  }
+}
+
+/// Collects items into batches of `size` for a consumer (the last may be shorter; with no
+/// size limit, one batch even when empty), checking for cancellation between batches.
+struct ItemBatches {
+  let size: Int
+  let cancellation: CancellationFlag
+  private var buffer: [ResultItem] = []
+
+  init(size: Int, cancellation: CancellationFlag) {
+    self.size = size
+    self.cancellation = cancellation
+  }
+
+  mutating func add(_ item: ResultItem, to deliver: ([ResultItem]) throws -> Void) throws {
+    buffer.append(item)
+    guard buffer.count >= size else { return }
+    try deliver(buffer)
+    buffer.removeAll(keepingCapacity: true)
+    try cancellation.check()
+  }
+
+  func finish(to deliver: ([ResultItem]) throws -> Void) throws {
+    if !buffer.isEmpty || size == .max { try deliver(buffer) }
   }
 }

@@ -41,7 +41,7 @@ extension ExecutionContext {
     let k = plan.k ?? max(1, statistics.documentCount)
     guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, in: connection) else { return false }
     let fetch = try connection.makeStatement(plan.fetch.sql)
-    var buffer: [ResultItem] = []
+    var batches = ItemBatches(size: batchSize, cancellation: cancellation)
     for hit in hits {
       fetch.reset()
       try fetch.bind(.integer(hit.id), at: 1)
@@ -51,14 +51,9 @@ extension ExecutionContext {
         rowid: fetch.int64(0), item: try StoredItem.decode(row: fetch, offset: 1, catalog: catalog), relevance: hit.score)
       result.engagement = Int(fetch.int64(7))
       fetch.reset()
-      buffer.append(result)
-      if buffer.count >= batchSize {
-        try batch(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try cancellation.check()
-      }
+      try batches.add(result, to: batch)
     }
-    if !buffer.isEmpty || batchSize == .max { try batch(buffer) }
+    try batches.finish(to: batch)
     return true
   }
 }

@@ -284,23 +284,41 @@ public struct SQLCompiler {
     return finish("SELECT " + key + ", count(DISTINCT i.rowid) FROM " + from + " " + Self.keepingOrder(join, driven) + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
+  /// The SQL aggregate of a statistic over `value` (a column, or 1 for items).
+  static func aggregate(_ request: StatisticRequest, of value: String) -> String {
+    switch request.function {
+    case .count: request.target == nil ? "count(DISTINCT i.rowid)" : "count(\(value))"
+    case .sum: "sum(\(value))"
+    case .avg: "avg(\(value))"
+    case .min: "min(\(value))"
+    case .max: "max(\(value))"
+    // The executor computes these from the values: the median needs them in order, and the
+    // one-pass sum-of-squares formula for the deviation loses every digit on values as large
+    // as dates (seconds since 1970) that lie close together.
+    case .median, .stddev: value
+    }
+  }
+
+  /// The FROM and WHERE clauses of an aggregate over the plan's items, the join that reads
+  /// the group's key (an item joins each of its values' groups), and the key (NULL without a
+  /// group); true when the full-text match drives.
+  private mutating func groupedSource(
+    _ plan: SQLPlan, by group: AttributeTarget?
+  ) throws(QueryRuntimeError) -> (from: Fragment, where_: Fragment, driven: Bool, joins: Fragment, key: Fragment) {
+    let (from, where_, driven) = try fromAndWhere(plan)
+    guard let group else { return (from, where_, driven, Fragment(""), Fragment("NULL")) }
+    if case .itemField(let field) = group { return (from, where_, driven, Fragment(""), Fragment(Self.itemColumn(field))) }
+    let (join, key) = try valueJoin(group, alias: "g")
+    return (from, where_, driven, " " + Self.keepingOrder(join, driven), key)
+  }
+
   /// The statistic over the plan's items, per value of `group` when given. For `median` and
   /// `stddev` the statement returns the ordered values and the executor computes them.
   public mutating func statisticQuery(
     _ plan: SQLPlan, _ request: StatisticRequest, by group: AttributeTarget?
   ) throws(QueryRuntimeError) -> Compiled {
-    let (from, where_, driven) = try fromAndWhere(plan)
-    var joins = Fragment("")
-    var groupKey = Fragment("NULL")
-    if let group {
-      if case .itemField(let field) = group {
-        groupKey = Fragment(Self.itemColumn(field))
-      } else {
-        let (join, key) = try valueJoin(group, alias: "g")
-        joins = joins + " " + Self.keepingOrder(join, driven)
-        groupKey = key
-      }
-    }
+    let (from, where_, driven, groupJoin, groupKey) = try groupedSource(plan, by: group)
+    var joins = groupJoin
     let join = driven ? "CROSS JOIN" : "JOIN"
     var value = "1"
     if let target = request.target {
@@ -314,17 +332,7 @@ public struct SQLCompiler {
       }
       value = "s.num"
     }
-    let aggregate: String = switch request.function {
-    case .count: request.target == nil ? "count(DISTINCT i.rowid)" : "count(\(value))"
-    case .sum: "sum(\(value))"
-    case .avg: "avg(\(value))"
-    case .min: "min(\(value))"
-    case .max: "max(\(value))"
-    // The executor computes these from the values: the median needs them in order, and the
-    // one-pass sum-of-squares formula for the deviation loses every digit on values as large
-    // as dates (seconds since 1970) that lie close together.
-    case .median, .stddev: value
-    }
+    let aggregate = Self.aggregate(request, of: value)
     let statement: Fragment
     if request.function == .median || request.function == .stddev {
       statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY 1, 2"
@@ -352,18 +360,8 @@ public struct SQLCompiler {
       guard case .attribute(let name, let type) = target, !type.isList, type.isOrdered || type.scalar == .bool else { return nil }
       if !targets.contains(name) { targets.append(name) }
     }
-    let (from, where_, driven) = try fromAndWhere(plan)
-    var joins = Fragment("")
-    var groupKey = Fragment("NULL")
-    if let group {
-      if case .itemField(let field) = group {
-        groupKey = Fragment(Self.itemColumn(field))
-      } else {
-        let (join, key) = try valueJoin(group, alias: "g")
-        joins = joins + " " + Self.keepingOrder(join, driven)
-        groupKey = key
-      }
-    }
+    let (from, where_, _, groupJoin, groupKey) = try groupedSource(plan, by: group)
+    var joins = groupJoin
     var columns: [String: String] = [:]
     for (offset, name) in targets.enumerated() {
       let alias = "s\(offset)"
@@ -379,14 +377,7 @@ public struct SQLCompiler {
         if case .attribute(let name, _) = target { return columns[name] }
         return nil
       } ?? "1"
-      return switch request.function {
-      case .count: request.target == nil ? "count(DISTINCT i.rowid)" : "count(\(value))"
-      case .sum: "sum(\(value))"
-      case .avg: "avg(\(value))"
-      case .min: "min(\(value))"
-      case .max: "max(\(value))"
-      case .median, .stddev: value
-      }
+      return Self.aggregate(request, of: value)
     }.joined(separator: ", ")
     let statement: Fragment
     if group != nil {
