@@ -22,11 +22,12 @@ enum Common {
     return path
   }
 
-  /// Opens the index named by `--db`/`--index`; `create` only for commands that write.
-  static func openIndex(_ arguments: ParsedArguments, command: String, create: Bool) throws -> SearchIndex {
+  /// Opens the index named by `--db`/`--index`; `create` only for commands that write, and
+  /// `readOnly` for commands that only read (they never create or change a file).
+  static func openIndex(_ arguments: ParsedArguments, command: String, create: Bool, readOnly: Bool = false) throws -> SearchIndex {
     let path = try dbPath(arguments, command: command)
     do {
-      let index = try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create)
+      let index = try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create, readOnly: readOnly)
       // An optional cap on the file's size in pages (quotas; fault tests simulate a full disk).
       if let pages = ProcessInfo.processInfo.environment["SEARCHLIGHT_MAX_PAGES"].flatMap(Int.init) {
         try index.limitFileSize(pages: pages)

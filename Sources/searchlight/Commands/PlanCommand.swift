@@ -32,7 +32,7 @@ enum PlanCommand: Command {
     guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing QUESTION", command: name) }
     let question = arguments.positionals.joined(separator: " ")
     let scope = try Common.scope(arguments, command: name)
-    let index = try Common.openIndex(arguments, command: name, create: false)
+    let index = try Common.openIndex(arguments, command: name, create: false, readOnly: true)
     let plan: PlannedQuery
     let clock = QueryClock(now: scope.now, timeZone: TimeZone.current)
     do {

@@ -37,7 +37,7 @@ struct QuerySetup {
   init(_ arguments: ParsedArguments, command: String) throws {
     let scope = try Common.scope(arguments, command: command)
     let timing = PhaseTiming.shared
-    let index = try timing.measure(.open) { try Common.openIndex(arguments, command: command, create: false) }
+    let index = try timing.measure(.open) { try Common.openIndex(arguments, command: command, create: false, readOnly: true) }
     self.index = index
     registry = try timing.measure(.catalogue) { try Self.registry(arguments, catalog: try index.catalog(), command: command) }
     var options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
