@@ -53,7 +53,8 @@ public struct QueryExecutor: Sendable {
 
   private func builder(options: QueryOptions, variables: [String: Value]) throws -> GraphBuilder {
     let catalog: AttributeCatalog
-    do { catalog = try index.catalog() } catch { throw error }
+    // Names bind (and are suggested) only as the caller may see them.
+    do { catalog = try index.catalog(scope: options.scope) } catch { throw error }
     let context = BindingContext(catalog: catalog, clock: options.clock, variables: variables, identity: options.identity)
     return GraphBuilder(registry: registry, bindingContext: context)
   }
@@ -61,6 +62,10 @@ public struct QueryExecutor: Sendable {
   /// Runs a prepared graph, handing each reply to `onReply` as soon as it exists.
   @discardableResult
   public func execute(_ graph: QueryGraph, options: QueryOptions, onReply: (Reply) throws -> Void) throws -> QueryToken {
+    // One moment decides expiry for the whole execution, even when the scope follows the
+    // real clock.
+    var options = options
+    options.scope.now = options.scope.now
     let generation = try index.generation()
     let token = QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: generation)
     try withoutActuallyEscaping(onReply) { onReply in

@@ -26,6 +26,8 @@ public struct Explainer {
   }
 
   private func walk(_ graph: QueryGraph, options: QueryOptions) throws -> (lines: [String], statements: [Statement]) {
+    var options = options
+    options.scope.now = options.scope.now
     var lines: [String] = []
     var statements: [Statement] = []
     try executor.index.readPassingErrors { connection in

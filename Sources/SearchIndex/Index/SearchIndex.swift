@@ -368,14 +368,18 @@ public final class SearchIndex: Sendable {
   /// Records that the user engaged with these items `count` more times (opened, played,
   /// replied): the popularity signal of ranking (`log(engagement)` in a score, the
   /// `popularity` ranking model). Unknown identifiers change nothing; they are returned,
-  /// and when any is unknown nothing is written, so a typo never half-applies a batch.
+  /// and when any is unknown nothing is written, so a typo never half-applies a batch. With a
+  /// `scope`, items it may not see (protected or expired) count as unknown, exactly like
+  /// missing ones, so the answer reveals nothing about them.
   @discardableResult
-  public func recordEngagement(withIdentifiers identifiers: [String], count: Int = 1) throws(SearchIndexError) -> [String] {
+  public func recordEngagement(
+    withIdentifiers identifiers: [String], count: Int = 1, scope: AccessScope? = nil
+  ) throws(SearchIndexError) -> [String] {
     /// Rolls the batch back when an identifier is unknown.
     struct Unknown: Error { let identifiers: [String] }
     do {
       try write { writer in
-        let missing = try writer.engage(identifiers: identifiers, count: count)
+        let missing = try writer.engage(identifiers: identifiers, count: count, scope: scope)
         if !missing.isEmpty { throw Unknown(identifiers: missing) }
       }
       return []

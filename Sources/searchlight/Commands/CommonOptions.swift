@@ -9,7 +9,7 @@ enum Common {
   static let protection = OptionSpec(
     name: "protection", kind: .value, valueName: "CLASS,...", help: "Protection classes to grant (comma-separated).")
   static let now = OptionSpec(
-    name: "now", kind: .value, valueName: "ISO8601", help: "Fix the clock (also SEARCHLIGHT_NOW); TZ is honoured.")
+    name: "now", kind: .value, valueName: "ISO8601", help: "Fix the clock of $time (also SEARCHLIGHT_NOW); TZ is honoured. Expiry follows the real clock.")
 
   /// The `--db` value, or a usage error naming the command.
   static func dbPath(_ arguments: ParsedArguments, command: String) throws -> String {
@@ -57,12 +57,15 @@ enum Common {
     return date
   }
 
-  /// The access scope from `--protection` and the clock.
+  /// The access scope from `--protection`. Expiry follows the real clock: `--now` and
+  /// SEARCHLIGHT_NOW pin `$time` only, so they cannot bring an expired item back.
   static func scope(_ arguments: ParsedArguments, command: String) throws -> AccessScope {
     let classes = arguments.all("protection").flatMap { $0.split(separator: ",") }.map {
       String($0).trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty }
-    return AccessScope(now: try now(arguments, command: command), protectionClasses: Set(classes))
+    // Checked here too, so a bad --now is a usage error for every command that takes it.
+    _ = try now(arguments, command: command)
+    return AccessScope(protectionClasses: Set(classes))
   }
 
   /// Human-readable byte counts.

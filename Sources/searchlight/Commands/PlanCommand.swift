@@ -34,7 +34,7 @@ enum PlanCommand: Command {
     let scope = try Common.scope(arguments, command: name)
     let index = try Common.openIndex(arguments, command: name, create: false, readOnly: true)
     let plan: PlannedQuery
-    let clock = QueryClock(now: scope.now, timeZone: TimeZone.current)
+    let clock = QueryClock(now: try Common.now(arguments, command: name), timeZone: TimeZone.current)
     do {
       let planner = try BuiltinPlanner(index: index, clock: clock, scope: scope)
       plan = try planner.plan(question)
