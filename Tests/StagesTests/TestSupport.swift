@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SearchlightTestSupport
 import Testing
 @testable import QueryEngine
 @testable import SearchIndex
@@ -45,8 +46,8 @@ final class TemporaryIndex: Sendable {
   let index: SearchIndex
 
   init(_ items: [SearchableItem] = [], declaring declarations: [(String, AttributeType)] = []) throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-qe-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // Removed in deinit, or at exit when the index is never released (shared fixtures).
+    directory = try TemporaryFiles.folder("searchlight-qe")
     index = try SearchIndex(path: directory.appendingPathComponent("index.db").path)
     if !declarations.isEmpty || !items.isEmpty {
       try index.write { writer in
