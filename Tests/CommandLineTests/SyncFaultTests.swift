@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import SearchlightTestSupport
 import Testing
 
 /// Crash safety of `searchlight sync`: killed with SIGKILL at moments drawn from a seeded
@@ -7,18 +8,6 @@ import Testing
 /// folder. The seed is fixed (SEARCHLIGHT_TEST_SEED overrides it) and named in every failure, so
 /// a failing run can be repeated.
 @Suite(.serialized) struct SyncFaultTests {
-  /// SplitMix64: a small generator whose sequence depends only on its seed.
-  struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let seed = ProcessInfo.processInfo.environment["SEARCHLIGHT_TEST_SEED"].flatMap(UInt64.init) ?? 23
 
   static func note(_ n: Int, revision: Int) -> String {
@@ -61,7 +50,7 @@ import Testing
       for n in stride(from: 0, to: 800, by: 2) { try write(folder, "n\(n).md", Self.note(n, revision: 1)) }
       for n in stride(from: 1, to: 800, by: 5) { try FileManager.default.removeItem(at: folder.appendingPathComponent("n\(n).md")) }
       for n in 800..<1400 { try write(folder, "new/n\(n).md", Self.note(n, revision: 0)) }
-      var generator = SeededGenerator(state: Self.seed)
+      var generator = SeededGenerator(seed: Self.seed)
       var killed = 0
       for attempt in 0..<10 {
         let process = try startSync(workspace, db: "i.db", batch: 40)
