@@ -54,7 +54,7 @@ import Testing
 
   /// An index of the samples, made once.
   static let database: String = {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("plan-cli-\(UUID().uuidString).db").path
+    let path = TemporaryFiles.database("plan-cli")
     let samples = SampleIndex.samples
     _ = try? run(["index", "--db", path] + ["trails.jsonl", "notes.jsonl", "notes-folder"].map { samples.appendingPathComponent($0).path })
     return path

@@ -1,10 +1,15 @@
 import Foundation
 import SearchIndex
+import SearchlightTestSupport
 import Testing
 
-/// Crash safety of `searchlight sync`: killed with SIGKILL at random moments while applying
-/// thousands of changes, the next sync leaves the index equal to the folder.
+/// Crash safety of `searchlight sync`: killed with SIGKILL at moments drawn from a seeded
+/// generator while applying thousands of changes, the next sync leaves the index equal to the
+/// folder. The seed is fixed (SEARCHLIGHT_TEST_SEED overrides it) and named in every failure, so
+/// a failing run can be repeated.
 @Suite(.serialized) struct SyncFaultTests {
+  static let seed = ProcessInfo.processInfo.environment["SEARCHLIGHT_TEST_SEED"].flatMap(UInt64.init) ?? 23
+
   static func note(_ n: Int, revision: Int) -> String {
     "---\ntitle: Note \(n) r\(revision)\nkeywords: [k\(n % 7), shared]\nrating: \(n % 5)\n---\nBody of note \(n), revision \(revision). " + String(repeating: "word\(n % 13) ", count: 20) + "\n"
   }
@@ -45,18 +50,19 @@ import Testing
       for n in stride(from: 0, to: 800, by: 2) { try write(folder, "n\(n).md", Self.note(n, revision: 1)) }
       for n in stride(from: 1, to: 800, by: 5) { try FileManager.default.removeItem(at: folder.appendingPathComponent("n\(n).md")) }
       for n in 800..<1400 { try write(folder, "new/n\(n).md", Self.note(n, revision: 0)) }
-      var generator = SystemRandomNumberGenerator()
+      var generator = SeededGenerator(seed: Self.seed)
       var killed = 0
-      for _ in 0..<10 {
+      for attempt in 0..<10 {
         let process = try startSync(workspace, db: "i.db", batch: 40)
-        usleep(UInt32.random(in: 2_000...150_000, using: &generator))
+        // The first kill comes early, while the whole backlog is still being applied.
+        usleep(attempt == 0 ? 2_000 : UInt32.random(in: 2_000...150_000, using: &generator))
         if process.isRunning {
           kill(process.processIdentifier, SIGKILL)
           killed += 1
         }
         process.waitUntilExit()
       }
-      #expect(killed > 0, "at least one sync was killed mid-way")
+      #expect(killed > 0, "at least one sync was killed mid-way (seed \(Self.seed))")
       let finish = try workspace.run("sync", "--db", "i.db", "--folder", "notes")
       #expect(finish.status == 0, "\(finish)")
       // The reference: a fresh index of the same folder.
@@ -65,7 +71,7 @@ import Testing
       let fresh = try contents(workspace.path("fresh.db"))
       #expect(synced.count == fresh.count)
       #expect(Set(synced.keys) == Set(fresh.keys), "no orphan and no missing item")
-      #expect(synced == fresh, "every item has the source's values")
+      #expect(synced == fresh, "every item has the source's values (seed \(Self.seed))")
       let check = try workspace.run("check", "--db", "i.db")
       #expect(check.status == 0, "\(check)")
     }

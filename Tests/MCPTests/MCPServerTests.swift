@@ -175,6 +175,25 @@ final class Outbox: Sendable {
     #expect(outbox.response(99)?["result"] != nil)
   }
 
+  @Test func aHugeOperationIsAToolErrorAndTheServerKeepsServing() throws {
+    let (server, outbox) = try makeServer()
+    initialize(server)
+    let children = (0..<20_000).map { #"{"type":"predicate","value":{"attribute":"title","operator":"equals","value":{"type":"string","value":"w\#($0)"}}}"# }
+    call(server, id: 31, #"{"query":{"type":"search","value":{"root":{"type":"operation","value":{"logic":"any","children":["# + children.joined(separator: ",") + "]}}}}}")
+    server.waitForRunningCalls()
+    let result = try #require(outbox.response(31)?["result"])
+    #expect(result["isError"] == .bool(true))
+    let text = result["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+    #expect(text.contains("the query has more than 1000 comparisons and calls"), "\(text)")
+    // A flat OR of 10,000 words is within the limits and runs.
+    let words = (0..<9_999).map { "\\\"w\($0)\\\"" }.joined(separator: " || ") + " || \\\"Orion\\\""
+    call(server, id: 32, #"{"query":{"type":"dsl","value":{"query":"search "# + words + #""}}}"#)
+    server.waitForRunningCalls()
+    #expect(outbox.response(32)?["result"]?["isError"] == .bool(false), "\(String(describing: outbox.response(32)))")
+    server.handle(#"{"jsonrpc":"2.0","id":33,"method":"ping"}"#)
+    #expect(outbox.response(33)?["result"] != nil)
+  }
+
   @Test func anOversizedMessageIsRefusedUnparsed() throws {
     let (server, outbox) = try makeServer()
     initialize(server)

@@ -1,3 +1,4 @@
+import SearchlightTestSupport
 import Testing
 @testable import QueryEngine
 

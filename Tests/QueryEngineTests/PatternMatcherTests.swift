@@ -1,3 +1,4 @@
+import SearchlightTestSupport
 import Testing
 @testable import QueryEngine
 
@@ -16,6 +17,21 @@ import Testing
 
   func matches(_ pattern: String, form: StringLiteral.Form, _ value: String) throws -> Bool {
     try matcher(pattern, form: form).matches(value)
+  }
+
+  // MARK: Work limits
+
+  @Test func aPathologicalWildcardStopsAtPCRE2sMatchLimit() throws {
+    // The REPL's Ctrl-C test runs this pattern over 3,000 such titles: each match is cut off
+    // by the match limit (so it is a no-match, not a hang), and it is the limit, not the
+    // machine's speed, that bounds the work of each item.
+    let regex = try Regex("^(?:.*a.*a.*a.*a.*a.*a.*a.*c)$", caseless: false)
+    let title = "c" + String(repeating: "a", count: 200) + "c17"
+    let result = regex.matches(title)
+    #expect(result == (matched: false, limitExceeded: true))
+    // A title that can match does, well inside the limit.
+    #expect(regex.matches("aaaaaaac") == (matched: true, limitExceeded: false))
+    #expect(try !matches("*a*a*a*a*a*a*a*c", title))
   }
 
   // MARK: Words

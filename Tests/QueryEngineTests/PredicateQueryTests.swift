@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightTestSupport
 import Testing
 @testable import QueryEngine
 @testable import SearchIndex
@@ -301,10 +302,10 @@ import Testing
     }
   }
 
-  @Test func expiryFollowsTheClock() throws {
-    // mail-73 expires on 2026-12-05.
+  @Test func expiryFollowsTheScopesClock() throws {
+    // mail-73 expires on 2036-12-05 (the helper fixes the scope's clock to the query's).
     #expect(try idSet("*").contains("mail-73"))
-    #expect(try !idSet("*", clock: QueryClock(now: utc(2026, 12, 6), timeZone: utcZone)).contains("mail-73"))
+    #expect(try !idSet("*", clock: QueryClock(now: utc(2036, 12, 6), timeZone: utcZone)).contains("mail-73"))
     #expect(try idSet("*", clock: QueryClock(now: utc(2025, 1, 1), timeZone: utcZone)).contains("mail-6"))
   }
 }

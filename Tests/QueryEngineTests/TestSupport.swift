@@ -1,37 +1,11 @@
 import Foundation
-import Synchronization
+import SearchlightTestSupport
 import Testing
 @testable import QueryEngine
 @testable import SearchIndex
 
-// MARK: Clock
-
-/// A date in UTC from its calendar fields, computed by Foundation's calendar rather than by the
-/// code under test.
-func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Date {
-  date(year, month, day, hour, minute, second, zone: utcZone)
-}
-
-/// A date from its calendar fields in `zone`.
-func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0, zone: TimeZone) -> Date {
-  var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = zone
-  return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
-}
-
-let utcZone = TimeZone(identifier: "UTC")!
-let pacific = TimeZone(identifier: "America/Los_Angeles")!
-let tokyo = TimeZone(identifier: "Asia/Tokyo")!
-
-/// "Today" in the sample data: Sunday 2026-11-29, noon UTC.
-let sampleNow = utc(2026, 11, 29, 12)
-let sampleClock = QueryClock(now: sampleNow, timeZone: utcZone)
-
-// MARK: Paths
-
-/// The repository checkout holding this file.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let samplesFolder = repositoryRoot.appendingPathComponent("Sources/searchlight/Samples")
+// The clock, the samples folder, TemporaryIndex, sampleIndex and item(...) live in
+// SearchlightTestSupport (Tests/TestSupport/QueryFixtures.swift).
 
 // MARK: Parsing and binding
 
@@ -122,74 +96,6 @@ func expectDiagnostic(_ text: String, _ spec: DiagnosticSpec, sourceLocation: So
           sourceLocation: sourceLocation)
   #expect(primary.help == spec.help, "\(text)", sourceLocation: sourceLocation)
   #expect(primary.span.end <= error.source.byteCount, sourceLocation: sourceLocation)
-}
-
-// MARK: Indexes
-
-/// A temporary index file, removed with its folder when the value is released.
-final class TemporaryIndex: Sendable {
-  let directory: URL
-  let index: SearchIndex
-
-  init(_ items: [SearchableItem] = [], declaring declarations: [(String, AttributeType)] = []) throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-qe-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    index = try SearchIndex(path: directory.appendingPathComponent("index.db").path)
-    if !declarations.isEmpty || !items.isEmpty {
-      try index.write { writer in
-        for (name, type) in declarations { try writer.declare(name, as: type) }
-        for item in items { try writer.upsert(item) }
-      }
-    }
-  }
-
-  /// Adds the files or folders at `paths` the way `searchlight index` reads them.
-  func add(paths: [String]) throws {
-    try index.write { writer in
-      var reader = ItemReader(decoder: ItemDecoder(catalog: writer.catalog))
-      for path in paths {
-        try reader.read(path: path) { item, _, _ in try writer.upsert(item) }
-      }
-    }
-  }
-
-  deinit { try? FileManager.default.removeItem(at: directory) }
-}
-
-/// The bundled sample data (trails, notes and mail, the notes folder), indexed once per test
-/// run and only read afterwards.
-let sampleIndex: TemporaryIndex = {
-  let index = try! TemporaryIndex.lingering()
-  try! index.add(paths: ["trails.jsonl", "notes.jsonl", "notes-folder"].map { samplesFolder.appendingPathComponent($0).path })
-  return index
-}()
-
-/// Folders of indexes that live as long as the test process (shared ones in globals and
-/// static properties, never released), removed when it exits.
-private let lingeringFolders = Mutex<[URL]>([])
-
-extension TemporaryIndex {
-  /// An index kept for the whole test run; its folder is removed at exit.
-  static func lingering(_ items: [SearchableItem] = []) throws -> TemporaryIndex {
-    let index = try TemporaryIndex(items)
-    lingeringFolders.withLock { folders in
-      if folders.isEmpty {
-        atexit { lingeringFolders.withLock { for folder in $0 { try? FileManager.default.removeItem(at: folder) } } }
-      }
-      folders.append(index.directory)
-    }
-    return index
-  }
-}
-
-/// An item with the given attributes.
-func item(
-  _ id: String, domain: String? = nil, contentType: String? = nil, expiration: Date? = nil, protection: String? = nil,
-  _ attributes: [(String, AttributeValue)] = []
-) -> SearchableItem {
-  SearchableItem(
-    uniqueIdentifier: id, domainIdentifier: domain, contentType: contentType, expirationDate: expiration,
-    protectionClass: protection, attributeSet: AttributeSet(attributes))
 }
 
 // MARK: Running queries

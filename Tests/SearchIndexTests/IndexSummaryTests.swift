@@ -162,6 +162,17 @@ import Testing
     }
   }
 
+  @Test func anIndexOpenedReadOnlyStillStoresTheSummaryForTheNextProcess() throws {
+    try withIndex { _, path in
+      let first = try SearchIndex(path: path, create: false, readOnly: true)
+      let summary = try first.summary(scope: AccessScope(now: Self.now))
+      #expect(first.summaryCache.computations.withLock { $0 } == 1)
+      let second = try SearchIndex(path: path, create: false, readOnly: true)
+      #expect(try second.summary(scope: AccessScope(now: Self.now)) == summary)
+      #expect(second.summaryCache.computations.withLock { $0 } == 0, "read from the file, not computed again")
+    }
+  }
+
   @Test func aReadOnlyFileKeepsTheSummaryInMemory() throws {
     try withIndex { index, path in
       _ = try index.statistics()

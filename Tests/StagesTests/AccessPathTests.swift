@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightTestSupport
 import Testing
 @testable import QueryEngine
 @testable import SearchIndex

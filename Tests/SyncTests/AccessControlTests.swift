@@ -1,6 +1,7 @@
 import Foundation
 import QueryEngine
 import SearchIndex
+import SearchlightTestSupport
 import Stages
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
   }
 
   static func index(hidden: Bool) throws -> SearchIndex {
-    let index = try SearchIndex(path: FileManager.default.temporaryDirectory.appendingPathComponent("acl-\(UUID().uuidString).db").path)
+    let index = try SearchIndex(path: TemporaryFiles.database("acl"))
     try index.indexSearchableItems(items(hidden: hidden))
     return index
   }

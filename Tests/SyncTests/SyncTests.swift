@@ -10,8 +10,7 @@ struct NoteFolder {
   let root: URL
 
   init() throws {
-    root = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    root = try TemporaryFiles.folder("notes")
   }
 
   func write(_ name: String, _ text: String) throws {
@@ -130,8 +129,7 @@ func snapshot(_ index: SearchIndex) throws -> [String: String] {
   }
 
   @Test func aSQLiteTableSyncsRowsAndDeletes() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try TemporaryFiles.folder("app")
     let app = directory.appendingPathComponent("app.db").path
     // The app's own store, made with Python's sqlite3 as another program would.
     let setup = Process()

@@ -70,6 +70,11 @@ public final class MCPServer: Sendable {
     send(JSONValue.object(["jsonrpc": "2.0", "id": id, "error": .object(error)]).compactText)
   }
 
+  /// Answers a message that the transport stopped reading at `maximumMessageBytes`.
+  public func refuseOversizedMessage() {
+    respond(.null, error: .invalidRequest, "message too large: more than \(Self.maximumMessageBytes) bytes; the limit is \(Self.maximumMessageBytes)")
+  }
+
   /// Handles one message (one line of the stdio transport).
   public func handle(_ line: String) {
     if line.utf8.count > Self.maximumMessageBytes {

@@ -46,7 +46,7 @@ public struct BuiltinPlanner: Sendable {
   /// Reads the vocabulary of `index`.
   ///
   /// - Parameters:
-  ///   - scope: what the asker may see; by default no protection classes, the clock's now.
+  ///   - scope: what the asker may see; by default no protection classes, expiry by the real clock.
   ///   - registry: the stages plans are checked against; the standard library by default.
   public init(
     index: SearchIndex, clock: QueryClock, scope: AccessScope? = nil, resultLimit: Int = 10, stemming: Bool = true,
@@ -55,7 +55,7 @@ public struct BuiltinPlanner: Sendable {
     self.stemming = stemming
     self.index = index
     self.clock = clock
-    self.scope = scope ?? AccessScope(now: clock.now)
+    self.scope = scope ?? AccessScope()
     self.resultLimit = max(1, resultLimit)
     self.registry = registry
     self.vocabulary = try IndexVocabulary.load(index, scope: self.scope)

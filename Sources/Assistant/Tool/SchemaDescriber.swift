@@ -28,7 +28,7 @@ struct SchemaDescriber {
     case .attribute:
       let name = StandardAttributes.resolveAlias(request.attribute ?? "") ?? request.attribute ?? ""
       guard let values = try values(of: name, limit: 50) else {
-        let catalog = try index.catalog()
+        let catalog = try index.catalog(scope: scope)
         var message = "unknown attribute '\(name)'"
         if let suggestion = closestMatch(to: name, in: catalog.allNames) { message += "; did you mean '\(suggestion)'?" }
         return message

@@ -126,7 +126,7 @@ public struct SearchTool: Sendable {
   /// would otherwise show nothing, silently), with the closest known name.
   private func unknownFetchNotes(_ requested: [String]?) throws -> [String] {
     guard let requested, !requested.isEmpty else { return [] }
-    let catalog = try executor.index.catalog()
+    let catalog = try executor.index.catalog(scope: options.scope)
     return requested.filter { catalog.type(of: $0) == nil }.map { name in
       let suggestion = closestMatch(to: name, in: catalog.allNames).map { " (did you mean '\($0)'?)" } ?? ""
       return "fetchAttributes: '\(name)' is not an attribute of this index, so no item shows it\(suggestion)"

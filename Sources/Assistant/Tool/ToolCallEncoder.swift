@@ -19,6 +19,9 @@ public struct ToolCallEncoder: Sendable {
   /// The tool call for `text`: structured when decoding it gives the same graph as `text`
   /// (checked with `executor`), else `{"type":"dsl"}`. Also says which form was used.
   public func encode(_ text: String, verifyingWith executor: QueryExecutor, options: QueryOptions) throws -> (json: JSONValue, structured: Bool, reason: String?) {
+    // Both explanations see one moment of the expiry clock, so only the queries can differ.
+    var options = options
+    options.scope.now = options.scope.now
     let fallback: JSONValue = ["query": ["type": "dsl", "value": ["query": .string(text)]]]
     let syntax = try Parser.parse(SourceText(text))
     let structured: JSONValue

@@ -77,11 +77,79 @@ struct ToolResultFormatter {
     return text
   }
 
-  /// Retrieved text cannot open or close the fence: its `<data>` and `</data>` tags (any case)
-  /// lose their `<`.
+  /// Retrieved text cannot open or close the fence, nor speak in a chat template's voice.
+  ///
+  /// Invisible format characters (zero-width spaces and joiners, bidirectional controls, soft
+  /// hyphens, tag characters) are dropped, since they can hide inside a tag; look-alikes of
+  /// `<`, `>`, `/`, `|`, `[` and `]` (fullwidth and small forms, single guillemets, angle
+  /// brackets, fraction and division slashes) become the ASCII characters they imitate. Then
+  /// every `<` that starts a tag (`<data>`, `</data >`, `<s>`, `<|im_start|>`, `<<SYS>>`,
+  /// `<start_of_turn>`) becomes `&lt;`, and bracketed template tokens (`[INST]`, `[/INST]`,
+  /// `[SYSTEM_PROMPT]`, `[TOOL_CALLS]`) lose their `[` to `&#91;`. A `<` between numbers or
+  /// words (`a < b`, `<3`) stays.
   static func neutralised(_ line: String) -> String {
-    line.replacingOccurrences(of: "</data", with: "&lt;/data", options: .caseInsensitive)
-      .replacingOccurrences(of: "<data", with: "&lt;data", options: .caseInsensitive)
+    var folded = String.UnicodeScalarView()
+    for scalar in line.unicodeScalars {
+      if scalar.properties.generalCategory == .format { continue }
+      folded.append(lookAlikes[scalar] ?? scalar)
+    }
+    let scalars = Array(folded)
+    var result = String.UnicodeScalarView()
+    var index = 0
+    while index < scalars.count {
+      let scalar = scalars[index]
+      if scalar == "<", startsTag(scalars, after: index) {
+        result.append(contentsOf: "&lt;".unicodeScalars)
+      } else if scalar == "[", let length = templateTokenLength(scalars, at: index) {
+        result.append(contentsOf: "&#91;".unicodeScalars)
+        result.append(contentsOf: scalars[(index + 1)..<(index + length)])
+        index += length
+        continue
+      } else {
+        result.append(scalar)
+      }
+      index += 1
+    }
+    return String(result)
+  }
+
+  /// Characters that pass for the ASCII punctuation of tags and template tokens.
+  static let lookAlikes: [Unicode.Scalar: Unicode.Scalar] = {
+    var table: [Unicode.Scalar: Unicode.Scalar] = [:]
+    let groups: [(Unicode.Scalar, [UInt32])] = [
+      ("<", [0xFF1C, 0xFE64, 0x2039, 0x27E8, 0x2329, 0x3008, 0x02C2, 0x1438, 0x276E, 0x2770, 0x29FC]),
+      (">", [0xFF1E, 0xFE65, 0x203A, 0x27E9, 0x232A, 0x3009, 0x02C3, 0x1433, 0x276F, 0x2771, 0x29FD]),
+      ("/", [0xFF0F, 0x2044, 0x2215, 0x29F8, 0x2571]),
+      ("|", [0xFF5C, 0x2223, 0x01C0, 0x05C0, 0x2502, 0x23D0, 0xFFE8]),
+      ("[", [0xFF3B, 0xFE47, 0x27E6]),
+      ("]", [0xFF3D, 0xFE48, 0x27E7]),
+    ]
+    for (ascii, codes) in groups {
+      for code in codes { if let scalar = Unicode.Scalar(code) { table[scalar] = ascii } }
+    }
+    return table
+  }()
+
+  /// True when the `<` at `index` starts a tag or a template token: after optional spaces
+  /// comes a letter, `/`, `|`, `!`, `?`, or another `<` that starts one.
+  private static func startsTag(_ scalars: [Unicode.Scalar], after index: Int) -> Bool {
+    var next = index + 1
+    while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
+    guard next < scalars.count else { return false }
+    let scalar = scalars[next]
+    // `<<SYS>>` is a token; `x << 2` is not.
+    if scalar == "<" { return startsTag(scalars, after: next) }
+    return scalar.properties.isAlphabetic || "/|!?".unicodeScalars.contains(scalar)
+  }
+
+  /// Bracketed tokens of chat templates (Llama 2, Mistral).
+  static let templateTokens = ["INST", "SYS", "SYSTEM_PROMPT", "TOOL_CALLS", "AVAILABLE_TOOLS", "TOOL_RESULTS", "TOOL_CONTENT"]
+
+  /// The length of the template token (`[INST]`, `[ /inst ]`) starting at `index`, if one does.
+  private static func templateTokenLength(_ scalars: [Unicode.Scalar], at index: Int) -> Int? {
+    guard let close = scalars[index...].prefix(32).firstIndex(of: "]") else { return nil }
+    let inside = String(String.UnicodeScalarView(scalars[(index + 1)..<close])).filter { !$0.isWhitespace && $0 != "/" }.uppercased()
+    return templateTokens.contains(inside) ? close - index + 1 : nil
   }
 
   private func line(for item: ResultItem, scored: Bool) -> String {

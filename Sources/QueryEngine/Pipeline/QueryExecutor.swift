@@ -65,7 +65,8 @@ public struct QueryExecutor: Sendable {
 
   private func builder(options: QueryOptions, variables: [String: Value]) throws -> GraphBuilder {
     let catalog: AttributeCatalog
-    do { catalog = try index.catalog() } catch { throw error }
+    // Names bind (and are suggested) only as the caller may see them.
+    do { catalog = try index.catalog(scope: options.scope) } catch { throw error }
     let context = BindingContext(catalog: catalog, clock: options.clock, variables: variables, identity: options.identity)
     return GraphBuilder(registry: registry, bindingContext: context)
   }
@@ -105,6 +106,10 @@ public struct QueryExecutor: Sendable {
   private func execute(
     planned: (ExecutionContext) throws -> ExecutionPlan, options: QueryOptions, onReply: (Reply) throws -> Void
   ) throws -> QueryToken {
+    // One moment decides expiry for the whole execution, even when the scope follows the
+    // real clock.
+    var options = options
+    options.scope.now = options.scope.now
     let generation = try index.generation()
     let token = QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: generation)
     try withoutActuallyEscaping(onReply) { onReply in

@@ -38,6 +38,10 @@ public struct Explainer {
 
   /// Walks the plan the executor would run (`plan`, or the one `graph` gets now).
   private func walk(_ given: ExecutionPlan?, graph: QueryGraph, options: QueryOptions) throws -> (lines: [String], statements: [Statement]) {
+    // One moment decides expiry for the whole explanation, even when the scope follows the
+    // real clock.
+    var options = options
+    options.scope.now = options.scope.now
     var output = Output()
     try executor.index.readPassingErrors { connection in
       let context = try executor.makeContext(

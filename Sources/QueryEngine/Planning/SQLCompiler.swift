@@ -103,13 +103,25 @@ public struct SQLCompiler {
     static func + (lhs: Fragment, rhs: String) -> Fragment { Fragment(lhs.sql + rhs, lhs.arguments) }
     static func + (lhs: String, rhs: Fragment) -> Fragment { Fragment(lhs + rhs.sql, rhs.arguments) }
 
-    static func joined(_ parts: [Fragment], separator: String) -> Fragment {
+    static func joined(_ parts: some Collection<Fragment>, separator: String) -> Fragment {
       var result = Fragment("")
       for (offset, part) in parts.enumerated() {
         if offset > 0 { result.sql += separator }
-        result = result + part
+        result.sql += part.sql
+        result.arguments += part.arguments
       }
       return result
+    }
+
+    /// Conditions joined by `AND` or `OR`, in nested parentheses when there are many: SQLite
+    /// parses a flat chain one level deeper per operator and refuses more than 1,000 levels
+    /// (https://www.sqlite.org/limits.html#max_expr_depth), so long chains become a balanced
+    /// tree of short ones.
+    static func balanced(_ parts: ArraySlice<Fragment>, separator: String) -> Fragment {
+      guard parts.count > 16 else { return joined(parts, separator: separator) }
+      let middle = parts.startIndex + parts.count / 2
+      return "(" + balanced(parts[..<middle], separator: separator) + ")" + separator
+        + "(" + balanced(parts[middle...], separator: separator) + ")"
     }
   }
 
@@ -483,14 +495,14 @@ public struct SQLCompiler {
           pieces.append("(" + piece + ")")
         }
       }
-      return pieces.isEmpty ? nil : Fragment.joined(pieces, separator: " AND ")
+      return pieces.isEmpty ? nil : Fragment.balanced(pieces[...], separator: " AND ")
     case .or(let parts):
       var pieces: [Fragment] = []
       for part in parts {
         guard let piece = try condition(part) else { return nil }
         pieces.append("(" + piece + ")")
       }
-      return Fragment.joined(pieces, separator: " OR ")
+      return Fragment.balanced(pieces[...], separator: " OR ")
     case .textSearch(let search):
       return Fragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(Self.matchExpression(search))])
     case .similar(let search):
@@ -542,7 +554,7 @@ public struct SQLCompiler {
           pieces.append("(" + (try itemFieldCondition(Self.itemColumn(field), test.kind)) + ")")
         }
       }
-      return Fragment.joined(pieces, separator: " OR ")
+      return Fragment.balanced(pieces[...], separator: " OR ")
     case .anyText:
       return try valuesCondition(attributeIDs: attributes.textualIDs, test.kind)
     case .attribute(let name, _):

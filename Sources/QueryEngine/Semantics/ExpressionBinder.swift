@@ -134,11 +134,17 @@ public struct ExpressionBinder {
       return (.negate(bound), type == .duration ? .duration : .number)
     case .binary(let op, let lhs, let rhs):
       if op == .and || op == .or {
-        let (left, leftType) = try bind(lhs, asCondition: true)
-        let (right, rightType) = try bind(rhs, asCondition: true)
-        try expectCondition(leftType, lhs.span)
-        try expectCondition(rightType, rhs.span)
-        return (Self.flatten(op, left, right), .boolean)
+        // The whole chain of this operator at once, without recursing along it.
+        var parts: [BoundExpression] = []
+        for operand in Self.chain(op, expression) {
+          let (bound, type) = try bind(operand, asCondition: true)
+          try expectCondition(type, operand.span)
+          switch (op, bound) {
+          case (.and, .and(let inner)), (.or, .or(let inner)): parts.append(contentsOf: inner)
+          default: parts.append(bound)
+          }
+        }
+        return (op == .and ? .and(parts) : .or(parts), .boolean)
       }
       let (left, leftType) = try bind(lhs, asCondition: false)
       let (right, rightType) = try bind(rhs, asCondition: false)
@@ -613,15 +619,19 @@ public struct ExpressionBinder {
   }
 
   /// `a && (b && c)` becomes `and([a, b, c])`.
-  static func flatten(_ op: BinaryOperator, _ lhs: BoundExpression, _ rhs: BoundExpression) -> BoundExpression {
-    var parts: [BoundExpression] = []
-    for side in [lhs, rhs] {
-      switch (op, side) {
-      case (.and, .and(let inner)), (.or, .or(let inner)): parts.append(contentsOf: inner)
-      default: parts.append(side)
+  /// The operands of a chain of `op` (`a || b || c`, however the tree leans), left to right.
+  static func chain(_ op: BinaryOperator, _ expression: Expression) -> [Expression] {
+    var operands: [Expression] = []
+    var pending = [expression]
+    while let node = pending.popLast() {
+      if case .binary(op, let lhs, let rhs) = node.kind {
+        pending.append(rhs)
+        pending.append(lhs)
+      } else {
+        operands.append(node)
       }
     }
-    return op == .and ? .and(parts) : .or(parts)
+    return operands
   }
 
   /// Folds arithmetic on constants.

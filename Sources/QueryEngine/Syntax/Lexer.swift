@@ -167,7 +167,12 @@ public struct Lexer {
       while let b = peek, Self.isDigit(b) { index += 1 }
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    let value = Double(text) ?? 0
+    var value = Double(text) ?? 0
+    if !value.isFinite {
+      diagnostics.append(Diagnostic("lex.number-too-large", "the number '\(Self.clipped(text))' is too large", at: SourceSpan(start, index),
+                                    help: "numbers must lie within ±1.7976931348623157e308"))
+      value = 0
+    }
     // A unit letter right after the number makes a duration: 30d, 2h, 15m, 45s, 1w.
     if let unit = peek, Self.isIdentifierStart(unit) {
       let unitStart = index
@@ -186,9 +191,19 @@ public struct Lexer {
         index = unitStart
         return Token(kind: .number(value), span: SourceSpan(start, index), precededBySpace: spaced)
       }
+      if !(value * seconds).isFinite {
+        diagnostics.append(Diagnostic("lex.number-too-large", "the duration '\(Self.clipped(text + unitText))' is too long", at: SourceSpan(start, index),
+                                      help: "durations must lie within ±1.7976931348623157e308 seconds"))
+        return Token(kind: .duration(0), span: SourceSpan(start, index), precededBySpace: spaced)
+      }
       return Token(kind: .duration(value * seconds), span: SourceSpan(start, index), precededBySpace: spaced)
     }
     return Token(kind: .number(value), span: SourceSpan(start, index), precededBySpace: spaced)
+  }
+
+  /// A long literal shortened for a message.
+  private static func clipped(_ text: String) -> String {
+    text.count <= 40 ? text : String(text.prefix(37)) + "..."
   }
 
   private mutating func lexString(start: Int, spaced: Bool) -> Token {

@@ -2,15 +2,30 @@
 /// rule by rule (function names match production names).
 ///
 /// It never stops at the first mistake: a bad stage is reported and skipped up to the next
-/// `|` or `;`, so one run reports every error. Nesting is limited (like FTS5's 256) so hostile
-/// input cannot exhaust the stack.
+/// `|` or `;`, so one run reports every error. Nesting is limited to `maximumDepth` levels
+/// (FTS5's limit) so hostile input cannot exhaust the stack: parentheses, `!` and `-` while
+/// parsing, and the height of every expression tree once built. A chain of `||` (or of `&&`)
+/// becomes a balanced tree, so a flat OR of thousands of words stays a few levels deep.
 public struct Parser {
   var tokens: [Token]
   var position = 0
   let source: SourceText
   public private(set) var diagnostics: [Diagnostic]
   var depth = 0
-  static let maximumDepth = 200
+  /// The deepest an expression may nest (FTS5's limit).
+  public static let maximumDepth = 256
+  /// The longest query, in UTF-8 bytes.
+  public static let maximumLength = 1 << 20
+  /// The most statements in one query: each `let` binds the rest of the query again.
+  public static let maximumStatements = 256
+  /// The most comparisons and calls (`InRange`, `recency`, ...) in one query: SQLite's
+  /// planner takes time that grows with the square of their number.
+  public static let maximumConditions = 1_000
+  /// The most words in the strings of one query (text searches look each one up).
+  public static let maximumWords = 10_000
+  /// Comparisons and calls, and words in strings, parsed so far.
+  var conditions = 0
+  var words = 0
   /// Names of statements defined so far, to tell `hikes | count` from a predicate.
   var statementNames: Set<String> = []
   /// True while parsing a `.stage` file, where `stage NAME(` starts the next definition.
@@ -21,6 +36,14 @@ public struct Parser {
 
   public init(_ source: SourceText) {
     self.source = source
+    guard source.byteCount <= Self.maximumLength else {
+      // Too long to read at all: nothing is lexed, so the limit bounds time and memory too.
+      self.tokens = [Token(kind: .endOfInput, span: SourceSpan(0, 0), precededBySpace: false)]
+      self.diagnostics = [Diagnostic(
+        "parse.too-long", "the query is longer than \(Self.maximumLength) bytes (\(source.byteCount))", at: SourceSpan(0, 0),
+        help: "split it into smaller queries")]
+      return
+    }
     let (tokens, diagnostics) = Lexer.tokenize(source)
     self.tokens = tokens
     self.diagnostics = diagnostics
@@ -140,6 +163,11 @@ public struct Parser {
       if let statement = self.statement() {
         statements.append(statement)
         if let name = statement.name { statementNames.insert(name) }
+        if statements.count > Self.maximumStatements {
+          error("parse.too-many-statements", "the query has more than \(Self.maximumStatements) statements", at: statement.span,
+                help: "split it into smaller queries")
+          return nil
+        }
       }
       if isSemicolon { advance(); continue }
       if !atEnd {
@@ -379,32 +407,65 @@ public struct Parser {
   public mutating func expression() throws -> Expression {
     depth += 1
     defer { depth -= 1 }
-    guard depth < Self.maximumDepth else {
-      throw fail("parse.too-deep", "the query is nested too deeply", at: current.span)
+    guard depth < Self.maximumDepth else { throw tooDeep(at: current.span) }
+    let result = try or()
+    // The outermost expression checks the height of the whole tree it built: arithmetic
+    // chains (`1 - 1 - 1 ...`) nest one level per operator.
+    if depth == 1, Self.height(of: result) > Self.maximumDepth { throw tooDeep(at: result.span) }
+    return result
+  }
+
+  private mutating func tooDeep(at span: SourceSpan) -> Recovery {
+    fail("parse.too-deep", "the query is nested too deeply (more than \(Self.maximumDepth) levels)", at: span,
+         help: "split it into smaller queries, or use fewer parentheses, '!' and arithmetic operators in a row")
+  }
+
+  /// The height of an expression tree, counted without recursion.
+  static func height(of expression: Expression) -> Int {
+    var deepest = 0
+    var pending: [(Expression, Int)] = [(expression, 1)]
+    while let (node, level) = pending.popLast() {
+      deepest = max(deepest, level)
+      switch node.kind {
+      case .unary(_, let operand): pending.append((operand, level + 1))
+      case .binary(_, let lhs, let rhs), .comparison(_, let lhs, let rhs, _):
+        pending.append((lhs, level + 1))
+        pending.append((rhs, level + 1))
+      case .call(_, _, let arguments): pending += arguments.map { ($0.value, level + 1) }
+      case .boolean, .number, .duration, .string, .time, .identifier, .anyAttribute, .variable, .similar: break
+      }
     }
-    return try or()
+    return deepest
   }
 
   /// or = and { "||" and }
   private mutating func or() throws -> Expression {
-    var lhs = try and()
+    var operands = [try and()]
     while case .operator(.or) = current.kind {
       advance()
-      let rhs = try and()
-      lhs = Expression(.binary(.or, lhs, rhs), lhs.span.union(rhs.span))
+      operands.append(try and())
     }
-    return lhs
+    return Self.balanced(.or, operands[...])
   }
 
   /// and = not { "&&" not }
   private mutating func and() throws -> Expression {
-    var lhs = try not()
+    var operands = [try not()]
     while case .operator(.and) = current.kind {
       advance()
-      let rhs = try not()
-      lhs = Expression(.binary(.and, lhs, rhs), lhs.span.union(rhs.span))
+      operands.append(try not())
     }
-    return lhs
+    return Self.balanced(.and, operands[...])
+  }
+
+  /// `a op b op c ...` for an associative `op` as a balanced tree (left-leaning: `a || b || c`
+  /// is `(a || b) || c`, as written), so its height grows with the logarithm of its length.
+  private static func balanced(_ op: BinaryOperator, _ operands: ArraySlice<Expression>) -> Expression {
+    if operands.count == 1 { return operands[operands.startIndex] }
+    let middle = operands.startIndex + (operands.count + 1) / 2
+    let lhs = balanced(op, operands[..<middle])
+    let rhs = balanced(op, operands[middle...])
+    return Expression(.binary(op, lhs, rhs), lhs.span.union(rhs.span))
   }
 
   /// not = "!" not | comparison
@@ -413,7 +474,7 @@ public struct Parser {
       let bang = advance()
       depth += 1
       defer { depth -= 1 }
-      guard depth < Self.maximumDepth else { throw fail("parse.too-deep", "the query is nested too deeply", at: bang.span) }
+      guard depth < Self.maximumDepth else { throw tooDeep(at: bang.span) }
       let operand = try not()
       return Expression(.unary(.not, operand), bang.span.union(operand.span))
     }
@@ -439,7 +500,27 @@ public struct Parser {
       throw fail("parse.chained-comparison", "comparisons cannot be chained", at: current.span,
                  help: "use InRange(attribute, low, high) or join two comparisons with &&")
     }
-    return Expression(.comparison(comparison, lhs, rhs, bracketModifiers: bracket), lhs.span.union(rhs.span))
+    let span = lhs.span.union(rhs.span)
+    try countCondition(span)
+    return Expression(.comparison(comparison, lhs, rhs, bracketModifiers: bracket), span)
+  }
+
+  /// Counts a comparison or call against `maximumConditions`.
+  private mutating func countCondition(_ span: SourceSpan) throws {
+    conditions += 1
+    guard conditions <= Self.maximumConditions else {
+      throw fail("parse.too-many-conditions", "the query has more than \(Self.maximumConditions) comparisons and calls", at: span,
+                 help: "split it into smaller queries, or search for the words in one string: \"alpha beta gamma\"")
+    }
+  }
+
+  /// Counts the words of a string against `maximumWords`.
+  private mutating func countWords(_ text: String, _ span: SourceSpan) throws {
+    words += text.split(whereSeparator: \.isWhitespace).count
+    guard words <= Self.maximumWords else {
+      throw fail("parse.too-many-words", "the query's strings have more than \(Self.maximumWords) words", at: span,
+                 help: "search for fewer words: the rarest few find the same items")
+    }
   }
 
   private static func comparisonOperator(_ op: Token.Operator) -> ComparisonOperator? {
@@ -530,7 +611,7 @@ public struct Parser {
       let minus = advance()
       depth += 1
       defer { depth -= 1 }
-      guard depth < Self.maximumDepth else { throw fail("parse.too-deep", "the query is nested too deeply", at: minus.span) }
+      guard depth < Self.maximumDepth else { throw tooDeep(at: minus.span) }
       let operand = try unary()
       return Expression(.unary(.negate, operand), minus.span.union(operand.span))
     }
@@ -550,6 +631,7 @@ public struct Parser {
       return Expression(.duration(seconds), token.span)
     case .string(let s):
       advance()
+      try countWords(s.text, token.span)
       let literal = StringLiteral(
         text: s.text, form: s.quote == .double ? .doubleQuoted : .singleQuoted, escapedWildcards: s.escapedWildcards,
         modifiers: s.modifiers, modifierSpan: s.modifierSpan, boost: s.boost, boostSpan: s.boostSpan)
@@ -605,7 +687,9 @@ public struct Parser {
       if isLeftParen {
         advance()
         let arguments = try callArguments()
-        return Expression(.call(name: name, nameSpan: token.span, arguments: arguments), token.span.union(tokens[position - 1].span))
+        let span = token.span.union(tokens[position - 1].span)
+        try countCondition(span)
+        return Expression(.call(name: name, nameSpan: token.span, arguments: arguments), span)
       }
       return Expression(.identifier(name), token.span)
     case .bracketModifiers:
@@ -624,6 +708,7 @@ public struct Parser {
       throw fail("parse.expected-string", "expected the text to compare after 'similar'", at: current.span)
     }
     rejectBoost(phrase, "the text of 'similar'")
+    try countWords(phrase.text, current.span)
     var span = keyword.span.union(advance().span)
     var syntax = SimilarSyntax(phrase: phrase.text)
     var seen = Set<String>()
@@ -638,6 +723,7 @@ public struct Parser {
                      help: "write keywords \"sun star\"")
         }
         rejectBoost(words, "the keywords of 'similar'")
+        try countWords(words.text, current.span)
         syntax.keywords = words.text
         span = span.union(advance().span)
         continue

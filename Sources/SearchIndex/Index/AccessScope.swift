@@ -6,13 +6,21 @@ import Foundation
 /// expired items are visible to no scope. Every query, count, group and statistic filters
 /// through `sqlCondition`, so nothing outside the scope is ever read into a result.
 public struct AccessScope: Sendable, Hashable {
-  /// The moment that decides whether an item has expired.
-  public var now: Date
+  /// The moment that decides whether an item has expired: the one given, or else the real
+  /// clock at each use (so a long-running server hides an item the moment it expires). A
+  /// query's pinned clock (`--now`) sets `$time` only, never this.
+  public var now: Date {
+    get { fixedNow ?? Date() }
+    set { fixedNow = newValue }
+  }
+  private var fixedNow: Date?
   /// Protection classes the caller may read.
   public var protectionClasses: Set<String>
 
-  public init(now: Date = Date(), protectionClasses: Set<String> = []) {
-    self.now = now
+  /// A scope granting `protectionClasses`; `now` fixes the expiry clock (apps and tests that
+  /// replay a moment), nil follows the real clock.
+  public init(now: Date? = nil, protectionClasses: Set<String> = []) {
+    self.fixedNow = now
     self.protectionClasses = protectionClasses
   }
 

@@ -294,12 +294,14 @@ package struct IndexWriter {
   }
 
   /// Adds `count` to the engagement of each identified item (Apple's `userEngaged`: the
-  /// user opened or used it); returns the identifiers that are not in the index.
-  package mutating func engage(identifiers: [String], count: Int) throws -> [String] {
+  /// user opened or used it); returns the identifiers that are not in the index, or that
+  /// `scope` (when given) may not see: a hidden item is treated exactly as a missing one.
+  package mutating func engage(identifiers: [String], count: Int, scope: AccessScope? = nil) throws -> [String] {
+    let visible = scope?.sqlCondition(alias: "items", indexID: indexID) ?? (sql: "items.indexId = ?", arguments: [.integer(indexID)])
+    let sql = "UPDATE items SET engagement = max(0, min(engagement + ?, 1000000000)) WHERE id = ? AND \(visible.sql)"
     var missing: [String] = []
     for identifier in identifiers {
-      try db.cachedStatement("UPDATE items SET engagement = max(0, min(engagement + ?, 1000000000)) WHERE indexId = ? AND id = ?")
-        .execute([.integer(Int64(count)), .integer(indexID), .text(identifier)])
+      try db.cachedStatement(sql).execute([.integer(Int64(count)), .text(identifier)] + visible.arguments)
       if db.changes == 0 { missing.append(identifier) }
     }
     return missing

@@ -89,19 +89,36 @@ extension SearchIndex {
     return entry.covers(now) ? entry : nil
   }
 
-  /// Stores a computed summary in the file; a read-only file or a busy writer skips it.
+  /// Stores a computed summary in the file; a read-only file or a busy writer skips it. An
+  /// index opened read-only (`SearchIndex(readOnly:)`) whose file is writable stores it through
+  /// a short-lived connection of its own, so read commands keep the cache warm for the next
+  /// process; on read-only media, or with a read-only file, nothing is written.
   private func storeSummary(_ entry: SummaryCache.Entry, key: String) {
-    pool.withWriter { db in
-      // Never wait for another process's write: the summary is only a cache.
-      db.setBusyTimeout(milliseconds: 0)
-      defer { db.setBusyTimeout(milliseconds: Connection.defaultBusyTimeout) }
-      try? db.transaction(.immediate) {
+    pool.withWriter { writer in
+      if !store(entry, key: key, on: writer), FileManager.default.isWritableFile(atPath: path),
+        let db = try? Connection(path: path, readOnly: false, create: false)
+      {
+        _ = store(entry, key: key, on: db)
+      }
+    }
+  }
+
+  /// Stores a summary with `db`; false when it could not (read-only, busy).
+  private func store(_ entry: SummaryCache.Entry, key: String, on db: Connection) -> Bool {
+    // Never wait for another process's write: the summary is only a cache.
+    db.setBusyTimeout(milliseconds: 0)
+    defer { db.setBusyTimeout(milliseconds: Connection.defaultBusyTimeout) }
+    do {
+      try db.transaction(.immediate) {
         try db.execute(Self.summaryCacheTable)
         try db.run(
           "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
           [.integer(indexID), .text(key), .integer(entry.summary.generation), entry.validFrom.map(SQLValue.real) ?? .null,
            entry.validUntil.map(SQLValue.real) ?? .null, .text(entry.summary.jsonValue.compactText)])
       }
+      return true
+    } catch {
+      return false
     }
   }
 

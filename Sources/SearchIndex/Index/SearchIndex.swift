@@ -30,27 +30,58 @@ public final class SearchIndex: Sendable {
 
   /// Opens the named index `name` in the file at `path`.
   ///
-  /// - Parameter create: create the file and the named index when missing; when false, a
-  ///   missing file is `SearchIndexError.missingIndex`.
-  public init(path: String, name: String = "default", create: Bool = true) throws(SearchIndexError) {
+  /// - Parameters:
+  ///   - create: create the file and the named index when missing; when false, a missing
+  ///     file is `SearchIndexError.missingIndex`.
+  ///   - readOnly: open for reading only (`SQLITE_OPEN_READONLY`): nothing is created or
+  ///     written, and a missing or empty file is an error. On read-only media (the folder is
+  ///     not writable) the file is opened `immutable`, since SQLite cannot make the `-shm`
+  ///     file WAL readers share. A file of an older schema is still migrated when it is
+  ///     writable, so the first command after an upgrade may be a query.
+  public init(path: String, name: String = "default", create: Bool = true, readOnly: Bool = false) throws(SearchIndexError) {
     let exists = FileManager.default.fileExists(atPath: path)
-    if !exists && !create { throw .missingIndex(path: path) }
-    let readOnly = exists && !FileManager.default.isWritableFile(atPath: path)
+    if !exists && (!create || readOnly) { throw .missingIndex(path: path) }
     self.path = path
     self.name = name
     do {
-      let writer = try Connection(path: path, readOnly: readOnly, create: create)
-      try Self.prepareSchema(writer, path: path, readOnly: readOnly)
-      // A larger page cache keeps the value indexes in memory during ingest (the default 2 MB
-      // rereads and rewrites pages); temporary tables and sorts stay in memory.
-      try writer.execute("PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
-      self.indexID = try Self.namedIndexID(writer, name: name, create: create && !readOnly, path: path)
-      if !readOnly { Self.prepareRankedIndex(writer, indexID: indexID) }
-      self.pool = ConnectionPool(writer: writer) { () throws(DatabaseError) -> Connection in
-        let reader = try Connection(path: path, readOnly: true, create: false)
+      let opened = try Self.open(path: path, name: name, create: create, readOnly: readOnly)
+      self.indexID = opened.indexID
+      let openPath = opened.readerPath
+      self.pool = ConnectionPool(writer: opened.writer) { () throws(DatabaseError) -> Connection in
+        let reader = try Connection(path: openPath, readOnly: true, create: false)
         try reader.execute("PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")
         return reader
       }
+    } catch {
+      // A create that failed leaves no empty file behind.
+      if !exists { Self.removeIfEmpty(path) }
+      throw error
+    }
+  }
+
+  /// Opens the file's writer connection (read-only for readers), prepares the schema and finds
+  /// the named index; returns the path readers open.
+  private static func open(path: String, name: String, create: Bool, readOnly requested: Bool) throws(SearchIndexError)
+    -> (writer: Connection, indexID: Int64, readerPath: String)
+  {
+    let fileIsWritable = FileManager.default.isWritableFile(atPath: path)
+    let exists = FileManager.default.fileExists(atPath: path)
+    let readOnly = requested || (exists && !fileIsWritable)
+    let openPath = readOnly && !folderIsWritable(path) ? immutableURI(path) : path
+    do {
+      var writer = try Connection(path: openPath, readOnly: readOnly, create: create && !readOnly)
+      var writable = !readOnly
+      if readOnly, exists, fileIsWritable, openPath == path, try needsMigration(writer) {
+        writer = try Connection(path: path, readOnly: false, create: false)
+        writable = true
+      }
+      try prepareSchema(writer, path: path, readOnly: !writable)
+      // A larger page cache keeps the value indexes in memory during ingest (the default 2 MB
+      // rereads and rewrites pages); temporary tables and sorts stay in memory.
+      try writer.execute("PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
+      let indexID = try namedIndexID(writer, name: name, create: create && writable, path: path)
+      if writable { prepareRankedIndex(writer, indexID: indexID) }
+      return (writer, indexID, openPath)
     } catch let error as DatabaseError {
       if error.code == .notADatabase || error.code == .corrupt {
         throw .notAnIndex(path: path, reason: "the file is not an SQLite database or is corrupt (\(error.message))")
@@ -63,17 +94,59 @@ public final class SearchIndex: Sendable {
     }
   }
 
+  /// True when files can be made in the folder of `path` (SQLite's `-wal` and `-shm`).
+  private static func folderIsWritable(_ path: String) -> Bool {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    return access(folder, W_OK) == 0
+  }
+
+  /// `path` as a URI that opens it immutable: no locks, no `-shm`, no `-wal`
+  /// (https://www.sqlite.org/uri.html#uriimmutable).
+  static func immutableURI(_ path: String) -> String {
+    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+  }
+
+  /// Removes the file at `path` (and SQLite's files beside it) when it is empty: what a
+  /// failed create leaves.
+  private static func removeIfEmpty(_ path: String) {
+    func isRegularFile(_ path: String, empty: Bool) -> Bool {
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        attributes[.type] as? FileAttributeType == .typeRegular
+      else { return false }
+      return !empty || (attributes[.size] as? Int) == 0
+    }
+    guard isRegularFile(path, empty: true) else { return }
+    for suffix in ["", "-wal", "-shm", "-journal"] where isRegularFile(path + suffix, empty: false) {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
+  }
+
+  /// True when the file is an index of an older schema, or lacks a table the current one has.
+  private static func needsMigration(_ db: Connection) throws -> Bool {
+    let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) ?? "" }
+    guard tables.contains("meta"), try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.stringValue == Schema.formatMarker else {
+      return false
+    }
+    let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
+    return version < Schema.version || Schema.requiredTables.contains { !tables.contains($0) }
+  }
+
   private static func prepareSchema(_ db: Connection, path: String, readOnly: Bool) throws {
     let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) ?? "" }
     if tables.isEmpty {
-      guard !readOnly else { throw SearchIndexError.notAnIndex(path: path, reason: "the file is empty and read-only") }
-      try db.transaction {
+      guard !readOnly else { throw SearchIndexError.notAnIndex(path: path, reason: "the file is empty") }
+      // Under the write lock, and idempotent: another process may be creating the same file,
+      // and the one that waited for the lock finds the tables made and the facts recorded.
+      try db.transaction(.immediate) {
         try db.execute(Schema.createStatements)
-        try db.run("INSERT INTO meta(key, value) VALUES ('format', ?), ('schemaVersion', ?), ('generation', 0)",
+        try db.run("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?), ('schemaVersion', ?), ('generation', 0)",
                    [.text(Schema.formatMarker), .integer(Int64(Schema.version))])
       }
       // The journal mode cannot change inside the transaction above, so set it here.
-      try db.execute("PRAGMA journal_mode = WAL")
+      try setWAL(db)
       return
     }
     guard tables.contains("meta"),
@@ -93,9 +166,28 @@ public final class SearchIndex: Sendable {
           try SchemaMigration.migrate(db, from: current)
         }
       }
-      try db.execute("PRAGMA journal_mode = WAL")
+      try setWAL(db)
     }
   }
+
+  /// Switches the file to WAL. The switch needs a moment alone with the file; a process that
+  /// is creating or opening it at the same time can hold it, so a busy answer is retried
+  /// (for up to the busy timeout).
+  private static func setWAL(_ db: Connection) throws(DatabaseError) {
+    var waited = 0
+    while true {
+      do {
+        try db.execute("PRAGMA journal_mode = WAL")
+        return
+      } catch {
+        let busy = error.code.primary == .busy || error.code.primary == .locked
+        guard busy, waited < Connection.defaultBusyTimeout else { throw error }
+        usleep(20_000)
+        waited += 20
+      }
+    }
+  }
+
 
   private static func namedIndexID(_ db: Connection, name: String, create: Bool, path: String) throws -> Int64 {
     if let id = try db.scalar("SELECT id FROM indexes WHERE name = ?", [.text(name)])?.int64Value { return id }
@@ -103,8 +195,10 @@ public final class SearchIndex: Sendable {
       // A read-only or query-only open of a file without this named index: it is simply empty.
       return -1
     }
-    try db.run("INSERT INTO indexes(name) VALUES (?)", [.text(name)])
-    return db.lastInsertRowID
+    // Another process may add the same name at the same moment: whichever insert lands, both
+    // read back the one row.
+    try db.run("INSERT OR IGNORE INTO indexes(name) VALUES (?)", [.text(name)])
+    return try db.scalar("SELECT id FROM indexes WHERE name = ?", [.text(name)])?.int64Value ?? db.lastInsertRowID
   }
 
   /// Names of the indexes stored in this file.
@@ -274,14 +368,18 @@ public final class SearchIndex: Sendable {
   /// Records that the user engaged with these items `count` more times (opened, played,
   /// replied): the popularity signal of ranking (`log(engagement)` in a score, the
   /// `popularity` ranking model). Unknown identifiers change nothing; they are returned,
-  /// and when any is unknown nothing is written, so a typo never half-applies a batch.
+  /// and when any is unknown nothing is written, so a typo never half-applies a batch. With a
+  /// `scope`, items it may not see (protected or expired) count as unknown, exactly like
+  /// missing ones, so the answer reveals nothing about them.
   @discardableResult
-  public func recordEngagement(withIdentifiers identifiers: [String], count: Int = 1) throws(SearchIndexError) -> [String] {
+  public func recordEngagement(
+    withIdentifiers identifiers: [String], count: Int = 1, scope: AccessScope? = nil
+  ) throws(SearchIndexError) -> [String] {
     /// Rolls the batch back when an identifier is unknown.
     struct Unknown: Error { let identifiers: [String] }
     do {
       try write { writer in
-        let missing = try writer.engage(identifiers: identifiers, count: count)
+        let missing = try writer.engage(identifiers: identifiers, count: count, scope: scope)
         if !missing.isEmpty { throw Unknown(identifiers: missing) }
       }
       return []

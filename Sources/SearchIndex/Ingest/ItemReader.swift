@@ -37,6 +37,14 @@ package struct ItemReader {
   static let noteExtensions: Set<String> = ["md", "markdown", "txt"]
   static let itemExtensions: Set<String> = ["json", "jsonl", "ndjson"]
 
+  /// The longest line of JSON Lines (one item), in bytes: a longer one is an error naming its
+  /// line, found after reading at most this much of it.
+  package static let maximumLineBytes = LineReader.defaultMaximumLineLength
+  /// The largest JSON array file, in bytes; larger collections belong in JSON Lines.
+  package static let maximumArrayBytes = 256 << 20
+  /// The largest note (Markdown or text file), in bytes.
+  package static let maximumNoteBytes = LineReader.defaultMaximumLineLength
+
   /// Reads every item at `path` (a file, a folder, or `-`).
   package mutating func read(path: String, _ body: Body) throws {
     if path == "-" {
@@ -86,7 +94,13 @@ package struct ItemReader {
     var probe = try handle.read(upToCount: 4096) ?? Data()
     let firstByte = probe.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) })
     if firstByte == UInt8(ascii: "[") {
-      probe.append(try handle.readToEnd() ?? Data())
+      // Read at most one byte past the limit, so an endless file ends too.
+      while probe.count <= Self.maximumArrayBytes, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        probe.append(chunk)
+      }
+      guard probe.count <= Self.maximumArrayBytes else {
+        throw IngestError(file: path, line: nil, message: "the JSON array is larger than \(Self.maximumArrayBytes) bytes; write the items as JSON Lines")
+      }
       try readArray(Array(probe), name: path, body)
     } else {
       try handle.seek(toOffset: 0)
@@ -109,9 +123,14 @@ package struct ItemReader {
   }
 
   private mutating func readLines(handle: FileHandle, name: String, _ body: Body) throws {
-    var reader = LineReader(handle: handle)
+    var reader = LineReader(handle: handle, maximumLineLength: Self.maximumLineBytes)
     var lineNumber = 0
-    while let line = try reader.nextLine() {
+    while true {
+      let next: [UInt8]?
+      do { next = try reader.nextLine() } catch let error as LineReader.LineTooLong {
+        throw IngestError(file: name, line: lineNumber + 1, message: "\(error); split the item's text or store it elsewhere")
+      }
+      guard let line = next else { break }
       lineNumber += 1
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
       var bytes = line
@@ -173,6 +192,9 @@ package struct ItemReader {
   /// name) the title, the rest the text; the file's modification time is the default
   /// modification date.
   package mutating func readNote(_ path: String, identifier: String) throws -> SearchableItem {
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > Self.maximumNoteBytes {
+      throw IngestError(file: path, line: nil, message: "the note is larger than \(Self.maximumNoteBytes) bytes")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw IngestError(.missingInput, file: path, line: nil, message: "cannot read the file")
     }

@@ -9,7 +9,7 @@ enum Common {
   static let protection = OptionSpec(
     name: "protection", kind: .value, valueName: "CLASS,...", help: "Protection classes to grant (comma-separated).")
   static let now = OptionSpec(
-    name: "now", kind: .value, valueName: "ISO8601", help: "Fix the clock (also SEARCHLIGHT_NOW); TZ is honoured.")
+    name: "now", kind: .value, valueName: "ISO8601", help: "Fix the clock of $time (also SEARCHLIGHT_NOW); TZ is honoured. Expiry follows the real clock.")
 
   /// The `--db` value, or a usage error naming the command.
   static func dbPath(_ arguments: ParsedArguments, command: String) throws -> String {
@@ -22,11 +22,12 @@ enum Common {
     return path
   }
 
-  /// Opens the index named by `--db`/`--index`; `create` only for commands that write.
-  static func openIndex(_ arguments: ParsedArguments, command: String, create: Bool) throws -> SearchIndex {
+  /// Opens the index named by `--db`/`--index`; `create` only for commands that write, and
+  /// `readOnly` for commands that only read (they never create or change a file).
+  static func openIndex(_ arguments: ParsedArguments, command: String, create: Bool, readOnly: Bool = false) throws -> SearchIndex {
     let path = try dbPath(arguments, command: command)
     do {
-      let index = try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create)
+      let index = try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create, readOnly: readOnly)
       // An optional cap on the file's size in pages (quotas; fault tests simulate a full disk).
       if let pages = ProcessInfo.processInfo.environment["SEARCHLIGHT_MAX_PAGES"].flatMap(Int.init) {
         try index.limitFileSize(pages: pages)
@@ -56,12 +57,15 @@ enum Common {
     return date
   }
 
-  /// The access scope from `--protection` and the clock.
+  /// The access scope from `--protection`. Expiry follows the real clock: `--now` and
+  /// SEARCHLIGHT_NOW pin `$time` only, so they cannot bring an expired item back.
   static func scope(_ arguments: ParsedArguments, command: String) throws -> AccessScope {
     let classes = arguments.all("protection").flatMap { $0.split(separator: ",") }.map {
       String($0).trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty }
-    return AccessScope(now: try now(arguments, command: command), protectionClasses: Set(classes))
+    // Checked here too, so a bad --now is a usage error for every command that takes it.
+    _ = try now(arguments, command: command)
+    return AccessScope(protectionClasses: Set(classes))
   }
 
   /// Human-readable byte counts.

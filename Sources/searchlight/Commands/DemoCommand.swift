@@ -84,11 +84,11 @@ enum DemoCommand: Command {
     let color = Terminal.useColor
     let (bold, dim, reset) = color ? ("\u{1B}[1m", "\u{1B}[2m", "\u{1B}[0m") : ("", "", "")
     Terminal.out("\(bold)Searchlight demo\(reset): indexed \(count) sample items (trails, notes, mail) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s\n")
-    let stats = try index.statistics(scope: AccessScope(now: now))
+    let stats = try index.statistics(scope: AccessScope())
     Terminal.out("\(dim)\(stats.items) visible, \(stats.protectedItems) protected, \(stats.expiredItems) expired; domains: "
       + stats.domains.map { "\($0.name) \($0.count)" }.joined(separator: ", ") + "\(reset)\n\n")
     let executor = QueryExecutor(index: index, registry: StandardLibrary.registry())
-    let options = QueryOptions(scope: AccessScope(now: now), clock: QueryClock(now: now, timeZone: TimeZone(identifier: "UTC")!))
+    let options = QueryOptions(scope: AccessScope(), clock: QueryClock(now: now, timeZone: TimeZone(identifier: "UTC")!))
     var renderer = ReplyRenderer(format: .table)
     renderer.color = color
     renderer.limit = 6

@@ -5,18 +5,20 @@ import SearchIndex
 enum EngageCommand: Command {
   static let name = "engage"
   static let abstract = "Record that the user engaged with items; ranking reads it as popularity."
-  static let usage = "engage --db FILE [--index NAME] [--count N] ID..."
+  static let usage = "engage --db FILE [--index NAME] [--count N] [--protection C,..] ID..."
   static let discussion = """
     Each call adds N (default 1) to the items' engagement count. Queries use it as `engagement`
     in scores (`score relevance + log(engagement) / 5`), and tool calls through the
-    `popularity` ranking model. If any identifier is unknown, nothing is recorded.
+    `popularity` ranking model. If any identifier is unknown, nothing is recorded. Items with a
+    protection class count only with `--protection CLASS`, and expired ones never: an item the
+    call may not see is reported exactly like one that does not exist.
 
     EXAMPLES:
       searchlight engage --db items.db note-52
       searchlight engage --db items.db --count 3 trail-1 trail-14
     """
   static let options: [OptionSpec] = [
-    Common.db, Common.indexName,
+    Common.db, Common.indexName, Common.protection,
     OptionSpec(name: "count", kind: .value, valueName: "N", help: "How many engagements to add (default 1; negative to undo)."),
   ]
 
@@ -32,10 +34,11 @@ enum EngageCommand: Command {
       }
       count = n
     }
+    let scope = try Common.scope(arguments, command: name)
     let index = try Common.openIndex(arguments, command: name, create: false)
     let unknown: [String]
     do {
-      unknown = try index.recordEngagement(withIdentifiers: identifiers, count: count)
+      unknown = try index.recordEngagement(withIdentifiers: identifiers, count: count, scope: scope)
     } catch {
       throw CommandFailure(error)
     }

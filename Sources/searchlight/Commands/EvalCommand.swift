@@ -98,8 +98,8 @@ enum EvalCommand: Command {
     let fixtures = try fixturesPath.map { try Fixture.load(path: $0) }
     let queries = try queriesPath.map { try TRECQuery.load(path: $0) }
     let qrels = try qrelsPath.map { try Qrels.load(path: $0) }
-    let index = try Common.openIndex(arguments, command: name, create: false)
-    var options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
+    let index = try Common.openIndex(arguments, command: name, create: false, readOnly: true)
+    var options = QueryOptions(scope: scope, clock: QueryClock(now: try Common.now(arguments, command: name), timeZone: TimeZone.current))
     // fts5: the plain planner's OR search ranked by FTS5's bm25() over every match, the
     // baseline the ranked index and the built-in planner are measured against.
     if arguments.value("planner") == "fts5" { options.usesRankedIndex = false }

@@ -27,8 +27,16 @@ enum MCPCommand: Command {
     let server = MCPServer(
       tool: SearchTool(executor: setup.executor, options: setup.options), toolDefinition: definition,
       send: { output.write($0 + "\n") }, log: { Terminal.err("searchlight mcp: \($0)\n") })
-    var reader = LineReader(handle: FileHandle.standardInput)
-    while let line = try reader.nextLine() {
+    // A message over the limit is refused as soon as the limit passes, without reading the
+    // rest of it into memory; the server goes on with the next line.
+    var reader = LineReader(handle: FileHandle.standardInput, maximumLineLength: MCPServer.maximumMessageBytes)
+    while true {
+      let line: [UInt8]?
+      do { line = try reader.nextLine() } catch is LineReader.LineTooLong {
+        server.refuseOversizedMessage()
+        continue
+      }
+      guard let line else { break }
       server.handle(String(decoding: line, as: UTF8.self))
     }
     server.waitForRunningCalls()

@@ -32,9 +32,9 @@ enum PlanCommand: Command {
     guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing QUESTION", command: name) }
     let question = arguments.positionals.joined(separator: " ")
     let scope = try Common.scope(arguments, command: name)
-    let index = try Common.openIndex(arguments, command: name, create: false)
+    let index = try Common.openIndex(arguments, command: name, create: false, readOnly: true)
     let plan: PlannedQuery
-    let clock = QueryClock(now: scope.now, timeZone: TimeZone.current)
+    let clock = QueryClock(now: try Common.now(arguments, command: name), timeZone: TimeZone.current)
     do {
       let planner = try BuiltinPlanner(index: index, clock: clock, scope: scope)
       plan = try planner.plan(question)

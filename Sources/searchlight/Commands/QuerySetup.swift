@@ -37,10 +37,10 @@ struct QuerySetup {
   init(_ arguments: ParsedArguments, command: String) throws {
     let scope = try Common.scope(arguments, command: command)
     let timing = PhaseTiming.shared
-    let index = try timing.measure(.open) { try Common.openIndex(arguments, command: command, create: false) }
+    let index = try timing.measure(.open) { try Common.openIndex(arguments, command: command, create: false, readOnly: true) }
     self.index = index
-    registry = try timing.measure(.catalogue) { try Self.registry(arguments, catalog: try index.catalog(), command: command) }
-    var options = QueryOptions(scope: scope, clock: QueryClock(now: scope.now, timeZone: TimeZone.current))
+    registry = try timing.measure(.catalogue) { try Self.registry(arguments, catalog: try index.catalog(scope: scope), command: command) }
+    var options = QueryOptions(scope: scope, clock: QueryClock(now: try Common.now(arguments, command: command), timeZone: TimeZone.current))
     if let path = arguments.value("identity") ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_IDENTITY"] {
       guard FileManager.default.fileExists(atPath: path) else {
         throw CommandFailure(.noInput, "\(path): no such identity file", location: path)

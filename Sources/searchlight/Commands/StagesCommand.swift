@@ -17,7 +17,7 @@ enum StagesCommand: Command {
     let format = try Common.format(arguments, allowed: ["table", "json"], default: "table", command: name)
     var catalog: AttributeCatalog?
     if arguments.has("db") {
-      do { catalog = try Common.openIndex(arguments, command: name, create: false).catalog() } catch let error as SearchIndexError {
+      do { catalog = try Common.openIndex(arguments, command: name, create: false, readOnly: true).catalog() } catch let error as SearchIndexError {
         throw CommandFailure(error)
       }
     }

@@ -11,7 +11,7 @@ enum StatsCommand: Command {
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     let format = try Common.format(arguments, allowed: ["table", "json"], default: "table", command: name)
     let scope = try Common.scope(arguments, command: name)
-    let index = try Common.openIndex(arguments, command: name, create: false)
+    let index = try Common.openIndex(arguments, command: name, create: false, readOnly: true)
     let stats: IndexStatistics
     do { stats = try index.statistics(scope: scope) } catch { throw CommandFailure(error) }
     if format == "json" {

@@ -111,7 +111,6 @@ final class ReplSession {
     var options = setup.options
     let now = fixedNow ?? Date()
     options.clock = QueryClock(now: now, timeZone: timeZone)
-    options.scope.now = now
     options.cancellation = CancellationFlag()
     return options
   }

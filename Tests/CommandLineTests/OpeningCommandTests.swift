@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import SearchIndex
+
+/// Opening index files from the command line: read commands work on read-only media and
+/// never create or change a file; concurrent creators of one new index all succeed.
+@Suite struct OpeningCommandTests {
+  /// Runs `searchlight arguments` with the workspace folder mounted read-only, in a mount
+  /// namespace of its own (`unshare`; user namespaces let a non-root user do it too).
+  func runOnReadOnlyMedia(_ workspace: Workspace, _ arguments: [String]) throws -> CLIResult {
+    let folder = workspace.directory.path
+    let script = #"mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && cd "$0" && exec "$@""#
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+    process.arguments = ["-rm", "sh", "-c", script, folder, folder, CLI.executable.path] + arguments
+    let output = workspace.directory.deletingLastPathComponent().appendingPathComponent("ro-output-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let out = output.appendingPathComponent("stdout"), err = output.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
+    process.standardInput = FileHandle.nullDevice
+    var environment = ProcessInfo.processInfo.environment
+    environment["SEARCHLIGHT_DB"] = nil
+    environment["SEARCHLIGHT_NOW"] = nil
+    process.environment = environment
+    try process.run()
+    process.waitUntilExit()
+    return CLIResult(
+      status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+      stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self), exitedNormally: process.terminationReason == .exit)
+  }
+
+  @Test func readCommandsWorkOnReadOnlyMedia() throws {
+    try withMiniIndex { workspace in
+      let before = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).sorted()
+      // The mount is really read-only: a write there fails.
+      let touch = try runOnReadOnlyMedia(workspace, ["index", "--db", "index.db", fixtures.appendingPathComponent("mini.jsonl").path])
+      #expect(touch.status == 74, "\(touch)")
+      let query = try runOnReadOnlyMedia(workspace, ["query", "--db", "index.db", "--format", "json", "--", "*"])
+      #expect(query.status == 0, "\(query)")
+      #expect(query.stdout.contains(#""id":"trail-17""#))
+      let stats = try runOnReadOnlyMedia(workspace, ["stats", "--db", "index.db"])
+      #expect(stats.status == 0, "\(stats)")
+      #expect(stats.stdout.contains("items:"))
+      let missing = try runOnReadOnlyMedia(workspace, ["query", "--db", "none.db", "--", "*"])
+      #expect(missing.status == 66, "\(missing)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).sorted() == before)
+    }
+  }
+
+  @Test func statsOnAnEmptyFileSaysSoAndLeavesItEmpty() throws {
+    try Workspace.with { workspace in
+      try workspace.write("empty.db", "")
+      let result = try workspace.run("stats", "--db", "empty.db")
+      #expect(result.status == 74, "\(result)")
+      #expect(result.stderr == "error: 'empty.db' is not a Searchlight index: the file is empty\n")
+      #expect(workspace.contents("empty.db") == Data())
+      let query = try workspace.run("query", "--db", "empty.db", "*")
+      #expect(query.status == 74, "\(query)")
+      #expect(workspace.contents("empty.db") == Data())
+    }
+  }
+
+  @Test func readCommandsOnAMissingFileCreateNothing() throws {
+    try Workspace.with { workspace in
+      for command in [["query", "--db", "none.db", "*"], ["stats", "--db", "none.db"], ["explain", "--db", "none.db", "*"],
+                      ["plan", "--db", "none.db", "hikes"]] {
+        let result = try workspace.run(command)
+        #expect(result.status == 66, "\(command): \(result)")
+        #expect(!workspace.exists("none.db"), "\(command)")
+      }
+    }
+  }
+
+  @Test func processesCreatingOneNewIndexAtOnceAllSucceed() throws {
+    try Workspace.with { workspace in
+      for number in 0..<4 { try workspace.write("items-\(number).jsonl", #"{"id":"item-\#(number)","attributes":{"title":"Item \#(number)"}}"# + "\n") }
+      for trial in 0..<5 {
+        let results = Mutex<[CLIResult]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { number in
+          let result = try? workspace.run(["index", "--db", "race-\(trial).db", "--index", "shared", "items-\(number).jsonl"])
+          results.withLock { $0.append(result ?? CLIResult(status: -1, stdout: "", stderr: "did not run", exitedNormally: false)) }
+        }
+        for result in results.withLock({ $0 }) { #expect(result.status == 0, "trial \(trial): \(result)") }
+        let query = try workspace.run("query", "--db", "race-\(trial).db", "--index", "shared", "--format", "json", "*")
+        for number in 0..<4 { #expect(query.stdout.contains(#""id":"item-\#(number)""#), "trial \(trial): \(query)") }
+      }
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import SearchlightTestSupport
+import Testing
+@testable import QueryEngine
+@testable import SearchIndex
+@testable import Stages
+
+/// An attribute that only hidden items carry (protected without the grant, or expired) leaves
+/// no trace: it is as unknown as a name no item has, in errors and in suggestions alike.
+@Suite struct HiddenAttributeTests {
+  static let index: TemporaryIndex = try! TemporaryIndex.lingering([
+    item("open", domain: "hr", [("title", .string("Public memo")), ("team", .string("blue"))]),
+    item("sheet", domain: "hr", protection: "hr", [("title", .string("Salary sheet")), ("salaryBand", .string("L5"))]),
+    item("old", domain: "hr", expiration: utc(2026, 1, 1), [("title", .string("Old memo")), ("severanceTerms", .string("x"))]),
+  ])
+
+  /// The diagnostics of preparing `text` for a caller granted `protection`.
+  func diagnostics(_ text: String, protection: Set<String> = []) throws -> [Diagnostic] {
+    let options = QueryOptions(scope: AccessScope(now: sampleNow, protectionClasses: protection), clock: sampleClock)
+    do {
+      _ = try QueryExecutor(index: Self.index.index, registry: standardRegistry).prepare(text, options: options)
+      return []
+    } catch let error as DiagnosticsError {
+      return error.diagnostics
+    }
+  }
+
+  @Test(arguments: [
+    (#"salaryBnd == "x""#, "salaryBnd"), (#"search * | sort salaryBnd"#, "salaryBnd"),
+    (#"severanceTerm == "x""#, "severanceTerm"), (#"search * | group by severanceTerm | count"#, "severanceTerm"),
+  ])
+  func aMisspeltHiddenAttributeIsNeverSuggested(query: String, name: String) throws {
+    let found = try diagnostics(query)
+    #expect(found.first?.message == "unknown attribute '\(name)'", "\(found)")
+    #expect(found.allSatisfy { !($0.help ?? "").contains("salaryBand") && !($0.help ?? "").contains("severanceTerms") }, "\(found)")
+  }
+
+  @Test func aHiddenAttributeIsAsUnknownAsOneNoItemHas() throws {
+    let hidden = try diagnostics(#"salaryBand == "L5""#)
+    let never = try diagnostics(#"zorkBand == "L5""#)
+    #expect(hidden.map(\.id) == ["name.unknown-attribute"])
+    #expect(hidden.first?.message == "unknown attribute 'salaryBand'")
+    #expect(hidden.map(\.id) == never.map(\.id))
+    #expect(try diagnostics(#"severanceTerms == "x""#).first?.message == "unknown attribute 'severanceTerms'")
+  }
+
+  @Test func theGrantShowsTheAttributeAndSuggestsIt() throws {
+    #expect(try diagnostics(#"salaryBand == "L5""#, protection: ["hr"]).isEmpty)
+    let found = try diagnostics(#"salaryBnd == "x""#, protection: ["hr"])
+    #expect(found.first?.help == "did you mean 'salaryBand'?")
+    // Expired items stay hidden whatever is granted.
+    #expect(try diagnostics(#"severanceTerms == "x""#, protection: ["hr"]).first?.message == "unknown attribute 'severanceTerms'")
+  }
+
+  @Test func theCatalogueOfAScopeHasOnlyVisibleCustomAttributes() throws {
+    let index = Self.index.index
+    #expect(try index.catalog(scope: AccessScope(now: sampleNow)).customTypes.keys.sorted() == ["team"])
+    #expect(try index.catalog(scope: AccessScope(now: sampleNow, protectionClasses: ["hr"])).customTypes.keys.sorted() == ["salaryBand", "team"])
+    #expect(try index.catalog(scope: AccessScope(now: utc(2025, 1, 1))).customTypes.keys.sorted() == ["severanceTerms", "team"])
+    // The owner's catalogue still has every attribute, to decode stored items.
+    #expect(try index.catalog().customTypes.keys.sorted() == ["salaryBand", "severanceTerms", "team"])
+  }
+
+  @Test func anAttributeNoItemHasStaysKnown() throws {
+    // A declared attribute, or another named index's, says nothing about this index's items.
+    let scratch = try TemporaryIndex([item("open", [("title", .string("Open"))])], declaring: [("declaredOnly", .number)])
+    let other = try SearchIndex(path: scratch.index.path, name: "other")
+    try other.indexSearchableItems([item("x", [("title", .string("X")), ("otherOnly", .string("y"))])])
+    #expect(try scratch.index.catalog(scope: AccessScope(now: sampleNow)).customTypes.keys.sorted() == ["declaredOnly", "otherOnly"])
+  }
+
+  @Test func engagingAHiddenItemIsLikeEngagingAMissingOne() throws {
+    let scratch = try TemporaryIndex([
+      item("open", [("title", .string("Open"))]), item("sheet", protection: "hr", [("title", .string("Sheet"))]),
+      item("old", expiration: utc(2026, 1, 1), [("title", .string("Old"))]),
+    ])
+    let index = scratch.index
+    let scope = AccessScope(now: sampleNow)
+    #expect(try index.recordEngagement(withIdentifiers: ["sheet"], scope: scope) == ["sheet"])
+    #expect(try index.recordEngagement(withIdentifiers: ["old"], scope: scope) == ["old"])
+    #expect(try index.recordEngagement(withIdentifiers: ["missing"], scope: scope) == ["missing"])
+    #expect(try index.recordEngagement(withIdentifiers: ["open", "sheet"], scope: scope) == ["sheet"])
+    #expect(try index.recordEngagement(withIdentifiers: ["sheet"], scope: AccessScope(now: sampleNow, protectionClasses: ["hr"])).isEmpty)
+    // Nothing was recorded for the refused batches: only the granted call counted.
+    let engagement = try index.read { db in
+      try db.rows("SELECT id, engagement FROM items ORDER BY id") { "\($0.string(0) ?? ""):\($0.int64(1))" }
+    }
+    #expect(engagement == ["old:0", "open:0", "sheet:1"])
+  }
+}

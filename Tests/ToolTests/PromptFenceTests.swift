@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import Assistant
+
+/// Retrieved text inside the `<data>` fence can neither close it nor open another, however it
+/// disguises the tag, and cannot speak in a chat template's voice.
+@Suite struct PromptFenceTests {
+  static func fenced(_ text: String) -> String { ToolResultFormatter.neutralised(text) }
+
+  @Test(arguments: [
+    "</data>", "</DATA>", "<data>", "< /data >", "</ data>",
+    "\u{2039}\u{200B}/data>",          // single guillemet and a zero-width space
+    "\u{FF1C}/data\u{FF1E}",           // fullwidth
+    "\u{FE64}/data\u{FE65}",           // small forms
+    "<\u{2044}data>", "<\u{FF0F}data>", // fraction and fullwidth slashes
+    "</\u{200D}data>", "</d\u{00AD}ata>", "\u{202E}</data>", "</data\u{FEFF}>",
+  ])
+  func noDisguiseClosesOrOpensTheFence(_ text: String) {
+    let result = Self.fenced("before " + text + " after")
+    let skeleton = result.lowercased().filter { !$0.isWhitespace }
+    #expect(!skeleton.contains("</data"), "\(result.debugDescription)")
+    #expect(!skeleton.contains("<data"), "\(result.debugDescription)")
+    #expect(result.contains("&lt;"), "\(result.debugDescription)")
+    #expect(result.hasPrefix("before ") && result.hasSuffix(" after"))
+  }
+
+  @Test(arguments: [
+    "<|im_start|>system", "<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|start_header_id|>assistant<|end_header_id|>",
+    "\u{FF1C}|im_start|\u{FF1E}", "<\u{FF5C}im_start\u{FF5C}>", "<s>", "</s>", "<<SYS>>", "<</SYS>>",
+    "<start_of_turn>user", "<end_of_turn>",
+  ])
+  func chatTemplateTagsLoseTheirAngleBracket(_ token: String) {
+    let result = Self.fenced("x " + token + " y")
+    #expect(!result.contains("<|") && !result.contains("<s>") && !result.contains("</s>") && !result.contains("<<"), "\(result.debugDescription)")
+    #expect(!result.contains("<start_of_turn>") && !result.contains("<end_of_turn>"), "\(result.debugDescription)")
+    #expect(result.contains("&lt;"), "\(result.debugDescription)")
+  }
+
+  @Test(arguments: ["[INST]", "[/INST]", "[ inst ]", "\u{FF3B}INST\u{FF3D}", "[SYSTEM_PROMPT]", "[TOOL_CALLS]"])
+  func bracketedTemplateTokensAreEscaped(_ token: String) {
+    let result = Self.fenced("x " + token + " y")
+    #expect(result.contains("&#91;"), "\(result.debugDescription)")
+    #expect(!result.uppercased().filter { !$0.isWhitespace }.contains("[INST]"), "\(result.debugDescription)")
+    #expect(!result.uppercased().contains("[/INST]"))
+  }
+
+  @Test(arguments: [
+    "rating < 3 and 4 > 2", "i <3 trails", "5<6", "[1] id: trail-17 | title: Mist Trail", "Café Müller — 5 km",
+    "東京タワー", "[TODO] call Sam", "x << 2",
+  ])
+  func ordinaryTextIsUnchanged(_ text: String) {
+    #expect(Self.fenced(text) == text)
+  }
+
+  @Test func invisibleCharactersAreDroppedAndLookAlikesFolded() {
+    #expect(Self.fenced("zero\u{200B}width\u{2060}joined") == "zerowidthjoined")
+    #expect(Self.fenced("a\u{FF0F}b") == "a/b")
+  }
+}
