@@ -119,14 +119,21 @@ package struct AnswerSummary: Sendable {
   package var foundNothing: Bool
   /// The model's sentences the grounding check found unsupported (dropped ones included).
   package var unsupported: [UnsupportedSentence]
+  /// The model's sentences the grounding check looked at; 0 with grounding off or offline.
+  package var checkedSentences: Int
   /// Why the model's answer stopped early, if it did.
   package var cut: AnswerCut?
   /// Tokens the model server reported over all turns; nil when it reported none.
   package var usage: TokenUsage?
 
+  /// The share of the checked sentences the sources support; nil when none was checked.
+  package var grounding: Double? {
+    checkedSentences == 0 ? nil : Double(checkedSentences - unsupported.count) / Double(checkedSentences)
+  }
+
   package init(
     text: String, sources: [AnswerSource], responder: Responder, toolRounds: Int, foundNothing: Bool,
-    unsupported: [UnsupportedSentence] = [], cut: AnswerCut? = nil, usage: TokenUsage? = nil
+    unsupported: [UnsupportedSentence] = [], checkedSentences: Int = 0, cut: AnswerCut? = nil, usage: TokenUsage? = nil
   ) {
     self.text = text
     self.sources = sources
@@ -134,6 +141,7 @@ package struct AnswerSummary: Sendable {
     self.toolRounds = toolRounds
     self.foundNothing = foundNothing
     self.unsupported = unsupported
+    self.checkedSentences = checkedSentences
     self.cut = cut
     self.usage = usage
   }

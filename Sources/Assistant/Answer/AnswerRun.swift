@@ -21,6 +21,7 @@ struct AnswerRun {
   /// The question being answered.
   private var question = ""
   private var unsupportedSentences: [UnsupportedSentence] = []
+  private var checkedSentences = 0
   private var cut: AnswerCut?
   private var usage: TokenUsage?
   private var groundingCache: (Int, GroundingCheck)?
@@ -52,7 +53,7 @@ struct AnswerRun {
   private func summary(_ responder: AnswerSummary.Responder) -> AnswerSummary {
     AnswerSummary(
       text: text, sources: sources, responder: responder, toolRounds: toolRounds, foundNothing: sources.isEmpty,
-      unsupported: unsupportedSentences, cut: cut, usage: usage)
+      unsupported: unsupportedSentences, checkedSentences: checkedSentences, cut: cut, usage: usage)
   }
 
   // MARK: With a model
@@ -213,6 +214,7 @@ struct AnswerRun {
     case .sentence(let sentence):
       let held = turn.grounding == .strict
       let trimmed = sentence.trimmingCharacters(in: .whitespacesAndNewlines)
+      if !trimmed.isEmpty { checkedSentences += 1 }
       let missing = trimmed.isEmpty ? [] : grounding.missingTerms(in: trimmed)
       guard !missing.isEmpty else {
         if held { writeTurn(sentence, in: &turn) }
