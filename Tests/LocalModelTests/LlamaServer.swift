@@ -4,6 +4,9 @@ import FoundationNetworking
 #endif
 import SearchlightTestSupport
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the real model server and model are, from the environment.
 ///
@@ -53,7 +56,9 @@ final class LlamaServer: Sendable {
 
   let port: UInt16
   let log: URL
-  private let process: Process
+  /// The `timeout` process that runs the server.
+  private let pid: pid_t
+  private let stopped = Mutex(false)
 
   var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -62,10 +67,10 @@ final class LlamaServer: Sendable {
   /// The watchdog: longest a server may live.
   static let lifetimeSeconds = 1800
 
-  private init(port: UInt16, log: URL, process: Process) {
+  private init(port: UInt16, log: URL, pid: pid_t) {
     self.port = port
     self.log = log
-    self.process = process
+    self.pid = pid
   }
 
   /// Starts a server, runs `body` with it and stops it.
@@ -79,28 +84,21 @@ final class LlamaServer: Sendable {
     let (binary, model) = try LocalModel.paths()
     let port = LoopbackHTTPServer.unusedPort()
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-llama-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     var arguments = [
-      "-s", "KILL", String(lifetimeSeconds), binary, "-m", model, "--host", "127.0.0.1", "--port", String(port),
-      "-c", "8192",
+      "-s", "KILL", String(lifetimeSeconds), binary, "-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", "8192",
     ]
     switch mode {
     case .chat: arguments += ["--jinja"]
     case .embeddings: arguments += ["--embeddings", "--pooling", "mean"]
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = arguments
-    let handle = try FileHandle(forWritingTo: log)
-    process.standardOutput = handle
-    process.standardError = handle
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let server = LlamaServer(port: port, log: log, process: process)
+    // `timeout` passes a SIGTERM on to the server, and kills it if the test process dies
+    // without stopping it.
+    let pid = try MeasuredProcess.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), arguments, stdout: log.path, stderr: log.path)
+    let server = LlamaServer(port: port, log: log, pid: pid)
     let started = ContinuousClock.now
     while ContinuousClock.now - started < startupLimit {
-      if !process.isRunning {
-        throw LocalModel.Unusable("llama-server exited with status \(process.terminationStatus) while starting:\n\(server.logTail)")
+      if let status = server.exitStatus() {
+        throw LocalModel.Unusable("llama-server exited with status \(status) while starting:\n\(server.logTail)")
       }
       if await server.healthy() { return server }
       try await Task.sleep(for: .milliseconds(250))
@@ -109,11 +107,26 @@ final class LlamaServer: Sendable {
     throw LocalModel.Unusable("llama-server did not answer /health within \(startupLimit):\n\(server.logTail)")
   }
 
+  /// Asks the server to shut down (SIGTERM through `timeout`) and reaps it; after 30 s
+  /// without an exit, kills it.
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
+    guard stopped.withLock({ let was = $0; $0 = true; return !was }) else { return }
+    kill(pid, SIGTERM)
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      if exitStatus() != nil { return }
+      Thread.sleep(forTimeInterval: 0.1)
     }
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+  }
+
+  /// The exit status once the process has ended (reaping it), nil while it runs.
+  private func exitStatus() -> Int32? {
+    var status: Int32 = 0
+    let reaped = waitpid(pid, &status, WNOHANG)
+    return reaped == pid ? status : nil
   }
 
   /// The end of the server's log, for failure messages.

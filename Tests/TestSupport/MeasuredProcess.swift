@@ -50,29 +50,8 @@ package struct MeasuredProcess: Sendable, CustomStringConvertible {
     let outPath = folder.appendingPathComponent("stdout").path
     let errPath = folder.appendingPathComponent("stderr").path
 
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-    var merged = ProcessInfo.processInfo.environment
-    merged.merge(environment) { $1 }
-    let argv = ([executable.path] + arguments).map { strdup($0) }
-    let envp = merged.map { strdup("\($0.key)=\($0.value)") }
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
     let started = ContinuousClock.now
-    let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-      (envp + [nil]).withUnsafeBufferPointer { envBuffer in
-        posix_spawn(&pid, executable.path, &actions, nil, argvBuffer.baseAddress!, envBuffer.baseAddress!)
-      }
-    }
-    guard spawned == 0 else { throw SpawnFailure(code: spawned, path: executable.path) }
+    let pid = try spawn(executable, arguments, environment: environment, stdout: outPath, stderr: errPath)
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 {
@@ -88,6 +67,53 @@ package struct MeasuredProcess: Sendable, CustomStringConvertible {
       stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
       stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
       cpu: user + system, userTime: user, systemTime: system, wall: wall)
+  }
+
+  /// Starts `executable arguments…` with stdin from /dev/null and stdout and stderr to the
+  /// given files, and returns its process id; the caller reaps it.
+  ///
+  /// The child starts with no signals blocked and default handlers: a test process's worker
+  /// threads block most signals, and a child spawned from one would inherit that mask and
+  /// never see the SIGTERM that should stop it.
+  package static func spawn(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], stdout outPath: String, stderr errPath: String
+  ) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var all = sigset_t()
+    sigfillset(&all)
+    sigdelset(&all, SIGKILL)
+    sigdelset(&all, SIGSTOP)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    var merged = ProcessInfo.processInfo.environment
+    merged.merge(environment) { $1 }
+    let argv = ([executable.path] + arguments).map { strdup($0) }
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") }
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+      (envp + [nil]).withUnsafeBufferPointer { envBuffer in
+        posix_spawn(&pid, executable.path, &actions, &attributes, argvBuffer.baseAddress!, envBuffer.baseAddress!)
+      }
+    }
+    guard spawned == 0 else { throw SpawnFailure(code: spawned, path: executable.path) }
+    return pid
   }
 
   /// posix_spawn or wait4 failed.

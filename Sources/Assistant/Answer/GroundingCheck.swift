@@ -8,7 +8,8 @@ import SearchIndex
 /// trails with waterfalls named a place no source mentions). This check finds such sentences
 /// by their load-bearing words, which must appear in the sources (or the question):
 /// - numbers, dates and words with digits (`4.5`, `1,900`, `July 9`, `Q3`): always;
-/// - names: capitalised words after the first word of the sentence, and all-caps words;
+/// - names: capitalised words after the first word of the sentence (not stop words; common
+///   words count as rare words), and all-caps words;
 /// - rare words (not stop words or common English, four letters or more, and the first word
 ///   of a sentence unless it is common): the sentence fails when two or more of them, and at
 ///   least half, are missing, so one paraphrased word does not fail it.
@@ -77,7 +78,12 @@ package struct GroundingCheck: Sendable {
     }
     let rareFails = missingRare.count >= 2 && missingRare.count * 2 >= rare.count
     var missing = missingRequired
-    if rareFails { missing += missingRare }
+    if rareFails {
+      missing += missingRare
+    } else if !missingRequired.isEmpty {
+      // The rest of a name that failed ("Falls" of "Yosemite Falls") is named with it.
+      missing += missingRare.filter { $0.first?.isUppercase == true }
+    }
     // In sentence order, each once.
     var seen = Set<String>()
     let ordered = tokens.filter { missing.contains($0) && seen.insert($0).inserted }
@@ -103,8 +109,11 @@ package struct GroundingCheck: Sendable {
     let letters = token.filter(\.isLetter)
     if letters.count >= 2, letters.allSatisfy(\.isUppercase) { return common && first ? .ignored : .required }
     if token.first?.isUppercase == true {
-      if first { return common ? .ignored : .rare }
-      return folded == "i" ? .ignored : .required
+      // A capitalised stop word after a colon or a quote ("A: No.") starts a clause, and a
+      // capitalised common word is phrasing more often than a name.
+      if StopWords.contains(folded) { return .ignored }
+      if first || common { return common ? (first ? .ignored : .rare) : .rare }
+      return .required
     }
     if common || folded.count < 4 { return .ignored }
     return .rare

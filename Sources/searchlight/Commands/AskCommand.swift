@@ -200,6 +200,8 @@ struct AnswerTiming: CustomStringConvertible {
   var firstSource: ContinuousClock.Instant?
   var firstText: ContinuousClock.Instant?
   var end: ContinuousClock.Instant?
+  /// The model's token counts over the answer, when the server reported them.
+  var usage: TokenUsage?
 
   var description: String {
     func milliseconds(_ instant: ContinuousClock.Instant?) -> String {
@@ -207,7 +209,9 @@ struct AnswerTiming: CustomStringConvertible {
       let duration = instant - start
       return String(format: "%.1f ms", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
     }
-    return "time to first source: \(milliseconds(firstSource)), time to first text: \(milliseconds(firstText)), total: \(milliseconds(end))"
+    let line = "time to first source: \(milliseconds(firstSource)), time to first text: \(milliseconds(firstText)), total: \(milliseconds(end))"
+    guard let usage else { return line }
+    return line + "\ntokens: prompt \(usage.promptTokens), completion \(usage.completionTokens)"
   }
 }
 
@@ -232,8 +236,9 @@ struct AnswerPrinter {
     case .text(let piece):
       if timing.firstText == nil { timing.firstText = .now }
       if !piece.isEmpty { endsWithNewline = piece.hasSuffix("\n") }
-    case .done:
+    case .done(let summary):
       timing.end = .now
+      timing.usage = summary.usage
     case .reply, .notice, .cut, .unsupported:
       break
     }
