@@ -48,6 +48,8 @@ let package = Package(
     .testTarget(name: "EmbeddingTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "RankedTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
+    // A real llama.cpp server and model, when the environment names them (.ci/run does).
+    .testTarget(name: "LocalModelTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport", "searchlight"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -88,6 +88,8 @@ import Testing
       case .source: "source"
       case .text: "text"
       case .notice: "notice"
+      case .cut: "cut"
+      case .unsupported: "unsupported"
       case .done: "done"
       }
     }

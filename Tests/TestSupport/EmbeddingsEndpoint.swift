@@ -34,12 +34,16 @@ package final class EmbeddingsEndpoint: Sendable {
   private let shared: Shared
   private let server: LoopbackHTTPServer
 
-  package init(dimensions: Int = 64) throws {
+  /// `delay`: how long each answer waits after its head before its body, like a server
+  /// busy computing the vectors.
+  package init(dimensions: Int = 64, delay: Duration? = nil) throws {
     self.dimensions = dimensions
     let shared = Shared()
     self.shared = shared
     server = try LoopbackHTTPServer(responder: { request in
-      Self.respond(request, shared: shared, dimensions: dimensions)
+      var response = Self.respond(request, shared: shared, dimensions: dimensions)
+      if let delay { response.steps.insert(.pause(delay), at: 0) }
+      return response
     })
   }
 

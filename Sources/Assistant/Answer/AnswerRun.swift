@@ -18,6 +18,16 @@ struct AnswerRun {
   private var toolRounds = 0
   /// Complete replies of the searches run, for an extractive answer.
   private var replies: [Reply] = []
+  /// The question being answered.
+  private var question = ""
+  private var unsupportedSentences: [UnsupportedSentence] = []
+  private var checkedSentences = 0
+  private var cut: AnswerCut?
+  private var usage: TokenUsage?
+  private var groundingCache: (Int, GroundingCheck)?
+  /// Tool calls that returned an error, and the model's rounds in a row whose calls all did.
+  private var failedCalls = 0
+  private var failedRounds = 0
 
   init(session: AnswerSession, cancellation: CancellationFlag, emit: @escaping (AnswerEvent) -> Void) {
     self.session = session
@@ -30,6 +40,7 @@ struct AnswerRun {
   private var configuration: AnswerSession.Configuration { session.configuration }
 
   mutating func respond(to question: String) async throws -> AnswerSummary {
+    self.question = question
     if let model = session.model {
       if try await answerWithModel(model, question: question) {
         return summary(.model(session.modelName))
@@ -40,7 +51,9 @@ struct AnswerRun {
   }
 
   private func summary(_ responder: AnswerSummary.Responder) -> AnswerSummary {
-    AnswerSummary(text: text, sources: sources, responder: responder, toolRounds: toolRounds, foundNothing: sources.isEmpty)
+    AnswerSummary(
+      text: text, sources: sources, responder: responder, toolRounds: toolRounds, foundNothing: sources.isEmpty,
+      unsupported: unsupportedSentences, checkedSentences: checkedSentences, cut: cut, usage: usage)
   }
 
   // MARK: With a model
@@ -58,26 +71,39 @@ struct AnswerRun {
       // Text is shown as it streams only once a search has returned evidence; before that
       // it is either talk before a tool call or an answer with nothing behind it.
       let streaming = !sources.isEmpty
-      var turnText = ""
+      var turn = Turn(grounding: configuration.grounding)
       var calls: [ToolCall] = []
       var finished = false
+      var finishReason: FinishReason?
+      var looped = false
+      var textGuard = RepetitionGuard()
+      var reasoningGuard = RepetitionGuard()
       do {
-        for try await event in model.stream(messages: messages, tools: toolsAllowed ? [definition] : [], options: configuration.generation) {
+        reading: for try await event in model.stream(messages: messages, tools: toolsAllowed ? [definition] : [], options: configuration.generation) {
           switch event {
           case .textDelta(let piece):
-            if streaming, turnText.isEmpty, !text.isEmpty { write("\n\n") }
-            turnText += piece
-            if streaming { write(piece) }
+            turn.modelText += piece
+            if streaming { show(piece, in: &turn) }
+            if configuration.stopsRepetition, textGuard.feed(piece) {
+              looped = true
+              break reading
+            }
+          case .reasoningDelta(let piece):
+            if configuration.stopsRepetition, reasoningGuard.feed(piece) {
+              looped = true
+              break reading
+            }
           case .toolCall(let call):
             calls.append(call)
-          case .finished:
+          case .finished(let reason, let tokens):
             finished = true
-          case .reasoningDelta:
-            break
+            finishReason = reason
+            if let tokens { addUsage(tokens) }
           }
         }
-        // A model stream ends without `.finished` only when its consumer was cancelled.
-        if !finished { throw CancellationError() }
+        // A model stream ends without `.finished` only when its consumer was cancelled (or
+        // when the repetition guard stopped reading it).
+        if !finished, !looped { throw CancellationError() }
       } catch is CancellationError {
         throw CancellationError()
       } catch {
@@ -87,15 +113,45 @@ struct AnswerRun {
           emit(.notice("\(failure.description); answering without the model"))
           return false
         }
+        if streaming { finishSentences(of: &turn) }
         emit(.notice("the answer was cut short: \(failure.description)"))
+        noteCut(AnswerCut(reason: { if case .timeout = failure { .timeout } else { .error } }()))
         return true
       }
+      if streaming { finishSentences(of: &turn) }
+      if looped {
+        calls = []
+        if streaming {
+          emit(.notice("the answer was cut: the model started repeating itself"))
+          noteCut(AnswerCut(reason: .repetition))
+        }
+      } else if streaming, calls.isEmpty, finishReason == .length, !turn.modelText.isEmpty {
+        let limit = configuration.generation.maxTokens
+        emit(.notice("the answer was cut at the token limit" + (limit.map { " (\($0) tokens)" } ?? "")))
+        noteCut(AnswerCut(reason: .length, limit: limit))
+      }
+      if turn.dropped > 0 {
+        let sentences = turn.dropped == 1 ? "1 sentence" : "\(turn.dropped) sentences"
+        emit(.notice("left out \(sentences) of the model's answer that the sources do not support"))
+      }
+      let turnText = turn.modelText
       if toolsAllowed, !calls.isEmpty {
         messages.append(.assistant(content: turnText.isEmpty ? nil : turnText, toolCalls: calls))
+        let failuresBefore = failedCalls
         for call in calls {
           messages.append(.tool(callID: call.id, content: try await runToolCall(call, model: model)))
         }
         toolRounds += 1
+        failedRounds = failedCalls - failuresBefore == calls.count ? failedRounds + 1 : 0
+        // A malformed call is answered in band so the model can correct it, once; a model
+        // that fails again gets the planned search instead of more rounds of errors.
+        guard failedRounds >= 2, sources.isEmpty, !searchedForTheModel, toolRounds < configuration.maximumToolRounds,
+          let arguments = try plannedCall(question)
+        else { continue }
+        searchedForTheModel = true
+        let call = ToolCall(id: "planned_search", name: definition.name, arguments: arguments)
+        messages.append(.assistant(content: nil, toolCalls: [call]))
+        messages.append(.tool(callID: call.id, content: try await runToolCall(call, model: model)))
         continue
       }
       if sources.isEmpty, toolRounds == 0, !searchedForTheModel, toolsAllowed, let arguments = try plannedCall(question) {
@@ -109,7 +165,7 @@ struct AnswerRun {
       }
       if sources.isEmpty {
         write(AnswerInstructions.notFound)
-      } else if !streaming || turnText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      } else if !streaming || turn.shown.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
         // Evidence, but no usable text from the model: describe what came back.
         write(whatCameBack)
       }
@@ -118,9 +174,102 @@ struct AnswerRun {
     }
   }
 
+  /// One model turn's text: as the model wrote it, and as shown after the grounding check.
+  private struct Turn {
+    var modelText = ""
+    /// What this turn wrote into the answer.
+    var shown = ""
+    /// Sentences `strict` grounding left out.
+    var dropped = 0
+    var sentences: SentenceStream
+    let grounding: GroundingMode
+
+    init(grounding: GroundingMode) {
+      self.grounding = grounding
+      sentences = SentenceStream(passThrough: grounding != .strict)
+    }
+  }
+
+  /// Shows a piece of the model's answer: at once (with `flag`, each unsupported sentence
+  /// reported right after its text; with `off`, unchecked), or, with `strict`, sentence by
+  /// sentence as each passes the check.
+  private mutating func show(_ piece: String, in turn: inout Turn) {
+    guard turn.grounding != .off else {
+      writeTurn(piece, in: &turn)
+      return
+    }
+    for output in turn.sentences.feed(piece) { handle(output, in: &turn) }
+  }
+
+  /// The end of the turn: the last sentence is complete.
+  private mutating func finishSentences(of turn: inout Turn) {
+    guard turn.grounding != .off, let last = turn.sentences.finish() else { return }
+    handle(last, in: &turn)
+  }
+
+  private mutating func handle(_ output: SentenceStream.Output, in turn: inout Turn) {
+    switch output {
+    case .text(let piece):
+      writeTurn(piece, in: &turn)
+    case .sentence(let sentence):
+      let held = turn.grounding == .strict
+      let trimmed = sentence.trimmingCharacters(in: .whitespacesAndNewlines)
+      if !trimmed.isEmpty { checkedSentences += 1 }
+      let missing = trimmed.isEmpty ? [] : grounding.missingTerms(in: trimmed)
+      guard !missing.isEmpty else {
+        if held { writeTurn(sentence, in: &turn) }
+        return
+      }
+      let unsupported = UnsupportedSentence(sentence: trimmed, missing: missing, dropped: held)
+      unsupportedSentences.append(unsupported)
+      if held { turn.dropped += 1 }
+      emit(.unsupported(unsupported))
+    }
+  }
+
+  /// Writes model text into the answer, after a paragraph break from an earlier turn's text.
+  private mutating func writeTurn(_ piece: String, in turn: inout Turn) {
+    var piece = piece
+    if turn.shown.isEmpty {
+      // Left-over white space of a dropped sentence must not open the answer.
+      if turn.grounding == .strict { piece = String(piece.drop { $0.isWhitespace }) }
+      guard !piece.isEmpty else { return }
+      if !text.isEmpty { write("\n\n") }
+    }
+    turn.shown += piece
+    write(piece)
+  }
+
+  /// The check over the sources cited so far, rebuilt when more are cited.
+  private var grounding: GroundingCheck {
+    mutating get {
+      if let (count, check) = groundingCache, count == sources.count { return check }
+      let check = GroundingCheck(sources: sources.map(\.item), question: question, timeZone: tool.options.clock.timeZone)
+      groundingCache = (sources.count, check)
+      return check
+    }
+  }
+
+  private mutating func noteCut(_ cut: AnswerCut) {
+    self.cut = cut
+    emit(.cut(cut))
+  }
+
+  private mutating func addUsage(_ tokens: TokenUsage) {
+    guard let earlier = usage else {
+      usage = tokens
+      return
+    }
+    usage = TokenUsage(
+      promptTokens: earlier.promptTokens + tokens.promptTokens,
+      completionTokens: earlier.completionTokens + tokens.completionTokens,
+      totalTokens: earlier.totalTokens + tokens.totalTokens)
+  }
+
   /// Runs one tool call and returns the text the model reads; replies and sources are emitted.
   private mutating func runToolCall(_ call: ToolCall, model: any LanguageModel) async throws -> String {
     guard call.name == session.toolDefinition.name else {
+      failedCalls += 1
       let error = ToolCallError(path: "$", message: "unknown tool '\(call.name)'", expected: "a call of \(session.toolDefinition.name)")
       return SearchTool.errorText(error)
     }
@@ -134,11 +283,13 @@ struct AnswerRun {
         result = try tool.call(call.arguments)
       }
     } catch let error as ToolCallError {
+      failedCalls += 1
       return SearchTool.errorText(error)
     } catch let error as ModelError where error != .cancelled {
       // The prompted stage's own model call failed: the model hears it like any tool failure.
       return "The prompted stage did not run: \(error.description)"
     }
+    if result.error != nil { failedCalls += 1 }
     for reply in result.replies {
       emit(.reply(reply))
       replies.append(reply)

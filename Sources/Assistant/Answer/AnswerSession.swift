@@ -35,8 +35,17 @@ package final class AnswerSession: Sendable {
     /// For plain text searches: the share of the question's (rarity-weighted) terms an item
     /// must contain to count as evidence.
     package var minimumTermCoverage = 0.5
-    /// Sampling settings for the model.
-    package var generation = GenerationOptions()
+    /// Sampling settings for the model. Answers are bounded by default: a small model can
+    /// loop until a timeout otherwise.
+    package var generation = GenerationOptions(maxTokens: defaultMaximumTokens)
+    /// Stops the model's stream when it starts repeating itself (`RepetitionGuard`).
+    package var stopsRepetition = true
+    /// How the model's sentences are checked against the sources (`GroundingCheck`).
+    package var grounding = GroundingMode.flag
+
+    /// The token limit of each model turn unless configured otherwise: room for a tool
+    /// call or a short answer with a list, as the instructions ask for.
+    package static let defaultMaximumTokens = 512
 
     package init() {}
   }

@@ -48,21 +48,21 @@ package struct EmbeddingsClient: Sendable {
     var request = client.makeRequest(url: url, body: Data(requestBody(inputs).compactText.utf8), accept: "application/json")
     request.timeoutInterval = Double(server.requestTimeout.components.seconds) + 1
     for attempt in 1...2 {
-      let (data, status, error) = Self.send(request)
-      if let error {
-        let nsError = error as NSError
-        let timedOut = nsError.code == NSURLErrorTimedOut
-        let retryable = [NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost, NSURLErrorNotConnectedToInternet].contains(nsError.code)
-        if attempt == 1 && retryable {
-          Thread.sleep(forTimeInterval: Double(server.retryDelay.components.seconds) + Double(server.retryDelay.components.attoseconds) / 1e18)
+      let data: Data
+      let status: Int
+      switch Self.send(request, server: server) {
+      case .failure(let failure):
+        if attempt == 1 && failure.retryable {
+          Thread.sleep(forTimeInterval: server.retryDelay.inSeconds)
           continue
         }
-        if timedOut { throw .timeout(seconds: request.timeoutInterval, idle: false) }
-        throw .unreachable(url: url.absoluteString, reason: nsError.localizedDescription)
+        throw failure.error
+      case .success(let response):
+        (status, data) = response
       }
       guard (200..<300).contains(status) else {
         if attempt == 1 && ModelHTTPClient.retryableStatuses.contains(status) {
-          Thread.sleep(forTimeInterval: Double(server.retryDelay.components.seconds) + Double(server.retryDelay.components.attoseconds) / 1e18)
+          Thread.sleep(forTimeInterval: server.retryDelay.inSeconds)
           continue
         }
         throw .http(status: status, body: ModelHTTPClient.errorExcerpt(data.prefix(ModelHTTPClient.errorBodyLimit)))
@@ -75,8 +75,29 @@ package struct EmbeddingsClient: Sendable {
     throw .unreachable(url: url.absoluteString, reason: "no response after a retry")
   }
 
-  /// One request on URLSession's own threads; waits for its completion.
-  private static func send(_ request: URLRequest) -> (Data, Int, (any Error)?) {
+  /// One request, blocking the calling thread until its response is complete: over a socket
+  /// that sleeps in poll(2) for plain http, on URLSession's threads for https.
+  private static func send(_ request: URLRequest, server: ModelServer) -> Result<(Int, Data), HTTPExchange.Failure> {
+    guard SocketHTTPExchange.serves(request.url) else { return sendWithURLSession(request) }
+    do throws(HTTPExchange.Failure) {
+      let exchange = try SocketHTTPExchange(request, requestTimeout: server.requestTimeout, idleTimeout: server.idleTimeout)
+      var status = 0
+      var body = Data()
+      try exchange.run(
+        onHead: { code, _ in status = code },
+        onBody: { piece in
+          body.append(piece)
+          // One byte over the limit is enough for the caller to reject the response.
+          return body.count <= responseBodyLimit
+        })
+      return .success((status, body))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// One https request on URLSession's own threads; waits for its completion.
+  private static func sendWithURLSession(_ request: URLRequest) -> Result<(Int, Data), HTTPExchange.Failure> {
     let outcome = Mutex<(Data, Int, (any Error)?)>((Data(), 0, nil))
     let done = DispatchSemaphore(value: 0)
     let session = URLSession(configuration: .ephemeral)
@@ -87,7 +108,15 @@ package struct EmbeddingsClient: Sendable {
     task.resume()
     done.wait()
     session.finishTasksAndInvalidate()
-    return outcome.withLock { $0 }
+    let (data, status, error) = outcome.withLock { $0 }
+    guard let error else { return .success((status, data)) }
+    let nsError = error as NSError
+    let url = request.url?.absoluteString ?? ""
+    if nsError.code == NSURLErrorTimedOut {
+      return .failure(HTTPExchange.Failure(error: .timeout(seconds: request.timeoutInterval, idle: false), retryable: false))
+    }
+    let retryable = [NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost, NSURLErrorNotConnectedToInternet].contains(nsError.code)
+    return .failure(HTTPExchange.Failure(error: .unreachable(url: url, reason: nsError.localizedDescription), retryable: retryable))
   }
 
   func requestBody(_ inputs: [String]) -> JSONValue {

@@ -5,8 +5,9 @@ import SearchIndex
 /// (`EmbeddingsClient`), for indexing and for query vectors.
 ///
 /// Queries and index writes run synchronously, so each call blocks its thread until the
-/// request ends; the request runs on URLSession's threads, never on the Swift concurrency
-/// pool, so blocking cannot deadlock callers that run on that pool.
+/// request ends: in poll(2) on the calling thread for http, on URLSession's threads for
+/// https; neither needs the Swift concurrency pool, so blocking cannot deadlock callers
+/// that run on it.
 public struct EndpointEmbedder: TextEmbedder {
   let client: EmbeddingsClient
 

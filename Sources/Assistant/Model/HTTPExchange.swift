@@ -6,6 +6,9 @@ import Synchronization
 
 /// One HTTP request whose response arrives as a stream of parts while it is still being sent.
 ///
+/// Plain http goes to `SocketHTTPExchange`, which blocks in poll(2) while it waits; what
+/// follows describes the URLSession exchange used for https.
+///
 /// swift-corelibs-foundation has no `URLSession.bytes(for:)`, but a data task with a session
 /// delegate hands over each piece of body as curl receives it (measured: chunked,
 /// Content-Length and close-delimited bodies all arrive piece by piece), so streaming needs
@@ -66,6 +69,12 @@ final class HTTPExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     requestTimeout: Duration,
     idleTimeout: Duration
   ) -> AsyncThrowingStream<Part, any Error> {
+    // Plain http (every local model server) goes over a socket that blocks while it
+    // waits; corelibs' URLSession spins a core for the whole response (see
+    // `SocketHTTPExchange`). https needs URLSession's TLS.
+    if SocketHTTPExchange.serves(request.url) {
+      return SocketHTTPExchange.start(request, requestTimeout: requestTimeout, idleTimeout: idleTimeout)
+    }
     let (stream, continuation) = AsyncThrowingStream<Part, any Error>.makeStream()
     let exchange = HTTPExchange(
       continuation: continuation,

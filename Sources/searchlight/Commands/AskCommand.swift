@@ -10,7 +10,7 @@ import Synchronization
 enum AskCommand: Command {
   static let name = "ask"
   static let abstract = "Answer a question from your items, offline or with a model (OpenAI-compatible) that searches them."
-  static let usage = "ask --db FILE [--model-url URL --model NAME] [--guide LEVEL] [--format text|json] [--timing] [--now ISO8601] [--] QUESTION"
+  static let usage = "ask --db FILE [--model-url URL --model NAME] [--guide LEVEL] [--max-tokens N] [--timeout SECONDS] [--grounding flag|strict|off] [--format text|json] [--timing] [--now ISO8601] [--] QUESTION"
   static let discussion = """
     With no model, the built-in planner turns the question into a query and the answer quotes
     what came back: titles, dates and each item's best matching sentence, the number of a count
@@ -20,9 +20,17 @@ enum AskCommand: Command {
     tool for up to 4 rounds; sources always come from what the searches returned. If the server
     cannot be reached, a one-line note goes to stderr and the offline answer follows (exit 0).
 
+    A model's answer is bounded: each turn asks for at most --max-tokens tokens (512), the
+    stream stops when the model starts repeating itself, and the server may stay silent for
+    --timeout seconds (60) within --total-timeout (300); a cut answer ends with a note. Each
+    sentence of a model's answer is checked against the sources (names, numbers, dates and
+    rare words must appear in them): --grounding flag (default) marks the unsupported ones,
+    strict leaves them out, off does not check.
+
     Text output is the answer as it streams, then the sources (id, title, date, contentURL).
     JSON output is one event per line: {"event":"reply","reply":{...}}, {"event":"source",
-    "item":{...}}, {"event":"text","delta":"..."}, {"event":"notice","message":"..."} and
+    "item":{...}}, {"event":"text","delta":"..."}, {"event":"notice","message":"..."},
+    {"event":"cut","reason":...}, {"event":"unsupported","sentence":...} and
     {"event":"done",...} last. Ctrl-C stops the model request and the query (exit 130).
 
     EXAMPLES:
@@ -33,6 +41,10 @@ enum AskCommand: Command {
     OptionSpec(name: "model-url", kind: .value, valueName: "URL", help: "The chat-completions server, e.g. http://localhost:8080 (also SEARCHLIGHT_MODEL_URL)."),
     OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
     OptionSpec(name: "guide", kind: .value, valueName: "LEVEL", help: "The search tool offered to the model: focused (default), complete or profile:..."),
+    OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
+    OptionSpec(name: "timeout", kind: .value, valueName: "SECONDS", help: "Longest silence of the model server once it has started answering (default 60)."),
+    OptionSpec(name: "total-timeout", kind: .value, valueName: "SECONDS", help: "Longest a model request may take in all (default 300)."),
+    OptionSpec(name: "grounding", kind: .value, valueName: "MODE", help: "Check the model's sentences against the sources: flag (default, mark unsupported ones), strict (leave them out) or off."),
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "text (default) or json (JSON Lines events)."),
     OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first source, to the first text and in total, and the time of each phase of the process, on stderr."),
   ]
@@ -49,12 +61,15 @@ enum AskCommand: Command {
       throw UsageError(message: error.message, command: name)
     }
     let model = try languageModel(arguments)
+    let bounds = try modelBounds(arguments)
     let setup = try QuerySetup(arguments, command: name)
     let session: AnswerSession
     let phases = PhaseTiming.shared
     do {
       session = try phases.measure(.vocabulary) {
-        try Self.session(executor: setup.executor, options: setup.options, guidance: guidance, model: model, resultLimit: resultLimit)
+        try Self.session(
+          executor: setup.executor, options: setup.options, guidance: guidance, model: model, resultLimit: resultLimit,
+          configure: bounds)
       }
     } catch {
       throw queryFailure(error)
@@ -71,13 +86,15 @@ enum AskCommand: Command {
   /// An answer session over the executor's index: the search tool with `guidance`, the
   /// built-in planner, and at most `resultLimit` items listed and cited.
   static func session(
-    executor: QueryExecutor, options: QueryOptions, guidance: ToolGuidance, model: (any LanguageModel)?, resultLimit: Int
+    executor: QueryExecutor, options: QueryOptions, guidance: ToolGuidance, model: (any LanguageModel)?, resultLimit: Int,
+    configure: (inout AnswerSession.Configuration) -> Void = { _ in }
   ) throws -> AnswerSession {
     let tool = SearchTool(executor: executor, options: options, maximumResultCount: resultLimit)
     let schema = try ToolSchemaGenerator(index: executor.index, registry: executor.registry, scope: options.scope).tool(guidance)
     guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
     var configuration = AnswerSession.Configuration()
     configuration.resultLimit = resultLimit
+    configure(&configuration)
     let planner = try BuiltinPlanner(
       index: executor.index, clock: options.clock, scope: options.scope, resultLimit: resultLimit, registry: executor.registry)
     return AnswerSession(
@@ -111,8 +128,42 @@ enum AskCommand: Command {
     guard let url = URL(string: urlText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
       throw UsageError(message: "'\(urlText)' is not an http or https URL", command: name)
     }
+    var server = ModelServer(baseURL: url)
+    if let idle = try seconds(arguments, "timeout") { server.idleTimeout = idle }
+    if let total = try seconds(arguments, "total-timeout") { server.requestTimeout = total }
     // Single-model servers (llama.cpp) accept any name.
-    return OpenAICompatibleModel(server: ModelServer(baseURL: url), model: modelName ?? "default")
+    return OpenAICompatibleModel(server: server, model: modelName ?? "default")
+  }
+
+  /// `--max-tokens` and `--grounding` as a change to the session's configuration.
+  static func modelBounds(_ arguments: ParsedArguments) throws -> (inout AnswerSession.Configuration) -> Void {
+    var maximumTokens: Int?
+    if let text = arguments.value("max-tokens") {
+      guard let value = Int(text), value > 0 else {
+        throw UsageError(message: "--max-tokens takes a positive whole number, not '\(text)'", command: name)
+      }
+      maximumTokens = value
+    }
+    var grounding = GroundingMode.flag
+    if let text = arguments.value("grounding") {
+      guard let mode = GroundingMode(rawValue: text) else {
+        throw UsageError(message: "unknown grounding '\(text)'; use one of flag, strict, off", command: name)
+      }
+      grounding = mode
+    }
+    return { configuration in
+      if let maximumTokens { configuration.generation.maxTokens = maximumTokens }
+      configuration.grounding = grounding
+    }
+  }
+
+  /// A positive number of seconds from `--NAME`, nil when not given.
+  static func seconds(_ arguments: ParsedArguments, _ option: String) throws -> Duration? {
+    guard let text = arguments.value(option) else { return nil }
+    guard let value = Double(text), value > 0, value.isFinite else {
+      throw UsageError(message: "--\(option) takes a positive number of seconds, not '\(text)'", command: name)
+    }
+    return .milliseconds(Int64(value * 1000))
   }
 
   /// Prints the stream's events until it ends, on a task that Ctrl-C cancels; blocks until then.
@@ -149,6 +200,8 @@ struct AnswerTiming: CustomStringConvertible {
   var firstSource: ContinuousClock.Instant?
   var firstText: ContinuousClock.Instant?
   var end: ContinuousClock.Instant?
+  /// The model's token counts over the answer, when the server reported them.
+  var usage: TokenUsage?
 
   var description: String {
     func milliseconds(_ instant: ContinuousClock.Instant?) -> String {
@@ -156,7 +209,9 @@ struct AnswerTiming: CustomStringConvertible {
       let duration = instant - start
       return String(format: "%.1f ms", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
     }
-    return "time to first source: \(milliseconds(firstSource)), time to first text: \(milliseconds(firstText)), total: \(milliseconds(end))"
+    let line = "time to first source: \(milliseconds(firstSource)), time to first text: \(milliseconds(firstText)), total: \(milliseconds(end))"
+    guard let usage else { return line }
+    return line + "\ntokens: prompt \(usage.promptTokens), completion \(usage.completionTokens)"
   }
 }
 
@@ -181,9 +236,10 @@ struct AnswerPrinter {
     case .text(let piece):
       if timing.firstText == nil { timing.firstText = .now }
       if !piece.isEmpty { endsWithNewline = piece.hasSuffix("\n") }
-    case .done:
+    case .done(let summary):
       timing.end = .now
-    case .reply, .notice:
+      timing.usage = summary.usage
+    case .reply, .notice, .cut, .unsupported:
       break
     }
     if json {
@@ -195,6 +251,10 @@ struct AnswerPrinter {
       Terminal.out(piece)
     case .notice(let message):
       Terminal.err("note: \(message)\n")
+    case .unsupported(let unsupported) where !unsupported.dropped:
+      // Right after the sentence's text: a mark the reader sees where the claim is.
+      Terminal.out(" [not in the sources: \(unsupported.missing.joined(separator: ", "))]")
+      endsWithNewline = false
     case .done(let summary):
       var out = endsWithNewline ? "" : "\n"
       if !summary.sources.isEmpty {
@@ -205,7 +265,8 @@ struct AnswerPrinter {
         }
       }
       Terminal.out(out)
-    case .reply, .source:
+    case .reply, .source, .cut, .unsupported:
+      // A cut is said by the notice before it; a dropped sentence by the turn's notice.
       break
     }
   }

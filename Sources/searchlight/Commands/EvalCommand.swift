@@ -1,7 +1,10 @@
+import Assistant
+import Dispatch
 import Evaluation
 import Foundation
 import QueryEngine
 import SearchIndex
+import Synchronization
 
 /// `searchlight eval`: measures how well questions find their items, on Apple-style fixtures
 /// (result coverage) or a TREC-style collection (nDCG, recall, MRR, MAP as trec_eval defines
@@ -9,7 +12,7 @@ import SearchIndex
 enum EvalCommand: Command {
   static let name = "eval"
   static let abstract = "Measure retrieval quality on fixtures or a TREC-style collection."
-  static let usage = "eval --db FILE (--fixtures F.jsonl | --queries Q.jsonl --qrels R.tsv) [--planner plain|builtin|fts5] [--k N] [--details] [--format table|json]"
+  static let usage = "eval --db FILE (--fixtures F.jsonl | --queries Q.jsonl --qrels R.tsv) [--planner plain|builtin|fts5] [--k N] [--model-url URL [--model NAME] [--max-tokens N]] [--details] [--format table|json]"
   static let discussion = """
     Fixtures are JSON Lines {"id","question","expectedIdentifiers":[...],"expectNoEvidence":bool}.
     Each question runs through the planner; coverage, precision and MRR count the expected ids
@@ -28,6 +31,13 @@ enum EvalCommand: Command {
     fts5 (plain's search ranked by SQLite FTS5's bm25() instead of the ranked index). The
     model planner (model) needs a model server and is not available in eval yet.
 
+    With --fixtures and --model-url (a chat-completions server, as for ask), each question is
+    also answered by the model, as `ask` answers it, and the model answers are reported: how
+    many the model (not the offline fall-back) answered, the grounding score (the share of the
+    model's sentences whose names, numbers, dates and rare words its sources contain, over all
+    answers), how many answers were cut (token limit, repetition, timeout), their time and
+    completion tokens.
+
     When the index has embeddings (`searchlight embeddings`), the builtin planner fuses text
     and embedding retrieval; eval then runs the questions both ways and reports the gain of
     hybrid over text-only ranking (--no-compare runs the hybrid plan only).
@@ -44,6 +54,9 @@ enum EvalCommand: Command {
     OptionSpec(name: "qrels", kind: .value, valueName: "FILE", help: "Judgments query-id<TAB>doc-id<TAB>grade."),
     OptionSpec(name: "planner", kind: .value, valueName: "NAME", help: "How questions become queries: plain (default), builtin or fts5."),
     OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results that count (default 10)."),
+    OptionSpec(name: "model-url", kind: .value, valueName: "URL", help: "With --fixtures: also answer each question with this chat-completions server."),
+    OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (default: default)."),
+    OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
     OptionSpec(name: "details", kind: .flag, help: "Show every question's or query's results."),
     OptionSpec(name: "no-compare", kind: .flag, help: "With embeddings: skip the text-only run that the gain is measured against."),
     Common.now, Common.protection, QuerySetup.stagesOption,
@@ -93,6 +106,8 @@ enum EvalCommand: Command {
     case (nil, nil, _?): throw UsageError(message: "--qrels needs --queries", command: name)
     case (nil, nil, nil): throw UsageError(message: "missing '--fixtures <FILE>' or '--queries <FILE> --qrels <FILE>'", command: name)
     }
+    let model = try answeringModel(arguments, fixtures: fixturesPath != nil)
+    let bounds = try AskCommand.modelBounds(arguments)
     _ = try Common.dbPath(arguments, command: name)
     let scope = try Common.scope(arguments, command: name)
     let fixtures = try fixturesPath.map { try Fixture.load(path: $0) }
@@ -114,6 +129,12 @@ enum EvalCommand: Command {
     do {
       if let fixtures {
         let result = try FixtureEvaluation.run(fixtures, runner: hybridRunner, k: k)
+        let answers = try model.map { model in
+          let session = try AskCommand.session(
+            executor: runner.executor, options: options, guidance: .focused, model: model, resultLimit: AskCommand.resultLimit,
+            configure: bounds)
+          return try blocking { try await ModelAnswerEvaluation.run(fixtures, session: session) }
+        }
         let text = try baseline.map { try FixtureEvaluation.run(fixtures, runner: $0, k: k) }
         if format == "json" {
           var json = result.jsonValue(details: details)
@@ -123,6 +144,10 @@ enum EvalCommand: Command {
               ("coverage", gain(result.coverage, text.coverage)), ("precision", gain(result.precision, text.precision)),
               ("mrr", gain(result.meanReciprocalRank, text.meanReciprocalRank)),
             ]))
+            json = .object(object)
+          }
+          if let answers, case .object(var object) = json {
+            object["modelAnswers"] = answers.jsonValue(details: details)
             json = .object(object)
           }
           Terminal.out(json.compactText + "\n")
@@ -135,6 +160,7 @@ enum EvalCommand: Command {
             output += "  precision             \(signed(result.precision, text.precision))\n"
             output += "  MRR                   \(signed(result.meanReciprocalRank, text.meanReciprocalRank))\n"
           }
+          if let answers { output += table(answers, details: details) }
           Terminal.out(output)
         }
       } else if let queries, let qrels {
@@ -174,7 +200,57 @@ enum EvalCommand: Command {
     return .success
   }
 
+  /// The model of `--model-url`/`--model` (never the environment: an evaluation runs only
+  /// what its command line says); nil without `--model-url`.
+  static func answeringModel(_ arguments: ParsedArguments, fixtures: Bool) throws -> (any LanguageModel)? {
+    guard let text = arguments.value("model-url") else {
+      if arguments.value("model") != nil { throw UsageError(message: "--model needs --model-url <URL>", command: name) }
+      return nil
+    }
+    guard fixtures else { throw UsageError(message: "--model-url goes with --fixtures", command: name) }
+    guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+      throw UsageError(message: "'\(text)' is not an http or https URL", command: name)
+    }
+    return OpenAICompatibleModel(server: ModelServer(baseURL: url), model: arguments.value("model") ?? "default")
+  }
+
+  /// Runs async work to its end from this synchronous command.
+  static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do {
+        let value = try await work()
+        outcome.withLock { $0 = .success(value) }
+      } catch {
+        outcome.withLock { $0 = .failure(error) }
+      }
+      done.signal()
+    }
+    done.wait()
+    return try outcome.withLock { $0 ?? .failure(CancellationError()) }.get()
+  }
+
   // MARK: Tables
+
+  static func table(_ answers: ModelAnswerEvaluation, details: Bool) -> String {
+    var text = ""
+    if details {
+      text += columns([["id", "responder", "grounding", "cut", "seconds", "question"]] + answers.details.map { detail in
+        [detail.fixture.id, detail.summary.responder == .offline ? "offline" : "model", number(detail.summary.grounding),
+         detail.summary.cut?.reason.rawValue ?? "-", String(format: "%.1f", detail.seconds), detail.fixture.question]
+      }) + "\n"
+    }
+    text += "Model answers: \(answers.questions) question\(answers.questions == 1 ? "" : "s") (model \(answers.model))\n"
+    text += "  answered by the model \(answers.answeredByModel) of \(answers.questions)\n"
+    text += "  grounding             \(number(answers.grounding))  (\(answers.checkedSentences - answers.unsupportedSentences) of \(answers.checkedSentences) sentences supported)\n"
+    text += "  cut                   \(answers.cut)\n"
+    text += "  time per answer       p50 \(seconds(answers.secondsP50)), p95 \(seconds(answers.secondsP95))\n"
+    text += "  completion tokens     \(answers.completionTokens.map { String(format: "%.0f", $0) } ?? "n/a") per answer\n"
+    return text
+  }
+
+  static func seconds(_ value: Double?) -> String { value.map { String(format: "%.1f s", $0) } ?? "n/a" }
 
   static func number(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "n/a" }
 
