@@ -50,7 +50,7 @@ import Testing
       for n in stride(from: 0, to: 800, by: 2) { try write(folder, "n\(n).md", Self.note(n, revision: 1)) }
       for n in stride(from: 1, to: 800, by: 5) { try FileManager.default.removeItem(at: folder.appendingPathComponent("n\(n).md")) }
       for n in 800..<1400 { try write(folder, "new/n\(n).md", Self.note(n, revision: 0)) }
-      var generator = SeededGenerator(seed: Self.seed)
+      var generator = SplitMix64(seed: Self.seed)
       var killed = 0
       for attempt in 0..<10 {
         let process = try startSync(workspace, db: "i.db", batch: 40)

@@ -1,4 +1,5 @@
 import Evaluation
+import SearchIndex
 import Foundation
 
 /// `bench --generate`: the generated collection of issue 12's measurements: documents with 8-word titles and

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A small, fast, seeded pseudo-random generator (SplitMix64, Steele, Lea and Flood 2014), so
-/// generated benchmark data is the same on every machine and run.
+/// generated benchmark data is the same on every machine and run, and a test that draws fault
+/// points repeats a failing run exactly.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
