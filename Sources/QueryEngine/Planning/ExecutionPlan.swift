@@ -133,18 +133,17 @@ extension ExecutionPlan {
   /// The steps of `nodes`, starting from a pending SQL plan (with the stages it absorbed)
   /// or from data.
   private static func pipeline(
-    _ nodes: [QueryGraph.Node], sql start: SQLPlan?, absorbed start2: [StageSummary], label startLabel: String?, stage startStage: String,
+    _ nodes: [QueryGraph.Node], sql start: SQLPlan?, absorbed inherited: [StageSummary], label startLabel: String?, stage startStage: String,
     ranked: (SQLPlan) throws -> Bool
   ) rethrows -> Pipeline {
     var steps: [Step] = []
     var pending = start
-    var absorbed = start2
-    let inherited = start2.count
+    var absorbed = inherited
     var label = startLabel
     var stage = startStage
     func finishSQL() throws {
       guard let plan = pending else { return }
-      steps.append(.sql(SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: min(inherited, absorbed.count))))
+      steps.append(.sql(SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: inherited.count)))
       pending = nil
       absorbed = []
     }
@@ -162,11 +161,11 @@ extension ExecutionPlan {
         try finishSQL()
         steps.append(.swift(SwiftStep(summary: summary, stage: bound)))
       case .fork(let branches):
-        let shared = absorbed
+        let shared = pending == nil ? [] : absorbed
         let forked = try branches.map { branch in
-          try Self.pipeline(branch, sql: pending, absorbed: pending == nil ? [] : shared, label: branch.last?.label, stage: stage, ranked: ranked)
+          try Self.pipeline(branch, sql: pending, absorbed: shared, label: branch.last?.label, stage: stage, ranked: ranked)
         }
-        steps.append(.fork(absorbed: pending == nil ? [] : shared, branches: forked))
+        steps.append(.fork(absorbed: shared, branches: forked))
         return Pipeline(steps: steps, label: forked.last?.label, stage: forked.last?.stage ?? stage)
       }
     }
