@@ -224,6 +224,57 @@ import Testing
     #expect(try fixture.index.checkIntegrity().isHealthy)
   }
 
+  /// A posting list filed under an unknown term, or a term whose document frequency
+  /// disagrees with FTS5's vocabulary, makes `check` unhealthy.
+  @Test func integrityCheckComparesTermsWithTheFullTextVocabulary() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 23, vocabularySize: 80)
+    try fixture.upsert((0..<60).map { generator.item("item-\($0)") })
+    #expect(try fixture.index.checkIntegrity().isHealthy)
+    try fixture.index.pool.withWriter { db in
+      try db.run("UPDATE rk_blocks SET term = 4000000000 WHERE term = (SELECT id FROM rk_terms ORDER BY df DESC LIMIT 1)")
+    }
+    let misfiled = try fixture.index.checkIntegrity()
+    #expect(!misfiled.isHealthy)
+    #expect(misfiled.lines.contains("ranked index: 1 posting lists under term ids missing from the lexicon (run rebuild)"), "\(misfiled.lines)")
+    try fixture.index.rebuildRankedIndex()
+    #expect(try fixture.index.checkIntegrity().isHealthy)
+    try fixture.index.pool.withWriter { db in
+      try db.run("UPDATE rk_terms SET df = df + 1 WHERE id IN (SELECT id FROM rk_terms ORDER BY df DESC LIMIT 2)")
+    }
+    let counted = try fixture.index.checkIntegrity()
+    #expect(!counted.isHealthy)
+    #expect(counted.lines.contains("ranked index: 2 terms whose document frequency differs from the full-text index (run rebuild)"), "\(counted.lines)")
+  }
+
+  /// Regression: when adding a word's stem made the term table double, the stem's id was
+  /// read from the table's old storage, so the word's documents were filed under a garbage
+  /// term (found at 170,000 generated items, where it also blew the next flush's memory).
+  /// New words with new stems, in both parities, push the table through doubling.
+  @Test(arguments: [0, 1])
+  func stemsAddedWhileTheTermTableGrowsKeepTheirIds(offset: Int) throws {
+    let fixture = try RankedTestIndex()
+    func letters(_ number: Int) -> String {
+      var number = number
+      var text = ""
+      repeat {
+        text.append(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(number % 26))))
+        number /= 26
+      } while number > 0
+      return text
+    }
+    let fillers = (0..<offset).map { "filler\($0)x9" }
+    let words = (0..<9_000).map { "va\(letters($0))ing" }
+    try fixture.upsert([
+      SearchableItem(
+        uniqueIdentifier: "many-words", domainIdentifier: "test",
+        attributeSet: AttributeSet([("textContent", .string((fillers + words).joined(separator: " ")))]))
+    ])
+    #expect(try fixture.consistencyProblems() == [])
+    let report = try fixture.index.checkIntegrity()
+    #expect(report.isHealthy, "\(report.lines)")
+  }
+
   @Test func fieldLengthsCountPositionsNotStemsOrParts() throws {
     var terms: [String] = []
     let length = RankedAnalysis.appendTerms(of: "Running MyWindowClass café", to: &terms)

@@ -265,11 +265,13 @@ struct RankedStore {
 
   // MARK: - Whole index
 
-  /// Removes every ranked row of this index (before a rebuild).
+  /// Removes every ranked row of this index (before a rebuild): its lexicon, then every
+  /// posting list under a term id no lexicon row has, which is this index's lists and any
+  /// list filed under a wrong id (what `check` reports as missing from the lexicon).
   func wipe() throws {
-    try db.run("DELETE FROM rk_blocks WHERE term IN (SELECT id FROM rk_terms WHERE indexId = ?)", [.integer(indexID)])
     try db.run("DELETE FROM rk_docs WHERE indexId = ?", [.integer(indexID)])
     try db.run("DELETE FROM rk_terms WHERE indexId = ?", [.integer(indexID)])
+    try db.run("DELETE FROM rk_blocks WHERE term NOT IN (SELECT id FROM rk_terms)")
     try db.run("DELETE FROM rk_dead WHERE indexId = ?", [.integer(indexID)])
     try db.run("DELETE FROM rk_pages WHERE indexId = ?", [.integer(indexID)])
     try db.run("DELETE FROM rk_stats WHERE indexId = ?", [.integer(indexID)])

@@ -88,7 +88,8 @@ extension SearchIndex {
 extension SearchIndex {
   /// `searchlight check`'s view of the ranked index: current for this generation, and
   /// its document count, forward lists, pages and tombstones agreeing with each other and
-  /// with the items that have full-text rows. Returns report lines and whether they are
+  /// with the items that have full-text rows, every posting list under a known term, and
+  /// every term's document frequency equal to FTS5's. Returns report lines and whether they are
   /// healthy; stale postings are not a fault (the next writable open rebuilds them).
   static func rankedIntegrity(_ db: Connection, indexID: Int64) throws -> (lines: [String], healthy: Bool) {
     guard indexID >= 0, try RankedSchema.exists(db) else { return (["ranked index: none yet (added by the next writable open)"], true) }
@@ -113,9 +114,38 @@ extension SearchIndex {
     }
     if Int64(stats.documentCount) > texts { problems.append("\(stats.documentCount) documents but \(texts) items with text") }
     if Int64(stats.tombstones) != dead { problems.append("\(stats.tombstones) tombstones counted, \(dead) stored") }
+    let unknownTerms = try db.scalar("SELECT count(DISTINCT term) FROM rk_blocks WHERE term NOT IN (SELECT id FROM rk_terms)")?.int64Value ?? 0
+    if unknownTerms > 0 { problems.append("\(unknownTerms) posting lists under term ids missing from the lexicon") }
+    let differing = try documentFrequenciesDiffer(db, indexID: indexID, wholeFullTextIndex: texts == (try db.scalar("SELECT count(*) FROM fts")?.int64Value ?? 0))
+    if differing > 0 { problems.append("\(differing) terms whose document frequency differs from the full-text index") }
     if problems.isEmpty {
       return (["ranked index: \(stats.documentCount) documents, \(stats.tombstones) deleted awaiting compaction, consistent"], true)
     }
     return (problems.map { "ranked index: \($0) (run rebuild)" }, false)
+  }
+
+  /// How many terms have a different number of live documents in the ranked lexicon
+  /// (`rk_terms.df`) than in FTS5's vocabulary over this index's rows: the two are built
+  /// from the same tokens, so any difference is a posting filed under the wrong term.
+  /// When every full-text row belongs to this index (`wholeFullTextIndex`), FTS5's per-term
+  /// row counts answer directly; otherwise the term instances are counted per document.
+  private static func documentFrequenciesDiffer(_ db: Connection, indexID: Int64, wholeFullTextIndex: Bool) throws -> Int64 {
+    try db.execute(
+      wholeFullTextIndex
+        ? "CREATE VIRTUAL TABLE IF NOT EXISTS temp.rk_check_vocab USING fts5vocab(main, fts, 'row')"
+        : "CREATE VIRTUAL TABLE IF NOT EXISTS temp.rk_check_vocab USING fts5vocab(main, fts, 'instance')")
+    defer { try? db.execute("DROP TABLE IF EXISTS temp.rk_check_vocab") }
+    let vocabulary =
+      wholeFullTextIndex
+      ? "SELECT term, doc AS df FROM temp.rk_check_vocab"
+      : "SELECT term, count(DISTINCT doc) AS df FROM temp.rk_check_vocab WHERE doc IN (SELECT rowid FROM items WHERE indexId = ?1) GROUP BY term"
+    return try db.scalar(
+      """
+      WITH lexicon AS (SELECT term, df FROM rk_terms WHERE indexId = ?1 AND df > 0), vocabulary AS (\(vocabulary))
+      SELECT count(DISTINCT term) FROM (
+        SELECT * FROM (SELECT * FROM lexicon EXCEPT SELECT * FROM vocabulary)
+        UNION ALL
+        SELECT * FROM (SELECT * FROM vocabulary EXCEPT SELECT * FROM lexicon))
+      """, [.integer(indexID)])?.int64Value ?? 0
   }
 }

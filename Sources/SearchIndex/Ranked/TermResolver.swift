@@ -43,11 +43,13 @@ struct TermResolver {
       id = stored.id
     } else {
       if nextTermID == nil {
-        // Past every id in use, including those of any blocks without a lexicon row, so
-        // terms from here on have no stored blocks (see `unstoredTermsFrom`).
-        let maximum = try store.db.scalar(
-          "SELECT max(coalesce((SELECT max(id) FROM rk_terms), 0), coalesce((SELECT max(term) FROM rk_blocks), 0))"
-        )?.int64Value ?? 0
+        // Past the lexicon's largest id. Blocks above it belong to no term (unreachable:
+        // lists are found through `rk_terms`) and would join a new term's list, so they
+        // go, and terms from here on have no stored blocks (see `unstoredTermsFrom`).
+        // Not past them: one stray block must not push ids (and the flush's dense
+        // per-term scratch) into the billions.
+        let maximum = try store.db.scalar("SELECT coalesce(max(id), 0) FROM rk_terms")?.int64Value ?? 0
+        try store.db.run("DELETE FROM rk_blocks WHERE term > ?", [.integer(maximum)])
         nextTermID = TermID(truncatingIfNeeded: maximum + 1)
         unstoredTermsFrom = nextTermID
       }
@@ -115,7 +117,11 @@ struct TermResolver {
       let length = PorterStemmer.stem(stemBuffer + 1, count: bytes.count)
       if length == bytes.count && (0..<length).allSatisfy({ stemBuffer[1 + $0] == bytes[$0] }) { return nil }
       let stemBytes = UnsafeBufferPointer(start: stemBuffer, count: length + 1)
-      return table.id(at: try termSlot(stemBytes, key: TermTable.key(stemBytes)))
+      // Two statements on purpose: in `table.id(at: try termSlot(…))` Swift loads `table`
+      // before the argument runs, so when adding the stem grows the table the new slot was
+      // read from the old storage (past its end once the table doubled): a garbage id.
+      let slot = try termSlot(stemBytes, key: TermTable.key(stemBytes))
+      return table.id(at: slot)
     }
     // Adding the stem term may have moved the word's slot.
     if let slot = table.find(bytes, key: key) { table.setStem(stem.map { .term($0) } ?? .itself, at: slot) }
