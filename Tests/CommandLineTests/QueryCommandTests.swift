@@ -188,3 +188,30 @@ import Testing
     #expect(try JSONParser.parse(ok.stdout)["content"]?["type"] == "count")
   }
 }
+
+/// Words typed as a query (`query waterfall`, `query mist trail`) run as a text search, with a
+/// note on stderr; a query with a mistake keeps its error.
+@Suite struct BareWordQueryCommandTests {
+  @Test func wordsAreATextSearchWithANote() throws {
+    let words = try runOnSamples("query", ["--format", "json", "--", "mist trail"])
+    #expect(words.status == 0, "\(words)")
+    #expect(words.stderr == "note: no query here, so searched the text: search \"mist trail\"\n", "\(words)")
+    let search = try runOnSamples("query", ["--format", "json", "--", #"search "mist trail""#])
+    #expect(search.status == 0, "\(search)")
+    #expect(search.stderr.isEmpty)
+    func ids(_ output: String) -> [String] {
+      output.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }.flatMap { itemIDs([$0]) }
+    }
+    #expect(!ids(search.stdout).isEmpty)
+    #expect(ids(words.stdout) == ids(search.stdout))
+  }
+
+  @Test func anAttributeNameOrAnOperatorKeepsTheError() throws {
+    let attribute = try runOnSamples("query", ["--", "title"])
+    #expect(attribute.status == 65, "\(attribute)")
+    #expect(!attribute.stderr.contains("note:"), "\(attribute)")
+    let mistake = try runOnSamples("query", ["--", "rating >"])
+    #expect(mistake.status == 65, "\(mistake)")
+    #expect(!mistake.stderr.contains("note:"), "\(mistake)")
+  }
+}

@@ -63,6 +63,20 @@ public struct QueryExecutor: Sendable {
     return try builder(options: options, variables: [:]).build(syntax, source: source)
   }
 
+  /// `prepare` for text a person typed: when `text` fails to prepare and is only words,
+  /// none of them an attribute the caller can see (`BareWords`), the text search of those
+  /// words is prepared instead and returned as `searched`, so the caller can say so. The
+  /// original diagnostics are thrown when the rule does not apply.
+  public func prepareTyped(_ text: String, options: QueryOptions, sourceName: String = "query") throws -> (graph: QueryGraph, searched: String?) {
+    do {
+      return (try prepare(text, options: options, sourceName: sourceName), nil)
+    } catch let diagnostics as DiagnosticsError {
+      guard let catalog = try? index.catalog(scope: options.scope), let search = BareWords.searchQuery(for: text, catalog: catalog)
+      else { throw diagnostics }
+      return (try prepare(search, options: options, sourceName: sourceName), search)
+    }
+  }
+
   private func builder(options: QueryOptions, variables: [String: Value]) throws -> GraphBuilder {
     let catalog: AttributeCatalog
     // Names bind (and are suggested) only as the caller may see them.

@@ -33,6 +33,18 @@ enum Terminal {
   static func err(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
   }
+
+  /// One dim line on standard error (plain when it is not a terminal or with NO_COLOR): what
+  /// the program did on the user's behalf.
+  static func note(_ text: String) {
+    let dim = stderrIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    err(dim ? "\u{1B}[2m\(text)\u{1B}[0m\n" : text + "\n")
+  }
+
+  /// The note for a query that ran as a text search by the bare-word rule (`BareWords`).
+  static func noteBareWords(_ search: String) {
+    note("note: no query here, so searched the text: \(search)")
+  }
 }
 
 /// A progress line on standard error for long operations: shown once the work takes more than

@@ -47,7 +47,8 @@ enum QueryCommand: Command {
     let timing = PhaseTiming.shared
     do {
       let executor = setup.executor
-      let graph = try timing.measure(.plan) { try executor.prepare(text, options: setup.options) }
+      let (graph, searched) = try timing.measure(.plan) { try executor.prepareTyped(text, options: setup.options) }
+      if let searched { Terminal.noteBareWords(searched) }
       try timing.measure(.execute) {
         try executor.execute(graph, options: setup.options) { reply in
           if first == nil { first = Date() }

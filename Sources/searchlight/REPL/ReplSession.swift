@@ -129,7 +129,8 @@ final class ReplSession {
     var assembler = ReplyAssembler()
     var replies: [Reply] = []
     try InterruptMonitor.shared.running(options.cancellation) {
-      let graph = try executor.prepare(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
+      let (graph, searched) = try executor.prepareTyped(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
+      if let searched { Terminal.noteBareWords(searched) }
       try executor.execute(graph, options: options) { reply in
         if renderer.format == .json { Terminal.out(renderer.render(reply)) }
         guard let whole = assembler.add(reply) else { return }
