@@ -248,12 +248,12 @@ struct AnswerPrinter {
     }
     switch event {
     case .text(let piece):
-      Terminal.out(piece)
+      Terminal.out(VisibleText.visible(piece))
     case .notice(let message):
       Terminal.err("note: \(message)\n")
     case .unsupported(let unsupported) where !unsupported.dropped:
       // Right after the sentence's text: a mark the reader sees where the claim is.
-      Terminal.out(" [not in the sources: \(unsupported.missing.joined(separator: ", "))]")
+      Terminal.out(VisibleText.visible(" [not in the sources: \(unsupported.missing.joined(separator: ", "))]", keepingLines: false))
       endsWithNewline = false
     case .done(let summary):
       var out = endsWithNewline ? "" : "\n"
@@ -261,7 +261,7 @@ struct AnswerPrinter {
         out += "\nSources:\n"
         for (number, source) in summary.sources.enumerated() {
           let fields = [source.id, source.title, source.day, source.contentURL].compactMap { $0 }
-          out += "  [\(number + 1)] " + fields.joined(separator: "  ") + "\n"
+          out += "  [\(number + 1)] " + VisibleText.visible(fields.joined(separator: "  "), keepingLines: false) + "\n"
         }
       }
       Terminal.out(out)

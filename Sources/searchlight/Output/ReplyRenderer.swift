@@ -63,7 +63,7 @@ struct ReplyRenderer {
 
   private func table(_ reply: Reply) -> String {
     let (bold, dim, reset) = color ? ("\u{1B}[1m", "\u{1B}[2m", "\u{1B}[0m") : ("", "", "")
-    var out = "\(bold)\(reply.label)\(reset) \(dim)[\(reply.content.type) · \(reply.queryToken)]\(reset)\n"
+    var out = "\(bold)\(VisibleText.visible(reply.label, keepingLines: false))\(reset) \(dim)[\(reply.content.type) · \(reply.queryToken)]\(reset)\n"
     switch reply.content {
     case .items(let items), .scoredItems(let items):
       if items.isEmpty { return out + "  (no items)\n" }
@@ -83,14 +83,15 @@ struct ReplyRenderer {
         out += "  \(bold)why\(reset)\n"
         for item in shown {
           out += "  \(item.id)  \(String(format: "%.3f", item.score ?? 0))\n"
-          for term in item.scoreTerms { out += "    \(String(format: "%+.3f", term.value))  \(cut(term.name, width - 16))\n" }
+          for term in item.scoreTerms { out += "    \(String(format: "%+.3f", term.value))  \(cut(VisibleText.visible(term.name, keepingLines: false), width - 16))\n" }
         }
       }
       if items.count > shown.count { out += "  \(dim)… \(items.count - shown.count) more (use --limit N or --format json)\(reset)\n" }
     case .groupedItems(let grouped):
       for group in grouped.groups {
-        out += "  \(bold)\(group.key.displayText.isEmpty ? "(none)" : group.key.displayText)\(reset) (\(group.count))\n"
-        for item in group.items.prefix(5) { out += "    \(cut(item.item.attributeSet.title ?? item.id, width - 4))\n" }
+        let key = VisibleText.visible(group.key.displayText, keepingLines: false)
+        out += "  \(bold)\(key.isEmpty ? "(none)" : key)\(reset) (\(group.count))\n"
+        for item in group.items.prefix(5) { out += "    \(cut(VisibleText.visible(item.item.attributeSet.title ?? item.id, keepingLines: false), width - 4))\n" }
         if group.items.count > 5 { out += "    \(dim)… \(group.items.count - 5) more\(reset)\n" }
       }
     case .count(let n):
@@ -98,10 +99,12 @@ struct ReplyRenderer {
     case .table(let table):
       out += grid(table.columns, table.rows.map { $0.map(\.displayText) })
     case .statistic(let statistic):
-      out += "  \(statistic.function)(\(statistic.attribute)) = \(statistic.value.displayText)\n"
+      out += "  \(statistic.function)(\(statistic.attribute)) = \(VisibleText.visible(statistic.value.displayText, keepingLines: false))\n"
     case .text(let text):
-      out += "  " + text.header + "\n"
-      if !text.body.isEmpty { out += text.body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n" }
+      out += "  " + VisibleText.visible(text.header, keepingLines: false) + "\n"
+      if !text.body.isEmpty {
+        out += VisibleText.visible(text.body).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+      }
     }
     return out
   }
@@ -117,15 +120,17 @@ struct ReplyRenderer {
 
   /// An aligned table that fits the terminal width: wide columns are cut with an ellipsis.
   private func grid(_ header: [String], _ rows: [[String]]) -> String {
-    var widths = header.map(\.count)
-    for row in rows { for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) } }
+    // Widths of the cells as printed (a control character shows as one picture).
+    func shown(_ cell: String) -> Int { VisibleText.visible(cell, keepingLines: false).count }
+    var widths = header.map(shown)
+    for row in rows { for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], shown(cell)) } }
     let available = max(20, width - 2 - 2 * (widths.count - 1))
     while widths.reduce(0, +) > available, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
       widths[widest] -= 1
     }
     func line(_ cells: [String]) -> String {
       "  " + cells.enumerated().map { index, cell in
-        let text = cut(cell.replacingOccurrences(of: "\n", with: " "), widths[index])
+        let text = cut(VisibleText.visible(cell.replacingOccurrences(of: "\n", with: " "), keepingLines: false), widths[index])
         return index == cells.count - 1 ? text : text.padding(toLength: widths[index], withPad: " ", startingAt: 0)
       }.joined(separator: "  ") + "\n"
     }
@@ -142,8 +147,9 @@ struct ReplyRenderer {
   // MARK: CSV
 
   private func csv(_ data: PipelineData) -> String {
-    func field(_ s: String) -> String {
-      s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    func field(_ raw: String) -> String {
+      let s = VisibleText.visible(raw)
+      return s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
     func lines(_ header: [String], _ rows: [[String]]) -> String {
       ([header] + rows).map { $0.map(field).joined(separator: ",") }.joined(separator: "\n") + "\n"

@@ -214,7 +214,7 @@ final class ReplSession {
     case .ask:
       let context = context()
       try InterruptMonitor.shared.running(context.options.cancellation) {
-        try assistant.ask(argument, context: context) { Terminal.out($0) }
+        try assistant.ask(argument, context: context) { Terminal.out(VisibleText.visible($0)) }
       }
     case .read: try read(argument)
     case .quit: finished = true
