@@ -15,6 +15,7 @@ func mainHelp() -> String {
   for command in CommandList.all {
     text += "  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.abstract + "\n"
   }
+  text += "  " + "version".padding(toLength: 14, withPad: " ", startingAt: 0) + "Print the version (also --version).\n"
   text += "\n  See 'searchlight <subcommand> --help' for detailed help.\n"
   return text
 }
@@ -32,7 +33,7 @@ func runCommandLine(_ argv: [String]) -> ExitCode {
     }
     return .success
   }
-  if first == "--version" {
+  if first == "--version" || first == "version" {
     Terminal.out("searchlight \(CommandList.version)\n")
     return .success
   }

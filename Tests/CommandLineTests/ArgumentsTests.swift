@@ -108,6 +108,10 @@ import Testing
       #expect(result.status == 0)
       #expect(result.stdout.hasPrefix("searchlight "))
       #expect(result.stdout.hasSuffix("\n"))
+      let command = try workspace.run("version")
+      #expect(command.status == 0)
+      #expect(command.stdout == result.stdout)
+      #expect(try workspace.run("--help").stdout.contains("  version       Print the version"))
     }
   }
 }

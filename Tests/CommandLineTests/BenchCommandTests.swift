@@ -113,6 +113,11 @@ import Testing
       let usage = try workspace.run("bench", "--generate", "5", "--cranfield", "cran", "--corpus", "z.jsonl")
       #expect(usage.status == 64, "\(usage)")
       #expect(usage.stderr.hasPrefix("error: --generate needs --corpus FILE and --queries FILE to write"), "\(usage)")
+      // Without --cranfield, from a folder with no ../shared: the collection beside the
+      // package the binary was built from.
+      let located = try workspace.run("bench", "--generate", "5", "--corpus", "z.jsonl", "--queries", "q.jsonl")
+      #expect(located.status == 0, "\(located)")
+      #expect(Self.text(workspace, "z.jsonl").split(separator: "\n").count == 5)
     }
   }
 

@@ -131,7 +131,7 @@ enum BenchCommand: Command {
     for option in ["items", "db"] where arguments.value(option) != nil {
       throw UsageError(message: "--generate writes files; it does not take --\(option)", command: name)
     }
-    let directory = arguments.value("cranfield") ?? "../shared/data/cranfield"
+    let directory = arguments.value("cranfield") ?? Self.defaultCranfield
     for file in ["corpus.jsonl", "queries.jsonl"] where !FileManager.default.fileExists(atPath: directory + "/" + file) {
       throw CommandFailure(.noInput, "\(directory)/\(file): no such file", location: directory)
     }
@@ -190,5 +190,16 @@ enum BenchCommand: Command {
     }
     text += "load average: \(ranked.loadAverage)\n"
     return text
+  }
+
+  /// The Cranfield collection for `--generate` without `--cranfield`: `../shared/data/cranfield`
+  /// from the working folder when it is there, else beside the package this binary was built
+  /// from (found from this source file's path), so a checkout works from any folder.
+  static var defaultCranfield: String {
+    let relative = "../shared/data/cranfield"
+    if FileManager.default.fileExists(atPath: relative + "/corpus.jsonl") { return relative }
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data/cranfield").path
   }
 }

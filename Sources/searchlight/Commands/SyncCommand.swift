@@ -6,13 +6,13 @@ import SearchIndex
 enum SyncCommand: Command {
   static let name = "sync"
   static let abstract = "Sync the index with a notes folder or an app's SQLite table (crash-safe; prints what changed)."
-  static let usage = "sync --db FILE (--folder DIR | --sqlite APP.db --table T --id COL --updated COL --map attr=col,...) [--domain D] [--full] [--watch [SECONDS]]"
+  static let usage = "sync --db FILE (--folder DIR | --sqlite APP.db --table T --id COL --updated COL --map attr=col,...) [--domain D] [--full] [--watch [--interval SECONDS]]"
   static let discussion = """
     The source stays authoritative; the index is derived from it. Changes are staged in a
     journal inside the index file and applied in batches; if a sync is interrupted (even by
     SIGKILL), the next one finishes the work. --full reconciles everything: items in the
-    source's domain that the source no longer has are deleted. --watch repeats every SECONDS
-    (default 5) until interrupted.
+    source's domain that the source no longer has are deleted. --watch repeats every
+    --interval SECONDS (default 5) until interrupted.
 
     EXAMPLES:
       searchlight sync --db items.db --folder ~/Notes
