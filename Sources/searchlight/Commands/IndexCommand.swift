@@ -8,14 +8,19 @@ enum IndexCommand: Command {
   static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] [--strict] PATH..."
   static let discussion = """
     PATH is a .json file (an array of items), a .jsonl file (one item per line), '-' for
-    standard input, a Markdown or text note, or a folder of any of these. Items replace stored
-    items with the same id; with --update only the given attributes change (null removes one).
-    A file that cannot be read or parsed (a malformed line, a value of the wrong type, binary
-    content) is skipped whole, with one line 'warning: FILE:LINE: why' on standard error, and
-    the run goes on; the last line on standard output is the summary 'indexed N items from M
-    files; K skipped; ...'. Files are chosen by extension, else by content: an extensionless
-    text file (README, NEWS) is a plain-text note. The whole invocation is one transaction;
-    with --strict the first bad file stops it (exit 65) and nothing is written.
+    standard input, a Markdown or text note, or a folder of any of these. Files are chosen
+    by extension, else by content: an extensionless text file (README, NEWS, README.Debian)
+    is a plain-text note, and text that is not UTF-8 is read as Latin-1. Items replace
+    stored items with the same id; with --update only the given attributes change (null
+    removes one).
+
+    A file that cannot be read or parsed (a malformed line, a value of the wrong type,
+    binary content) is skipped whole, with one warning line on standard error:
+      warning: FILE:LINE: why
+    and the run goes on and exits 0. The summary on standard output counts both:
+      indexed N items from M files; K skipped; into FILE (NAME) in S s, R items/s
+    The invocation is one transaction, and a file is written whole or not at all. With
+    --strict the first bad file stops the run (exit 65) and nothing is written.
 
     EXAMPLES:
       searchlight index --db items.db trails.jsonl notes.jsonl
