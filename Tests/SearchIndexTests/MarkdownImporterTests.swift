@@ -58,6 +58,8 @@ import Testing
     "Paragraph line\nnext line\n===",  // the underline must follow the first line
     "    indented code\n===",
     "## Second level\nBody",
+    "- list item\n---",
+    "> quoted\n===",
     "---\n---",
     "Only one line",
     "",

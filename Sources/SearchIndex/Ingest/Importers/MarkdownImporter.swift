@@ -43,7 +43,15 @@ package enum MarkdownImporter: DocumentImporter {
     // Setext: a paragraph line (not indented as code, not itself a marker) and then a line
     // of only '=' or only '-'.
     let indent = first.prefix(while: { $0 == " " })
-    guard indent.count < 4, lines.count >= 2, !first.hasPrefix("#") else { return nil }
+    guard indent.count < 4, lines.count >= 2 else { return nil }
+    // Lines that open another block (a heading, list item, quote, table row or fence) are not
+    // a Setext heading's text: "- item" then "---" is a list and a rule.
+    let opening = first.dropFirst(indent.count)
+    if opening.hasPrefix("#") || opening.hasPrefix(">") || opening.hasPrefix("|") || opening.hasPrefix("```")
+      || opening.hasPrefix("~~~") || ["- ", "* ", "+ "].contains(where: { opening.hasPrefix($0) })
+    {
+      return nil
+    }
     let underline = lines[lines.startIndex + 1].trimming(" \t\r")
     guard !underline.isEmpty, underline.allSatisfy({ $0 == "=" }) || underline.allSatisfy({ $0 == "-" }) else { return nil }
     let title = linkText(first.trimming(" \t\r"))
