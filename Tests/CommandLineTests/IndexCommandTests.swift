@@ -20,7 +20,7 @@ import Testing
     try Workspace.with { workspace in
       let result = try workspace.run("index", "--db", "index.db", fixtures.appendingPathComponent("mini.jsonl").path)
       #expect(result.status == 0)
-      #expect(result.stdout.hasPrefix("indexed 2 items into index.db (default) in "))
+      #expect(result.stdout.hasPrefix("indexed 2 items from 1 file; 0 skipped; into index.db (default) in "))
       #expect(result.stderr == "")
 
       let stats = try workspace.run("stats", "--db", "index.db", "--format", "json")
@@ -52,7 +52,7 @@ import Testing
       let result = try workspace.run(
         ["index", "--db", "index.db", "notes", "array.json", "-"], stdin: #"{"id":"s1","domain":"stdin"}"# + "\n")
       #expect(result.status == 0, "\(result)")
-      #expect(result.stdout.hasPrefix("indexed 5 items into index.db (default)"))
+      #expect(result.stdout.hasPrefix("indexed 5 items from 4 files; 0 skipped; into index.db (default)"))
       let index = try SearchIndex(path: workspace.path("index.db"), create: false)
       #expect(try index.allItems().map(\.uniqueIdentifier) == ["a1", "a2", "groceries.md", "ideas.txt", "s1"])
       #expect(try index.item(withIdentifier: "groceries.md")?.attributeSet["rating"] == .number(4))
@@ -126,6 +126,8 @@ import Testing
     var stdin: String? = nil
     var location: String
     var message: String
+    /// Items from the invocation's good files, which a run without --strict keeps.
+    var keptWithoutStrict: [String] = []
     var testDescription: String { name }
   }
 
@@ -177,12 +179,14 @@ import Testing
     BadInput(
       name: "bad second file after a good first file",
       files: ["good.jsonl": good + "\n", "bad.jsonl": #"{"id":"z","attributes":{"rating":true}}"#],
-      arguments: ["good.jsonl", "bad.jsonl"], location: "bad.jsonl:1", message: "attribute 'rating' is a number, got a boolean"),
+      arguments: ["good.jsonl", "bad.jsonl"], location: "bad.jsonl:1", message: "attribute 'rating' is a number, got a boolean",
+      keptWithoutStrict: ["fresh"]),
     BadInput(
       name: "note with a bad front-matter date",
       files: ["notes/a.md": "# Fine\n", "notes/b.md": "---\ntitle: B\ndueDate: someday\n---\nBody\n"], arguments: ["notes"],
       location: "notes/b.md:3",
-      message: "attribute 'dueDate' is a date, but \"someday\" does not parse as ISO-8601 (e.g. 2026-05-01T08:00:00Z)"),
+      message: "attribute 'dueDate' is a date, but \"someday\" does not parse as ISO-8601 (e.g. 2026-05-01T08:00:00Z)",
+      keptWithoutStrict: ["a.md"]),
     BadInput(
       name: "standard input", files: [:], arguments: ["-"], stdin: good + "\n" + #"{"id":"z","attributes":{"title":3}}"# + "\n",
       location: "<stdin>:2", message: "attribute 'title' is a string, got a number"),
@@ -192,11 +196,11 @@ import Testing
   ]
 
   @Test(arguments: badInputs)
-  func badInputExits65WithFileAndLineAndWritesNothing(_ bad: BadInput) throws {
+  func withStrictBadInputExits65WithFileAndLineAndWritesNothing(_ bad: BadInput) throws {
     try withMiniIndex { workspace in
       for (name, text) in bad.files { try workspace.write(name, text) }
       let before = workspace.contents("index.db")
-      let result = try workspace.run(["index", "--db", "index.db"] + bad.arguments, stdin: bad.stdin)
+      let result = try workspace.run(["index", "--db", "index.db", "--strict"] + bad.arguments, stdin: bad.stdin)
       #expect(result.exitedNormally)
       #expect(result.status == 65)
       #expect(result.stdout == "")
@@ -205,10 +209,26 @@ import Testing
     }
   }
 
+  @Test(arguments: badInputs)
+  func withoutStrictTheBadFileIsSkippedWithOneWarningAndTheRestIsWritten(_ bad: BadInput) throws {
+    try withMiniIndex { workspace in
+      for (name, text) in bad.files { try workspace.write(name, text) }
+      let result = try workspace.run(["index", "--db", "index.db"] + bad.arguments, stdin: bad.stdin)
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stderr == "warning: \(bad.location): \(bad.message)\n")
+      let files = bad.keptWithoutStrict.count
+      #expect(result.stdout.hasPrefix(
+        "indexed \(files) item\(files == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s"); 1 skipped; "))
+      let index = try SearchIndex(path: workspace.path("index.db"), create: false)
+      #expect(try index.allItems().map(\.uniqueIdentifier) == (miniIdentifiers + bad.keptWithoutStrict).sorted())
+      #expect(try index.item(withIdentifier: "trail-17")?.attributeSet["rating"] == .number(4.5))
+    }
+  }
+
   @Test func badInputIntoANewFileLeavesNoFile() throws {
     try Workspace.with { workspace in
       try workspace.write("bad.jsonl", Self.good + "\n" + #"{"id":"z","attributes":{"rating":"five"}}"# + "\n")
-      let result = try workspace.run("index", "--db", "new.db", "bad.jsonl")
+      let result = try workspace.run("index", "--db", "new.db", "--strict", "bad.jsonl")
       #expect(result.status == 65)
       #expect(!workspace.exists("new.db"))
       #expect(!workspace.exists("new.db-wal"))

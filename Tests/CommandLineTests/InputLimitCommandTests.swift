@@ -7,10 +7,20 @@ import Testing
 @Suite struct InputLimitCommandTests {
   @Test func indexingAnEndlessFileIsADataErrorAtLineOne() throws {
     try Workspace.with { workspace in
-      let result = try workspace.run("index", "--db", "index.db", "/dev/zero")
+      try FileManager.default.createSymbolicLink(atPath: workspace.path("zero.jsonl"), withDestinationPath: "/dev/zero")
+      let result = try workspace.run("index", "--db", "index.db", "--strict", "zero.jsonl")
       #expect(result.status == 65, "\(result)")
-      #expect(result.stderr.hasPrefix("error: /dev/zero:1: line longer than 33554432 bytes"), "\(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: zero.jsonl:1: line longer than 33554432 bytes"), "\(result.stderr)")
       #expect(!workspace.exists("index.db"))
+
+      let skipped = try workspace.run("index", "--db", "index.db", "zero.jsonl", "/dev/zero")
+      #expect(skipped.status == 0, "\(skipped)")
+      #expect(skipped.stderr == """
+        warning: zero.jsonl:1: line longer than 33554432 bytes; split the item's text or store it elsewhere
+        warning: /dev/zero: binary file (not text); not indexed
+
+        """)
+      #expect(skipped.stdout.hasPrefix("indexed 0 items from 0 files; 2 skipped; "))
     }
   }
 

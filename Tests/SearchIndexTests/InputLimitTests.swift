@@ -38,9 +38,20 @@ import Testing
   }
 
   @Test func anEndlessLineEndsWithAnErrorAtItsFirstLine() throws {
+    try withTemporaryDirectory { directory in
+      let zero = directory.appendingPathComponent("zero.jsonl").path
+      try FileManager.default.createSymbolicLink(atPath: zero, withDestinationPath: "/dev/zero")
+      var reader = ItemReader(decoder: ItemDecoder(catalog: AttributeCatalog()))
+      #expect(throws: IngestError(file: zero, line: 1,
+                                  message: "line longer than \(ItemReader.maximumLineBytes) bytes; split the item's text or store it elsewhere")) {
+        try reader.read(path: zero) { _, _, _ in }
+      }
+    }
+  }
+
+  @Test func anEndlessFileWithoutAnExtensionIsBinary() throws {
     var reader = ItemReader(decoder: ItemDecoder(catalog: AttributeCatalog()))
-    #expect(throws: IngestError(file: "/dev/zero", line: 1,
-                                message: "line longer than \(ItemReader.maximumLineBytes) bytes; split the item's text or store it elsewhere")) {
+    #expect(throws: IngestError(file: "/dev/zero", line: nil, message: "binary file (not text); not indexed")) {
       try reader.read(path: "/dev/zero") { _, _, _ in }
     }
   }

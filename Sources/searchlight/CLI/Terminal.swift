@@ -69,6 +69,13 @@ final class ProgressLine {
     Terminal.err("\r\u{1B}[K\(label) \(count) items (\(Int(Double(count) / elapsed)) items/s)")
   }
 
+  /// Prints `warning: TEXT` on its own line, clearing the progress line first (it is drawn
+  /// again by the next update).
+  func warn(_ text: String) {
+    if drawn { Terminal.err("\r\u{1B}[K") }
+    Terminal.err("warning: \(text)\n")
+  }
+
   func finish() {
     if drawn { Terminal.err("\r\u{1B}[K") }
   }

@@ -5,12 +5,22 @@ import SearchIndex
 enum IndexCommand: Command {
   static let name = "index"
   static let abstract = "Add items to an index from JSON, JSON Lines, notes folders or standard input."
-  static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] PATH..."
+  static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] [--strict] PATH..."
   static let discussion = """
     PATH is a .json file (an array of items), a .jsonl file (one item per line), '-' for
-    standard input, a Markdown or text note, or a folder of any of these. Items replace stored
-    items with the same id; with --update only the given attributes change (null removes one).
-    The whole invocation is one transaction: on any bad item nothing is written.
+    standard input, a Markdown or text note, or a folder of any of these. Files are chosen
+    by extension, else by content: an extensionless text file (README, NEWS, README.Debian)
+    is a plain-text note, and text that is not UTF-8 is read as Latin-1. Items replace
+    stored items with the same id; with --update only the given attributes change (null
+    removes one).
+
+    A file that cannot be read or parsed (a malformed line, a value of the wrong type,
+    binary content) is skipped whole, with one warning line on standard error:
+      warning: FILE:LINE: why
+    and the run goes on and exits 0. The summary on standard output counts both:
+      indexed N items from M files; K skipped; into FILE (NAME) in S s, R items/s
+    The invocation is one transaction, and a file is written whole or not at all. With
+    --strict the first bad file stops the run (exit 65) and nothing is written.
 
     EXAMPLES:
       searchlight index --db items.db trails.jsonl notes.jsonl
@@ -21,6 +31,7 @@ enum IndexCommand: Command {
     Common.db, Common.indexName,
     OptionSpec(name: "domain", kind: .value, valueName: "D", help: "Domain for items that name none (notes default to 'notes')."),
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "items, corpus ({\"id\",\"title\",\"text\"} lines) or auto (default)."),
+    OptionSpec(name: "strict", kind: .flag, help: "Stop at the first file that cannot be read or parsed (exit 65) and write nothing."),
     OptionSpec(name: "update", kind: .flag, help: "Merge into stored items instead of replacing them."),
     OptionSpec(name: "declare", kind: .value, valueName: "NAME=TYPE,...", help: "Declare custom attribute types (string, number, date, bool, url, [string], ...); repeatable."),
   ]
@@ -58,8 +69,9 @@ enum IndexCommand: Command {
     }
     let progress = ProgressLine("indexing")
     let start = Date()
-    var count = 0
     let update = arguments.has("update")
+    let strict = arguments.has("strict")
+    var run = IndexRun()
     do {
       try index.write { writer in
         for (attribute, type) in declarations {
@@ -71,22 +83,24 @@ enum IndexCommand: Command {
           decoder: ItemDecoder(catalog: writer.catalog, defaultDomain: arguments.value("domain")),
           format: ItemReader.Format(rawValue: format) ?? .auto)
         reader.isUpdate = update
+        var checker = ItemChecker(catalog: writer.catalog)
         for path in arguments.positionals {
-          try reader.read(path: path) { item, line, removed in
-            do {
-              if update {
-                try writer.merge(item, removing: removed)
-              } else {
-                try writer.upsert(item)
+          let files: [DocumentFile?] = path == "-" ? [nil] : try reader.files(at: path).map { $0 }
+          for file in files {
+            try run.ingest(file, reader: &reader, checker: &checker, strict: strict, progress: progress) { item, line, removed in
+              do {
+                if update {
+                  try writer.merge(item, removing: removed)
+                } else {
+                  try writer.upsert(item)
+                }
+              } catch let error as SearchIndexError {
+                if case .invalidItem(_, let message) = error {
+                  throw IngestError(file: file?.path ?? "<stdin>", line: line, message: message)
+                }
+                throw error
               }
-            } catch let error as SearchIndexError {
-              if case .invalidItem(_, let message) = error {
-                throw IngestError(file: path == "-" ? "<stdin>" : path, line: line, message: message)
-              }
-              throw error
             }
-            count += 1
-            progress.update(count: count)
           }
         }
       }
@@ -97,8 +111,11 @@ enum IndexCommand: Command {
     progress.finish()
     succeeded = true
     let seconds = Date().timeIntervalSince(start)
+    let count = run.items
     let rate = seconds > 0 ? Int(Double(count) / seconds) : count
-    Terminal.out("indexed \(count) item\(count == 1 ? "" : "s") into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
+    Terminal.out(
+      "indexed \(count) item\(count == 1 ? "" : "s") from \(run.files) file\(run.files == 1 ? "" : "s"); \(run.skipped) skipped; "
+        + "into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
     EmbeddingsCommand.embedNewItems(index)
     return .success
   }

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Turns one file into items: one small type per format, chosen by `DocumentImporters`.
+///
+/// Adding a format is one file with a type conforming to this protocol, plus its line in
+/// `DocumentImporters.all`.
+package protocol DocumentImporter: Sendable {
+  /// Lowercased file extensions (without the dot) this importer reads.
+  static var extensions: Set<String> { get }
+  /// Whether this importer reads a file whose extension no importer claims, judged by its
+  /// first bytes (at most `TextDecoding.sniffLength`).
+  static func claims(prefix: [UInt8]) -> Bool
+  /// Reads `file`, handing each item and the line it starts on to `body`. Problems that do
+  /// not stop the file (a front-matter key dropped) go to `reader.warnings`.
+  static func read(_ file: DocumentFile, with reader: inout ItemReader, _ body: ItemReader.Body) throws
+}
+
+/// A file to import: where it is and the identifier a note made from it gets.
+package struct DocumentFile: Sendable, Hashable {
+  /// The path, as given or joined to the folder given; messages name the file by it.
+  package var path: String
+  /// The path inside the folder that was given (the file name for a file given by itself):
+  /// the identifier of a note.
+  package var identifier: String
+
+  package init(path: String, identifier: String) {
+    self.path = path
+    self.identifier = identifier
+  }
+
+  /// The file name.
+  package var name: String { (path as NSString).lastPathComponent }
+  /// The lowercased extension, empty when there is none.
+  package var pathExtension: String { (path as NSString).pathExtension.lowercased() }
+
+  /// The file's size in bytes, nil when it cannot be read.
+  package var size: Int? {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue
+  }
+
+  /// The first `count` bytes of the file.
+  func prefix(_ count: Int) throws -> [UInt8] {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw IngestError(.missingInput, file: path, line: nil, message: "cannot open the file")
+    }
+    defer { try? handle.close() }
+    return [UInt8](try handle.read(upToCount: count) ?? Data())
+  }
+}
+
+/// The importers, and how one is chosen for a file.
+package enum DocumentImporters {
+  /// Every importer; the first whose extensions hold a file's extension reads it, else the
+  /// first that claims the file's first bytes.
+  package static let all: [any DocumentImporter.Type] = [
+    JSONItemsImporter.self, MarkdownImporter.self, PlainTextImporter.self,
+  ]
+
+  /// Extensions of files a folder walk passes over without a word: formats no importer reads
+  /// (images, archives, media, compiled code, office documents, web pages). Named
+  /// explicitly, such a file is skipped with a warning.
+  package static let ignoredExtensions: Set<String> = [
+    "png", "jpg", "jpeg", "gif", "bmp", "ico", "icns", "webp", "tif", "tiff", "svg", "heic", "psd",
+    "gz", "tgz", "bz2", "xz", "zst", "lz", "lzma", "zip", "tar", "7z", "rar", "deb", "rpm", "jar", "whl",
+    "mp3", "mp4", "m4a", "wav", "ogg", "oga", "flac", "mov", "avi", "mkv", "webm",
+    "o", "a", "so", "dylib", "dll", "exe", "class", "pyc", "wasm", "bin",
+    "ttf", "otf", "woff", "woff2", "db", "sqlite", "sqlite3",
+    "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf",
+    "html", "htm", "xhtml", "eml", "mbox",
+  ]
+
+  /// Why a file has no importer: a warning's text.
+  package enum Refusal: Error, Sendable, Hashable {
+    /// The extension is one no importer reads.
+    case unsupportedExtension(String)
+    /// The content is not text (a NUL byte or many control characters).
+    case binary
+
+    package var message: String {
+      switch self {
+      case .unsupportedExtension(let ext): "no importer reads '.\(ext)' files"
+      case .binary: "binary file (not text); not indexed"
+      }
+    }
+  }
+
+  /// The importer for `file`: by extension, else by content.
+  package static func importer(for file: DocumentFile) throws -> Result<any DocumentImporter.Type, Refusal> {
+    let ext = file.pathExtension
+    if !ext.isEmpty, let importer = all.first(where: { $0.extensions.contains(ext) }) { return .success(importer) }
+    if ignoredExtensions.contains(ext) { return .failure(.unsupportedExtension(ext)) }
+    let prefix = try file.prefix(TextDecoding.sniffLength)
+    if let importer = all.first(where: { $0.claims(prefix: prefix) }) { return .success(importer) }
+    return .failure(.binary)
+  }
+
+  /// Whether a folder walk picks up a file with this name: not hidden, and not of a format
+  /// no importer reads.
+  static func walkIncludes(_ name: String) -> Bool {
+    !name.hasPrefix(".") && !ignoredExtensions.contains((name as NSString).pathExtension.lowercased())
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Items as JSON: a `.json` array of items, `.jsonl`/`.ndjson` lines (one item each), or a
+/// corpus file (`{"id","title","text"}` lines). A file without a known extension is taken as
+/// JSON when it starts like JSON items: `{`, or `[` followed by `{` or `]`.
+package enum JSONItemsImporter: DocumentImporter {
+  package static let extensions: Set<String> = ["json", "jsonl", "ndjson"]
+
+  package static func claims(prefix: [UInt8]) -> Bool {
+    let significant = prefix.drop(while: isSpaceOrByteOrderMark)
+    guard let first = significant.first else { return false }
+    if first == UInt8(ascii: "{") { return true }
+    guard first == UInt8(ascii: "[") else { return false }
+    // A Markdown-style text may start with '[' too ("[![badge](...)]", "[section]").
+    let next = significant.dropFirst().first(where: { !isSpaceOrByteOrderMark($0) })
+    return next == nil || next == UInt8(ascii: "{") || next == UInt8(ascii: "]")
+  }
+
+  private static func isSpaceOrByteOrderMark(_ byte: UInt8) -> Bool {
+    [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains(byte)
+  }
+
+  package static func read(_ file: DocumentFile, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
+    let path = file.path
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw IngestError(.missingInput, file: path, line: nil, message: "cannot open the file")
+    }
+    defer { try? handle.close() }
+    // A JSON array starts with '['; anything else is read as JSON Lines.
+    var probe = try handle.read(upToCount: 4096) ?? Data()
+    let firstByte = probe.first(where: { !isSpaceOrByteOrderMark($0) })
+    if firstByte == UInt8(ascii: "[") {
+      // Read at most one byte past the limit, so an endless file ends too.
+      while probe.count <= ItemReader.maximumArrayBytes, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        probe.append(chunk)
+      }
+      guard probe.count <= ItemReader.maximumArrayBytes else {
+        throw IngestError(file: path, line: nil, message: "the JSON array is larger than \(ItemReader.maximumArrayBytes) bytes; write the items as JSON Lines")
+      }
+      try readArray(Array(probe), name: path, with: &reader, body)
+    } else {
+      try handle.seek(toOffset: 0)
+      try readLines(handle: handle, name: path, with: &reader, body)
+    }
+  }
+
+  private static func readArray(_ bytes: [UInt8], name: String, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
+    var parser = JSONParser(bytes: bytes)
+    let elements: [(value: JSONValue, line: Int)]
+    do {
+      elements = try parser.parseArrayElementsWithLines()
+    } catch {
+      throw IngestError(file: name, line: error.line, message: "malformed JSON: \(error.message) (column \(error.column))")
+    }
+    for (value, line) in elements {
+      let (item, removed) = try decodeObject(value, file: name, line: line, with: &reader)
+      try body(item, line, removed)
+    }
+  }
+
+  /// Reads JSON Lines from `handle` (a file or standard input), named `name` in messages.
+  static func readLines(handle: FileHandle, name: String, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
+    var lines = LineReader(handle: handle, maximumLineLength: ItemReader.maximumLineBytes)
+    var lineNumber = 0
+    while true {
+      let next: [UInt8]?
+      do { next = try lines.nextLine() } catch let error as LineReader.LineTooLong {
+        throw IngestError(file: name, line: lineNumber + 1, message: "\(error); split the item's text or store it elsewhere")
+      }
+      guard let line = next else { break }
+      lineNumber += 1
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      var bytes = line
+      if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+      let value: JSONValue
+      do {
+        var parser = JSONParser(bytes: bytes)
+        value = try parser.parseDocument()
+      } catch {
+        throw IngestError(file: name, line: lineNumber, message: "malformed JSON: \(error.message) (column \(error.column))")
+      }
+      let (item, removed) = try decodeObject(value, file: name, line: lineNumber, with: &reader)
+      try body(item, lineNumber, removed)
+    }
+  }
+
+  private static func decodeObject(
+    _ value: JSONValue, file: String, line: Int, with reader: inout ItemReader
+  ) throws -> (SearchableItem, Set<String>) {
+    do {
+      if isCorpusDocument(value, format: reader.format) { return (try corpusItem(value, domain: reader.decoder.defaultDomain), []) }
+      if reader.isUpdate { return try reader.decoder.decodeUpdate(value) }
+      return (try reader.decoder.decode(value), [])
+    } catch {
+      throw IngestError(file: file, line: line, message: error.message)
+    }
+  }
+
+  private static func isCorpusDocument(_ value: JSONValue, format: ItemReader.Format) -> Bool {
+    switch format {
+    case .items: return false
+    case .corpus: return true
+    case .auto:
+      guard case .object(let object) = value else { return false }
+      return object["attributes"] == nil && object["text"] != nil
+    }
+  }
+
+  private static func corpusItem(_ value: JSONValue, domain: String?) throws(ItemDecodingError) -> SearchableItem {
+    guard case .object(let object) = value else { throw ItemDecodingError("expected a document object") }
+    for key in object.keys where !["id", "_id", "title", "text", "url"].contains(key) {
+      throw ItemDecodingError("unknown corpus field '\(key)'; a corpus line has id, title and text")
+    }
+    let idValue = object["id"] ?? object["_id"]
+    let id: String
+    switch idValue {
+    case .string(let s)?: id = s
+    case .number(let n)?: id = JSONValue.format(number: n)
+    default: throw ItemDecodingError("missing 'id'")
+    }
+    var attributes = AttributeSet()
+    if case .string(let title)? = object["title"], !title.isEmpty { attributes["title"] = .string(title) }
+    if case .string(let text)? = object["text"], !text.isEmpty { attributes["textContent"] = .string(text) }
+    if case .string(let url)? = object["url"], !url.isEmpty { attributes["contentURL"] = .url(url) }
+    return SearchableItem(
+      uniqueIdentifier: id, domainIdentifier: domain ?? "corpus", contentType: "document",
+      attributeSet: attributes)
+  }
+}
