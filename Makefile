@@ -1,9 +1,10 @@
 # Searchlight: the two commands of the README.
 #   make demo   builds Searchlight and runs a tour over the bundled sample data
 #   make test   builds with warnings as errors and runs the whole test suite
+#   make fuzz   builds the libFuzzer harnesses (Tests/Fuzz) and runs each for FUZZ_SECONDS
 SWIFT ?= swift
 
-.PHONY: demo test build deps clean
+.PHONY: demo test build deps clean fuzz
 
 deps:
 	@./scripts/install-deps.sh
@@ -20,3 +21,10 @@ test: deps
 
 clean:
 	rm -rf .build
+
+FUZZ_SECONDS ?= 60
+
+fuzz: deps
+	cd Tests/Fuzz && for harness in FuzzQuery FuzzItems FuzzToolCall; do \
+	  $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product $$harness || exit 1; done
+	python3 scripts/fuzz.py $(FUZZ_SECONDS)

@@ -1,0 +1,2 @@
+// Declarations only (CFuzzer.h); the driver comes from libFuzzer.
+#include "CFuzzer.h"

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Runs each libFuzzer harness of Tests/Fuzz for SECONDS (default 60) and prints one line per
+harness: `fuzz HARNESS: N execs, C crashes`. Built first by `make fuzz`.
+
+Seed corpora come from the project itself: the grammar examples (queries), the bundled
+samples and test fixtures (item lines), and the tool-call cases of the tests (tool calls).
+Corpora and crash files are kept under .build/fuzz/ (a crash is `crash-*` there; reproduce it
+with `Tests/Fuzz/.build/debug/HARNESS FILE`). Exit status 1 when any harness crashed."""
+import glob, json, os, re, subprocess, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+seconds = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("FUZZ_SECONDS", "60"))
+binaries = os.path.join(root, "Tests", "Fuzz", ".build", "debug")
+work = os.path.join(root, ".build", "fuzz")
+
+
+def query_seeds():
+    for path in sorted(glob.glob(os.path.join(root, "Grammar", "examples", "**", "*.query"), recursive=True)):
+        lines, case = open(path, encoding="utf-8").read().split("\n"), None
+        for line in lines:
+            if line.startswith("-- ok:") or line.startswith("-- error"):
+                case = []
+            elif line.startswith("-- tree") or line.startswith("-- message"):
+                if case:
+                    yield "\n".join(case)
+                case = None
+            elif case is not None:
+                case.append(line)
+
+
+def item_seeds():
+    for path in glob.glob(os.path.join(root, "Sources", "searchlight", "Samples", "*.jsonl")) + glob.glob(
+            os.path.join(root, "Tests", "Fixtures", "*.jsonl")):
+        for line in open(path, encoding="utf-8"):
+            if line.strip():
+                yield line.strip()
+
+
+def tool_call_seeds():
+    text = open(os.path.join(root, "Tests", "ToolTests", "ToolCallCases.swift"), encoding="utf-8").read()
+    yield from re.findall(r'call: #"(.*?)"#', text)
+
+
+harnesses = [("FuzzQuery", query_seeds), ("FuzzItems", item_seeds), ("FuzzToolCall", tool_call_seeds)]
+failed = False
+for name, seeds in harnesses:
+    corpus = os.path.join(work, name, "corpus")
+    artifacts = os.path.join(work, name, "artifacts") + "/"
+    os.makedirs(corpus, exist_ok=True)
+    os.makedirs(artifacts, exist_ok=True)
+    for number, seed in enumerate(seeds()):
+        with open(os.path.join(corpus, "seed-%04d" % number), "w", encoding="utf-8") as file:
+            file.write(seed)
+    before = set(glob.glob(artifacts + "crash-*") + glob.glob(artifacts + "timeout-*") + glob.glob(artifacts + "oom-*"))
+    run = subprocess.run(
+        [os.path.join(binaries, name), "-max_total_time=%d" % seconds, "-print_final_stats=1", "-timeout=10",
+         "-rss_limit_mb=2048", "-artifact_prefix=" + artifacts, corpus],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    execs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", run.stdout)
+    if not execs:
+        execs = re.findall(r"#(\d+)\s", run.stdout)
+    found = set(glob.glob(artifacts + "crash-*") + glob.glob(artifacts + "timeout-*") + glob.glob(artifacts + "oom-*")) - before
+    print("fuzz %s: %s execs, %d crashes" % (name, execs[-1] if execs else "0", len(found)), flush=True)
+    for path in sorted(found):
+        print("  " + os.path.relpath(path, root), flush=True)
+        failed = True
+    if run.returncode != 0 and not found:
+        print("  harness failed (exit %d):\n%s" % (run.returncode, run.stdout[-2000:]), flush=True)
+        failed = True
+sys.exit(1 if failed else 0)
