@@ -37,8 +37,12 @@ def item_seeds():
 
 
 def tool_call_seeds():
+    """The JSON fragments of the tool-call test cases (query nodes, stages, whole calls),
+    each also placed as the root of a search call."""
     text = open(os.path.join(root, "Tests", "ToolTests", "ToolCallCases.swift"), encoding="utf-8").read()
-    yield from re.findall(r'call: #"(.*?)"#', text)
+    for fragment in re.findall(r'#"(\{.*?\})"#', text):
+        yield fragment
+        yield '{"query":{"type":"search","value":{"root":%s,"pageSize":10}}}' % fragment
 
 
 harnesses = [("FuzzQuery", query_seeds), ("FuzzItems", item_seeds), ("FuzzToolCall", tool_call_seeds)]
