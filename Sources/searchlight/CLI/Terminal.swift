@@ -12,9 +12,9 @@ enum Terminal {
   /// True when standard output is a terminal.
   static var stdoutIsTTY: Bool { isatty(1) == 1 }
   /// Colours only on a terminal and never with NO_COLOR (https://no-color.org).
-  static var useColor: Bool {
-    stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-  }
+  static var useColor: Bool { stdoutIsTTY && colorAllowed }
+  /// False when NO_COLOR is set to anything.
+  private static var colorAllowed: Bool { ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true }
 
   /// Columns of the terminal, 100 when unknown.
   static var width: Int {
@@ -37,7 +37,7 @@ enum Terminal {
   /// One dim line on standard error (plain when it is not a terminal or with NO_COLOR): what
   /// the program did on the user's behalf.
   static func note(_ text: String) {
-    let dim = stderrIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    let dim = stderrIsTTY && colorAllowed
     err(dim ? "\u{1B}[2m\(text)\u{1B}[0m\n" : text + "\n")
   }
 

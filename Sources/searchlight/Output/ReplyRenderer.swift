@@ -120,17 +120,19 @@ struct ReplyRenderer {
 
   /// An aligned table that fits the terminal width: wide columns are cut with an ellipsis.
   private func grid(_ header: [String], _ rows: [[String]]) -> String {
-    // Widths of the cells as printed (a control character shows as one picture).
-    func shown(_ cell: String) -> Int { VisibleText.visible(cell, keepingLines: false).count }
-    var widths = header.map(shown)
-    for row in rows { for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], shown(cell)) } }
+    // Each cell as printed, made once: on one line, control characters shown as pictures.
+    func printable(_ cell: String) -> String { VisibleText.visible(cell.replacingOccurrences(of: "\n", with: " "), keepingLines: false) }
+    let header = header.map(printable)
+    let rows = rows.map { $0.map(printable) }
+    var widths = header.map(\.count)
+    for row in rows { for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) } }
     let available = max(20, width - 2 - 2 * (widths.count - 1))
     while widths.reduce(0, +) > available, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
       widths[widest] -= 1
     }
     func line(_ cells: [String]) -> String {
       "  " + cells.enumerated().map { index, cell in
-        let text = cut(VisibleText.visible(cell.replacingOccurrences(of: "\n", with: " "), keepingLines: false), widths[index])
+        let text = cut(cell, widths[index])
         return index == cells.count - 1 ? text : text.padding(toLength: widths[index], withPad: " ", startingAt: 0)
       }.joined(separator: "  ") + "\n"
     }
