@@ -42,6 +42,8 @@ package final class AnswerSession: Sendable {
     package var stopsRepetition = true
     /// How the model's sentences are checked against the sources (`GroundingCheck`).
     package var grounding = GroundingMode.flag
+    /// When a model that fails before answering gives way to the offline answer.
+    package var fallback = ModelFallback.whenUnreachable
 
     /// The token limit of each model turn unless configured otherwise: room for a tool
     /// call or a short answer with a list, as the instructions ask for.
@@ -56,8 +58,10 @@ package final class AnswerSession: Sendable {
   package let toolDefinition: ToolDefinition
   /// The model, or nil to answer offline.
   package let model: (any LanguageModel)?
-  /// A name for the model in summaries.
-  package let modelName: String
+  /// A name for the model in summaries: the one given, else the client's model (once a
+  /// server that was not told one has named it), else "model".
+  package var modelName: String { givenModelName ?? (model as? OpenAICompatibleModel)?.model ?? "model" }
+  private let givenModelName: String?
   package let planner: any AnswerPlanner
   package let configuration: Configuration
 
@@ -79,7 +83,7 @@ package final class AnswerSession: Sendable {
     self.tool = tool
     self.toolDefinition = model == nil ? toolDefinition : toolDefinition.addingPromptedStage()
     self.model = model
-    self.modelName = modelName ?? (model as? OpenAICompatibleModel)?.model ?? "model"
+    self.givenModelName = modelName
     self.planner = planner
     self.configuration = configuration
     (searchResults, searchResultsContinuation) = AsyncStream.makeStream(of: Reply.self, bufferingPolicy: .bufferingNewest(1000))
@@ -151,5 +155,32 @@ extension ToolDefinition {
     self.init(
       name: name, description: function["description"]?.stringValue ?? "", parameters: parameters,
       strict: function["strict"]?.boolValue ?? false)
+  }
+}
+
+/// What an answer does when its model fails before saying anything.
+///
+/// A server that cannot be reached is the everyday case of a laptop whose model server is not
+/// running, and the offline answer is what the person would get without one; a server that
+/// answers with an error (a wrong key, an unknown model, a rate limit, a timeout) is a setup
+/// problem that an answer quietly made without the model would hide.
+package enum ModelFallback: String, Sendable, CaseIterable {
+  /// Any failure before the first answer text gives the offline answer, after a notice.
+  case always = "offline"
+  /// Only an unreachable server gives the offline answer; other failures end the answer
+  /// with the model's error.
+  case whenUnreachable = "unreachable"
+  /// Every failure ends the answer with the model's error.
+  case never = "none"
+
+  /// True when `failure` (before any answer text) should give way to the offline answer.
+  func fallsBack(after failure: ModelError) -> Bool {
+    switch self {
+    case .always: return true
+    case .never: return false
+    case .whenUnreachable:
+      if case .unreachable = failure { return true }
+      return false
+    }
   }
 }

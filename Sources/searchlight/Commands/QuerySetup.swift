@@ -107,6 +107,7 @@ func queryFailure(_ error: any Error) -> any Error {
   case let error as QueryRuntimeError: return CommandFailure(.dataError, error.message)
   case is QueryCancelled: return CommandFailure(.ioError, "query cancelled")
   case let error as EmbeddingError: return CommandFailure(error.isIOFailure ? .ioError : .dataError, error.message)
+  case let error as ModelError: return ModelAccess.failure(error)
   default: return error
   }
 }
