@@ -28,7 +28,7 @@ struct QuerySetup {
     let text = arguments?.value("embeddings-url") ?? EmbeddingsCommand.environmentURL ?? configuration.url
     guard let url = URL(string: text) else { return nil }
     return EndpointEmbedder(url: url, model: configuration.model, dimensions: configuration.dimensions,
-                            apiKey: EmbeddingsCommand.apiKey(nil), requestTimeout: .seconds(30))
+                            apiKey: EmbeddingsCommand.environmentAPIKey, requestTimeout: .seconds(30))
   }
 
   static let stagesOption = OptionSpec(
