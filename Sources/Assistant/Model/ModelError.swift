@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a model or embeddings request failed. Every error this layer throws is one of these.
-package enum ModelError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
   /// No usable connection: refused, reset before a response, DNS failure, TLS failure.
   case unreachable(url: String, reason: String)
   /// The server answered with a non-2xx status, or streamed an `error` object. `body` is a
@@ -22,7 +22,7 @@ package enum ModelError: Error, Sendable, Equatable, CustomStringConvertible, Lo
   /// `reason` says what it listed (several models, none) or why asking failed.
   case modelNotChosen(reason: String)
 
-  package var description: String {
+  public var description: String {
     switch self {
     case .unreachable(let url, let reason):
       return "model server unreachable at \(url): \(reason)"
@@ -47,7 +47,7 @@ package enum ModelError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     }
   }
 
-  package var errorDescription: String? { description }
+  public var errorDescription: String? { description }
 
   /// Shortens server text to one line so that error descriptions stay one line whatever
   /// the server sent (HTML error pages, pretty-printed JSON, stack traces).

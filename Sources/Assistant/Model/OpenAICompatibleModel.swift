@@ -7,14 +7,14 @@ import Synchronization
 ///
 /// Requests always ask for a stream; a server that answers with one JSON document instead
 /// is handled too, producing the same events in one burst.
-package struct OpenAICompatibleModel: LanguageModel {
-  package let server: ModelServer
+public struct OpenAICompatibleModel: LanguageModel {
+  public let server: ModelServer
   /// The model name the caller gave, or nil to ask the server (`GET /v1/models`) on the
   /// first request and use the model it lists when it lists exactly one.
-  package let requestedModel: String?
+  public let requestedModel: String?
   /// Asks for a final usage chunk (`stream_options.include_usage`). Servers that predate
   /// the option ignore it; turn it off only for one that rejects unknown fields.
-  package var requestsUsage: Bool
+  public var requestsUsage: Bool
   /// The model the server named, once asked; shared by copies so the question is asked once.
   private let listedModel = ListedModel()
 
@@ -25,16 +25,16 @@ package struct OpenAICompatibleModel: LanguageModel {
   /// The largest model list read; real lists are a few kilobytes.
   static let modelListLimit = 4 * 1024 * 1024
 
-  package init(server: ModelServer, model: String?, requestsUsage: Bool = true) {
+  public init(server: ModelServer, model: String?, requestsUsage: Bool = true) {
     self.server = server
     self.requestedModel = model
     self.requestsUsage = requestsUsage
   }
 
   /// The model requests name: the caller's, or the server's only model once known.
-  package var model: String? { requestedModel ?? listedModel.name.withLock { $0 } }
+  public var model: String? { requestedModel ?? listedModel.name.withLock { $0 } }
 
-  package func stream(
+  public func stream(
     messages: [ChatMessage],
     tools: [ToolDefinition],
     options: GenerationOptions
@@ -112,7 +112,7 @@ package struct OpenAICompatibleModel: LanguageModel {
   /// The model name to send: the caller's, or the one model `GET /v1/models` lists.
   /// Sending a made-up name instead would let a multi-model server pick one silently
   /// (or fail with an unhelpful 404), so several or none is an error that names them.
-  package func resolvedModel() async throws -> String {
+  public func resolvedModel() async throws -> String {
     if let model { return model }
     let body: Data
     do {

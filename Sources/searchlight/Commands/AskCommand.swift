@@ -95,16 +95,14 @@ enum AskCommand: Command {
     executor: QueryExecutor, options: QueryOptions, guidance: ToolGuidance, model: (any LanguageModel)?, resultLimit: Int,
     configure: (inout AnswerSession.Configuration) -> Void = { _ in }
   ) throws -> AnswerSession {
-    let tool = SearchTool(executor: executor, options: options, maximumResultCount: resultLimit)
-    let schema = try ToolSchemaGenerator(index: executor.index, registry: executor.registry, scope: options.scope).tool(guidance)
-    guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
     var configuration = AnswerSession.Configuration()
     configuration.resultLimit = resultLimit
     configure(&configuration)
     let planner = try BuiltinPlanner(
       index: executor.index, clock: options.clock, scope: options.scope, resultLimit: resultLimit, registry: executor.registry)
-    return AnswerSession(
-      tool: tool, toolDefinition: definition, model: model, planner: TimedPlanner(planner: planner), configuration: configuration)
+    return try AnswerSession(
+      executor: executor, options: options, model: model, guidance: guidance, planner: TimedPlanner(planner: planner),
+      configuration: configuration)
   }
 
   /// Prints the answer to `question` as it streams. Ctrl-C stops it and exits 130.
