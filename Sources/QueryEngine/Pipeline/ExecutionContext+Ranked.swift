@@ -10,12 +10,14 @@ extension ExecutionContext {
     try cancellation.check()
     guard let statistics = try index.rankedStatistics(in: connection) else { return false }
     let filter: CandidateFilter
+    var hidden = Set<Int64>()
     switch plan.filter {
-    case .scopeOnly(let hidden):
-      var rowids = Set<Int64>()
-      try run(hidden) { rowids.insert($0.int64(0)) }
+    case .scopeOnly(let statement):
+      try run(statement) { hidden.insert($0.int64(0)) }
+      let rowids = hidden
       filter = rowids.isEmpty ? .none : .predicate { !rowids.contains($0) }
     case .predicate(let allowed, let check, let limit):
+      try run(plan.hidden) { hidden.insert($0.int64(0)) }
       var rowids: [Int64] = []
       try run(allowed) { rowids.append($0.int64(0)) }
       if rowids.count <= limit {
@@ -39,7 +41,7 @@ extension ExecutionContext {
       }
     }
     let k = plan.k ?? max(1, statistics.documentCount)
-    guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, in: connection) else { return false }
+    guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, excluding: hidden.sorted(), in: connection) else { return false }
     let fetch = try connection.makeStatement(plan.fetch.sql)
     var batches = ItemBatches(size: batchSize, cancellation: cancellation)
     for hit in hits {

@@ -66,6 +66,8 @@ package final class ExecutionContext {
   /// The app's side of the index, for hydration; nil when none is registered.
   public let delegate: (any IndexDelegate)?
   let connection: Connection
+  /// The full-text rows the scope hides, once a scored text search needed them.
+  private var hiddenFullText: HiddenFullTextRows??
   let attributeMap: SQLCompiler.AttributeMap
   /// Whether OR-ranked text searches take the ranked index (else FTS5's bm25()).
   public var usesRankedIndex = true
@@ -276,6 +278,11 @@ package final class ExecutionContext {
   /// Installs the Swift functions a compiled statement calls (`sl_match`, `sl_similarity`)
   /// on the connection, bound to its matchers and similarity tables.
   func installFunctions(for compiled: SQLCompiler.Compiled) throws {
+    if compiled.ranked {
+      // Read once per execution: the scope and the snapshot do not change within it.
+      if hiddenFullText == nil { hiddenFullText = .some(try index.hiddenFullTextRows(for: scope, in: connection)) }
+      connection.scoreFullText(excluding: hiddenFullText ?? nil)
+    }
     let matchers = compiled.matchers
     let flag = cancellation
     let similarities = compiled.similarities

@@ -34,6 +34,10 @@ public struct RankedPlan: Sendable {
   /// Results wanted: the plan's `top`/`limit`; nil for every match in rank order.
   public var k: Int?
   package var filter: Filter
+  /// The rowids the access scope hides (expired, or protected by a class not granted):
+  /// the ranking statistics leave them out, so a score never depends on what the caller
+  /// may not see. Under `.scopeOnly` it is the filter's own statement.
+  package var hidden: SQLCompiler.Compiled
   /// The stored columns of one item (`SQLCompiler.itemColumns`), rowid bound first,
   /// with the scope repeated as a last guard.
   package var fetch: SQLCompiler.Compiled
@@ -79,6 +83,8 @@ extension SQLCompiler {
     let fetch = finish(
       Fragment("SELECT \(Self.itemColumns) FROM items i WHERE i.rowid = ? AND " + scope.sql, scope.arguments), ranked: false)
     let filter: RankedPlan.Filter
+    let hiddenRows = self.scope.hiddenRowsSQL(indexID: indexID)
+    let hidden = finish(Fragment(hiddenRows.sql, hiddenRows.arguments), ranked: false)
     if let condition = try condition(plan.predicateWithoutRankingSearch) {
       let restricted = Fragment(scope.sql, scope.arguments) + " AND " + condition
       let limit = Self.allowedSetLimit
@@ -90,9 +96,8 @@ extension SQLCompiler {
       check.matchers = allowed.matchers
       filter = .predicate(allowed: allowed, check: check, limit: limit)
     } else {
-      let hidden = self.scope.hiddenRowsSQL(indexID: indexID)
-      filter = .scopeOnly(hidden: finish(Fragment(hidden.sql, hidden.arguments), ranked: false))
+      filter = .scopeOnly(hidden: hidden)
     }
-    return RankedPlan(terms: terms, k: plan.limit, filter: filter, fetch: fetch)
+    return RankedPlan(terms: terms, k: plan.limit, filter: filter, hidden: hidden, fetch: fetch)
   }
 }

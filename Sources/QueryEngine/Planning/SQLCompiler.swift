@@ -425,7 +425,9 @@ public struct SQLCompiler {
     var predicate = plan.predicate
     var ranked = false
     if let search = plan.rankingSearch {
-      let score = scored ? ", bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", "))) AS score" : ""
+      // `sl_bm25` is FTS5's bm25() with the rows the caller may not see left out of its
+      // statistics (`VisibleBM25`): the same score when nothing is hidden.
+      let score = scored ? ", sl_bm25(fts, \(Self.columnWeights.map { String($0) }.joined(separator: ", "))) AS score" : ""
       from = Fragment("(SELECT rowid\(score) FROM fts WHERE fts MATCH ?) f CROSS JOIN items i ON i.rowid = f.rowid",
                       [.text(Self.matchExpression(search))])
       predicate = plan.predicateWithoutRankingSearch

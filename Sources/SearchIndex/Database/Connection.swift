@@ -16,6 +16,8 @@ package final class Connection {
   /// Receives the tokens the `searchlight` FTS5 tokenizer emits for armed texts (see
   /// `TokenCapture`); the tokenizer registered on this handle holds it as user data.
   let tokenCapture = TokenCapture()
+  /// What `sl_bm25` leaves out of its statistics on this connection (`VisibleBM25`).
+  let visibleScoring = VisibleScoringState()
 
   /// Opens (and, when `create` is true, creates) the database at `path`.
   package init(path: String, readOnly: Bool = false, create: Bool = true) throws(DatabaseError) {
@@ -39,6 +41,8 @@ package final class Connection {
     // Writers wait for each other instead of failing at once; readers never wait in WAL mode.
     sqlite3_busy_timeout(db, Int32(Self.defaultBusyTimeout))
     try registerTokenizer()
+    let registered = VisibleBM25.register(on: db, state: visibleScoring)
+    if registered != SQLITE_OK { throw lastError(registered, sql: nil) }
     // Folds long text read from records, as `vals.fold` holds it for short text.
     try installFunction("sl_fold", argumentCount: 1) { arguments in
       guard case .text(let text) = arguments[0] else { return .null }

@@ -103,7 +103,7 @@ struct RankedReader {
   /// Exact top-`k` of the weighted OR of `terms` among live documents accepted by
   /// `filter`; nil when the ranked index is unavailable.
   func search(
-    _ terms: [QueryTerm], k: Int, filter: CandidateFilter, algorithm: RetrievalAlgorithm?,
+    _ terms: [QueryTerm], k: Int, filter: CandidateFilter, excluding hidden: [DocID] = [], algorithm: RetrievalAlgorithm?,
     counters: inout SearchCounters
   ) throws -> [SearchHit]? {
     guard var snapshot = try snapshot() else { return nil }
@@ -140,9 +140,24 @@ struct RankedReader {
       }
       resolved.append(PreparedQuery.ResolvedTerm(list: loaded.list, weight: term.weight, documentFrequency: entry.documentFrequency))
     }
+    if !hidden.isEmpty {
+      // The lengths of hidden documents come from their pages, like any candidate's.
+      for number in Set(hidden.map(DocumentTable.page(of:))).sorted()
+      where !snapshot.documents.holdsPage(number) && !snapshot.absentPages.contains(number) {
+        if let page = try store.page(number) {
+          snapshot.documents.install(page)
+        } else {
+          snapshot.absentPages.insert(number)
+        }
+        changed = true
+      }
+    }
     if changed { cache.store(snapshot) }
     guard k > 0 else { return [] }
-    let statistics = snapshot.statistics
+    var statistics = snapshot.statistics
+    if !hidden.isEmpty {
+      Self.leaveOut(hidden, from: &statistics, terms: &resolved, documents: snapshot.documents)
+    }
     var prepared = PreparedQuery(
       terms: resolved, parameters: RankedSchema.parameters, documentCount: statistics.documentCount,
       averageFieldLengths: statistics.averageFieldLengths, basis: statistics.basis)
@@ -151,6 +166,42 @@ struct RankedReader {
     }
     return TopKSearch.run(
       &prepared, k: k, documents: snapshot.documents, filter: filter, algorithm: algorithm, counters: &counters)
+  }
+
+  /// The statistics of the collection without `hidden` (ascending rowids): N, the field
+  /// lengths and each term's document frequency count only the documents left. Costs a
+  /// page lookup per hidden document and a decode of the blocks whose range holds one.
+  static func leaveOut(
+    _ hidden: [DocID], from statistics: inout RankedStatistics, terms: inout [PreparedQuery.ResolvedTerm], documents: DocumentTable
+  ) {
+    let live = hidden.filter(documents.contains)
+    guard !live.isEmpty else { return }
+    for doc in live {
+      guard let location = documents.location(of: doc) else { continue }
+      statistics.remove(fieldLengths: (0..<statistics.totalFieldLengths.count).map { documents.length(at: location, field: $0) })
+    }
+    let docs = UnsafeMutablePointer<DocID>.allocate(capacity: BlockCodec.capacity)
+    defer { docs.deallocate() }
+    for position in terms.indices {
+      var removed = 0
+      for block in terms[position].list.blocks {
+        // The first hidden document at or after the block's first: none inside, no decode.
+        var low = 0, high = live.count
+        while low < high {
+          let middle = (low + high) / 2
+          if live[middle] < block.firstDoc { low = middle + 1 } else { high = middle }
+        }
+        guard low < live.count, live[low] <= block.lastDoc else { continue }
+        _ = BlockCodec.decodeDocIDs(of: block, into: docs)
+        var cursor = low
+        for offset in 0..<block.postingCount {
+          let doc = docs[offset]
+          while cursor < live.count, live[cursor] < doc { cursor += 1 }
+          if cursor < live.count, live[cursor] == doc { removed += 1 }
+        }
+      }
+      terms[position].documentFrequency = max(0, terms[position].documentFrequency - removed)
+    }
   }
 
   /// The sorted page numbers the list's postings fall in: every page a block's range

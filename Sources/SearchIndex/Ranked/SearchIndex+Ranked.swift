@@ -18,22 +18,27 @@ extension SearchIndex {
   ///
   /// - Parameter algorithm: the pruning algorithm; nil scores every match (the
   ///   exhaustive reference the pruned algorithms must reproduce).
+  ///
+  /// - Parameter hidden: ascending rowids the caller may not see. They are left out of the
+  ///   collection statistics too (N, field lengths, document frequencies), so the scores of
+  ///   what the caller sees are the scores of an index without them; `filter` must reject
+  ///   them as well.
   package func rankedSearch(
-    _ terms: [QueryTerm], k: Int, filter: CandidateFilter = .none, in connection: Connection,
+    _ terms: [QueryTerm], k: Int, filter: CandidateFilter = .none, excluding hidden: [DocID] = [], in connection: Connection,
     algorithm: RetrievalAlgorithm? = .automatic
   ) throws -> [SearchHit]? {
     var counters = SearchCounters()
-    return try rankedSearch(terms, k: k, filter: filter, in: connection, algorithm: algorithm, counters: &counters)
+    return try rankedSearch(terms, k: k, filter: filter, excluding: hidden, in: connection, algorithm: algorithm, counters: &counters)
   }
 
   /// `rankedSearch` that also reports how much work pruning left.
   package func rankedSearch(
-    _ terms: [QueryTerm], k: Int, filter: CandidateFilter = .none, in connection: Connection,
+    _ terms: [QueryTerm], k: Int, filter: CandidateFilter = .none, excluding hidden: [DocID] = [], in connection: Connection,
     algorithm: RetrievalAlgorithm? = .automatic, counters: inout SearchCounters
   ) throws -> [SearchHit]? {
     guard indexID >= 0 else { return nil }
     let reader = RankedReader(store: RankedStore(db: connection, indexID: indexID), cache: rankedCache)
-    return try reader.search(terms, k: k, filter: filter, algorithm: algorithm, counters: &counters)
+    return try reader.search(terms, k: k, filter: filter, excluding: hidden, algorithm: algorithm, counters: &counters)
   }
 
   /// The ranked statistics (N, average field lengths, tombstones) as a reader sees them,

@@ -1,0 +1,79 @@
+import Foundation
+import SearchlightTestSupport
+import Testing
+@testable import QueryEngine
+@testable import SearchIndex
+@testable import Stages
+
+/// A score never depends on an item the caller may not see: with protected or expired items
+/// containing the query's words, a visible item scores exactly as in an index without them,
+/// through FTS5's scoring (`sl_bm25`) and through the ranked index alike.
+@Suite struct HiddenScoringTests {
+  static let visible = [
+    item("a", domain: "notes", [("title", .string("Quokka sighting")), ("textContent", .string("A quokka near the ferry, smiling."))]),
+    item("b", domain: "notes", [("title", .string("Ferry times")), ("textContent", .string("The ferry leaves at nine; a quokka tour follows."))]),
+    item("c", domain: "notes", [("title", .string("Groceries")), ("textContent", .string("Bread, milk and tea."))]),
+  ] + (0..<20).map { number in
+    // Notes without the words, so that the words are rare among the visible items.
+    item("n\(number)", domain: "notes", [("title", .string("Errand \(number)")), ("textContent", .string("Post office, bank and bakery."))])
+  }
+  /// 31 items that mention "quokka" again and again: protected, or expired.
+  static let hidden = (0..<31).map { number in
+    item(
+      "h\(number)", domain: "private", expiration: number % 2 == 0 ? nil : utc(2026, 1, 1), protection: number % 2 == 0 ? "hr" : nil,
+      [("title", .string("Quokka quokka report \(number)")), ("textContent", .string(String(repeating: "quokka ferry island ", count: 12)))])
+  }
+  static let alone: TemporaryIndex = try! TemporaryIndex.lingering(visible)
+  static let mixed: TemporaryIndex = try! TemporaryIndex.lingering(visible + hidden)
+
+  /// Each visible item's relevance for `query`, by id.
+  static func relevance(_ query: String, in index: SearchIndex, protection: Set<String> = []) throws -> [String: Double] {
+    var found: [String: Double] = [:]
+    for reply in try replies(query, in: index, protection: protection) {
+      for result in reply.content.resultItems { found[result.item.uniqueIdentifier] = result.relevance }
+    }
+    return found
+  }
+
+  @Test(arguments: [
+    #"search "quokka""#,  // one word: FTS5, every match scored
+    #"search "quokka ferry""#,  // all words: FTS5
+    #"search "quokka" || "ferry""#,  // any word: the ranked index
+    #"search "quokka" || "ferry" | top 1"#,  // ranked, pruned
+    #"search ("quokka" || "ferry") && domainIdentifier == "notes""#,  // ranked with a predicate
+  ])
+  func visibleScoresIgnoreHiddenItems(_ query: String) throws {
+    let expected = try Self.relevance(query, in: Self.alone.index)
+    let found = try Self.relevance(query, in: Self.mixed.index)
+    #expect(!expected.isEmpty)
+    #expect(Set(found.keys) == Set(expected.keys), "\(found)")
+    for (id, score) in expected {
+      #expect(score > 0.01, "\(id): \(score)")
+      #expect(abs((found[id] ?? -1) - score) <= 1e-9 * max(1, abs(score)), "\(id): \(found[id] ?? -1) vs \(score)")
+    }
+  }
+
+  @Test func aGrantCountsTheItemsItShows() throws {
+    // Granted "hr", the protected half is visible and moves the statistics, as it should;
+    // the expired half still does not.
+    let granted = try Self.relevance(#"search "quokka""#, in: Self.mixed.index, protection: ["hr"])
+    let alone = try Self.relevance(#"search "quokka""#, in: Self.alone.index)
+    #expect(granted.count == 2 + 16)
+    #expect(granted["a"] != alone["a"])
+  }
+
+  @Test func withNothingHiddenTheScoreIsFTS5sOwn() throws {
+    let index = Self.alone.index
+    let ours = try Self.relevance(#"search "quokka ferry""#, in: index)
+    let theirs = try index.read { connection in
+      let statement = try connection.makeStatement(
+        "SELECT i.id, -bm25(fts, 4.0, 3.0, 2.0, 1.0, 1.0) FROM fts JOIN items i ON i.rowid = fts.rowid WHERE fts MATCH '\"quokka\" AND \"ferry\"'")
+      var scores: [String: Double] = [:]
+      while try statement.step() { scores[statement.string(0) ?? ""] = statement.double(1) }
+      statement.reset()
+      return scores
+    }
+    #expect(!theirs.isEmpty)
+    #expect(ours == theirs)
+  }
+}
