@@ -30,6 +30,6 @@ clean:
 FUZZ_SECONDS ?= 60
 
 fuzz: deps
-	cd Tests/Fuzz && for harness in FuzzQuery FuzzItems FuzzToolCall; do \
+	cd Tests/Fuzz && for harness in FuzzQuery FuzzItems FuzzToolCall FuzzStageFile FuzzMCP; do \
 	  $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product $$harness || exit 1; done
 	python3 scripts/fuzz.py $(FUZZ_SECONDS)
