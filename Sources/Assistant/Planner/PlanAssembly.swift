@@ -216,7 +216,7 @@ extension PlanBuilder {
     if !words.isEmpty { similar += " keywords " + DSLText.quoted(words.joined(separator: " ")) }
     let vectorPredicate = (filterParts + [similar]).joined(separator: " && ")
     let vectors = (["search \(vectorPredicate)"] + peopleStages).joined(separator: " | ")
-    return "text = " + source(ranked: true) + " | top \(depth); vectors = " + vectors + "; merge(text, vectors) | fuse | top \(limit)"
+    return "text = " + source(ranked: true) + " | top \(depth); vectors = " + vectors + "; merge(text, vectors) | fuse agreement | top \(limit)"
   }
 
   /// The fork of one branch per calendar period: `fork (where d == $time.this_month(-1) | count as "2026-10") ...`.
