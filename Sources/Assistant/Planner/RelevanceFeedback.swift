@@ -77,6 +77,7 @@ public struct RelevanceFeedback: Sendable, Hashable {
   }
 
   private static let analyzer = TextAnalyzer(stemming: false)
+  static let floor = ProcessInfo.processInfo.environment["SEARCHLIGHT_FEEDBACK_FLOOR"] ?? "added"
   /// Parts of mail and web addresses (`sam@example.com`): frequent in notes and mail, about
   /// nothing.
   static let addressWords: Set<String> = ["com", "org", "net", "edu", "gov", "www", "http", "https", "html", "mailto", "example"]
@@ -102,6 +103,17 @@ public struct RelevanceFeedback: Sendable, Hashable {
     let questionKeySet = Set(questionKeys)
     for entry in kept where !questionKeySet.contains(entry.key) {
       result.append(WeightedTerm(term: TermForms.searchTerm(entry.word, stemming: true), weight: weights[entry.key] ?? 0, added: true))
+    }
+    // The question's words stay at least as heavy as any added word: an added word is a
+    // guess from three items, a question word is what was asked (and its rarest words are
+    // the most specific; RM3 alone can leave them lighter than a common added word).
+    let heaviestAdded = result.filter(\.added).map(\.weight).max() ?? 0
+    for index in result.indices where !result[index].added {
+      switch Self.floor {
+      case "one": result[index].weight = max(result[index].weight, heaviestAdded, result.filter { !$0.added }.map(\.weight).max() ?? 0)
+      case "none": break
+      default: result[index].weight = max(result[index].weight, heaviestAdded)
+      }
     }
     let heaviest = result.map(\.weight).max() ?? 1
     guard heaviest > 0 else { return plain }
