@@ -207,7 +207,9 @@ public struct BuiltinPlanner: Sendable {
     guard !found.isEmpty else { return nil }
     let texts = try index.fullTextColumns(ofItems: found.map(\.rowid))
     let evidence = found.map { rowid, relevance in RelevanceFeedback.Evidence(texts: texts[rowid] ?? [], relevance: relevance) }
-    let terms = feedback.expand(firstSearch.textTerms, evidence: evidence)
+    let n = max(vocabulary.documentCount, 1)
+    let rarity = Dictionary(firstSearch.textTerms.map { ($0, PlanBuilder.weight(documentFrequency: frequencies[$0] ?? 0, documents: n)) }, uniquingKeysWith: max)
+    let terms = feedback.expand(firstSearch.textTerms, evidence: evidence, rarity: rarity)
     let added = terms.filter(\.added)
     guard !added.isEmpty else { return nil }
     var builder = builder

@@ -86,7 +86,10 @@ public struct RelevanceFeedback: Sendable, Hashable {
   /// term starts with the stem marker) in their order, then the added words as stemmed
   /// terms, heaviest first. Weights are scaled so the heaviest is 1. Returns the question's
   /// terms alone, each weighing 1, when the evidence suggests nothing.
-  func expand(_ terms: [String], evidence: [Evidence]) -> [WeightedTerm] {
+  /// `rarity` gives each question term's weight in the index (its idf); the rarer half of
+  /// the question's terms (at or above their mean rarity) keep at least the weight of the
+  /// heaviest added word. Without it, every question term does.
+  func expand(_ terms: [String], evidence: [Evidence], rarity: [String: Double] = [:]) -> [WeightedTerm] {
     guard !terms.isEmpty else { return [] }
     let plain = terms.map { WeightedTerm(term: $0, weight: 1, added: false) }
     let model = relevanceModel(evidence)
@@ -108,8 +111,11 @@ public struct RelevanceFeedback: Sendable, Hashable {
     // guess from three items, a question word is what was asked (and its rarest words are
     // the most specific; RM3 alone can leave them lighter than a common added word).
     let heaviestAdded = result.filter(\.added).map(\.weight).max() ?? 0
+    let rarities = terms.compactMap { rarity[$0] }
+    let meanRarity = rarities.isEmpty ? 0 : rarities.reduce(0, +) / Double(rarities.count)
     for index in result.indices where !result[index].added {
       switch Self.floor {
+      case "rare": if (rarity[result[index].term] ?? meanRarity) >= meanRarity { result[index].weight = max(result[index].weight, heaviestAdded) }
       case "one": result[index].weight = max(result[index].weight, heaviestAdded, result.filter { !$0.added }.map(\.weight).max() ?? 0)
       case "none": break
       default: result[index].weight = max(result[index].weight, heaviestAdded)
