@@ -115,6 +115,18 @@ import Testing
     #expect(PlanBuilder.rankedText("\u{1}budget", boost: 0.5) == #""budget"^0.5 || "budget"s^0.5"#)
   }
 
+  @Test func feedbackKeepsTheRarestQuestionTermsAtLeastAsHeavyAsAddedWords() throws {
+    let feedback = RelevanceFeedback(documents: 3, terms: 5, questionWeight: 0.3, minimumQuestionTerms: 1)
+    // The items are all about moraines; the question's rarest word is in none of them, so
+    // plain RM3 would give it a fraction of the weight of "moraine".
+    let evidence = [RelevanceFeedback.Evidence(texts: ["moraine moraine moraine moraine glacier boulder"], relevance: 2)]
+    let terms = feedback.expand(["\u{1}glacier", "\u{1}zyzzyva"], evidence: evidence, rarity: ["\u{1}glacier": 1, "\u{1}zyzzyva": 5])
+    let rare = try #require(terms.first { $0.term == "\u{1}zyzzyva" })
+    let added = try #require(terms.filter(\.added).map(\.weight).max())
+    #expect(terms.contains { $0.added && $0.term == "\u{1}moraine" })
+    #expect(rare.weight >= added, "\(terms)")
+  }
+
   /// A package named git and packages that mention git far more.
   static func packages() throws -> SearchIndex {
     let index = try SearchIndex(path: TemporaryFiles.database("planner-known-item"))

@@ -77,7 +77,11 @@ public struct RelevanceFeedback: Sendable, Hashable {
   }
 
   private static let analyzer = TextAnalyzer(stemming: false)
-  static let floor = ProcessInfo.processInfo.environment["SEARCHLIGHT_FEEDBACK_FLOOR"] ?? "added"
+  /// Which question terms keep at least the heaviest added word's weight: `rare` (the
+  /// shipped rule: the rarer half), `added` (all), `one` (all, at the heaviest question
+  /// term's weight) or `none` (plain RM3); `SEARCHLIGHT_FEEDBACK_FLOOR` for experiments
+  /// (BENCHMARKS.md, issue 21).
+  static let floor = ProcessInfo.processInfo.environment["SEARCHLIGHT_FEEDBACK_FLOOR"] ?? "rare"
   /// Parts of mail and web addresses (`sam@example.com`): frequent in notes and mail, about
   /// nothing.
   static let addressWords: Set<String> = ["com", "org", "net", "edu", "gov", "www", "http", "https", "html", "mailto", "example"]
@@ -107,18 +111,21 @@ public struct RelevanceFeedback: Sendable, Hashable {
     for entry in kept where !questionKeySet.contains(entry.key) {
       result.append(WeightedTerm(term: TermForms.searchTerm(entry.word, stemming: true), weight: weights[entry.key] ?? 0, added: true))
     }
-    // The question's words stay at least as heavy as any added word: an added word is a
-    // guess from three items, a question word is what was asked (and its rarest words are
-    // the most specific; RM3 alone can leave them lighter than a common added word).
+    // The question's rarest words stay at least as heavy as any added word: an added word
+    // is a guess from a few items, a rare question word is the most specific thing asked,
+    // and RM3 alone can leave it lighter than a common added word.
     let heaviestAdded = result.filter(\.added).map(\.weight).max() ?? 0
     let rarities = terms.compactMap { rarity[$0] }
     let meanRarity = rarities.isEmpty ? 0 : rarities.reduce(0, +) / Double(rarities.count)
+    let heaviestQuestionTerm = result.filter { !$0.added }.map(\.weight).max() ?? 0
     for index in result.indices where !result[index].added {
+      let term = result[index].term
       switch Self.floor {
-      case "rare": if (rarity[result[index].term] ?? meanRarity) >= meanRarity { result[index].weight = max(result[index].weight, heaviestAdded) }
-      case "one": result[index].weight = max(result[index].weight, heaviestAdded, result.filter { !$0.added }.map(\.weight).max() ?? 0)
       case "none": break
-      default: result[index].weight = max(result[index].weight, heaviestAdded)
+      case "added": result[index].weight = max(result[index].weight, heaviestAdded)
+      case "one": result[index].weight = max(result[index].weight, heaviestAdded, heaviestQuestionTerm)
+      default:
+        if (rarity[term] ?? meanRarity) >= meanRarity { result[index].weight = max(result[index].weight, heaviestAdded) }
       }
     }
     let heaviest = result.map(\.weight).max() ?? 1
