@@ -82,6 +82,8 @@ import Testing
       let ids = try PlannerSupport.ids(plan.dsl, on: index)
       #expect(Set(ids) == ["r1", "r3"], "the journal entry says recipes and butter but is not a recipe: \(ids)")
     }
+    // A singular after "the" is a word, not the collection.
+    #expect(!(try planner.plan("the recipe book").dsl.contains("domainIdentifier")))
     // A count applies to the collection, not to items that say "recipes".
     let count = try planner.plan("how many recipes are there")
     #expect(count.intent == .count)

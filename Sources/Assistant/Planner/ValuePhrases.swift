@@ -234,7 +234,7 @@ extension PlanBuilder {
       guard let name = word(index), !StopWords.contains(name) else { continue }
       let types = contentTypes(named: name)
       guard !types.isEmpty else {
-        recognizeDomain(named: name, at: index, shaped: shaped, determiners: determiners)
+        recognizeDomain(named: name, at: index, shaped: shaped)
         continue
       }
       let plural = name.hasSuffix("s") && !name.hasSuffix("ss")
@@ -282,16 +282,17 @@ extension PlanBuilder {
   }
 
   /// A word naming a domain ("trails", "notes") becomes a filter on it rather than a word the
-  /// text must contain, with the same guard as content types (a plural, or a singular after
-  /// "which", "the", or in a count or superlative). A domain that every item is in filters
-  /// nothing. Its sub-domains are included (`notes` and `notes.work`).
-  mutating func recognizeDomain(named name: String, at index: Int, shaped: Bool, determiners: Set<String>) {
+  /// text must contain: a plural ("recipes"), or a singular after "which", "what", "each",
+  /// "every" or "per", or in a count or superlative ("the work schedule" is not the `work`
+  /// domain). A domain that every item is in filters nothing. Its sub-domains are included
+  /// (`notes` and `notes.work`).
+  mutating func recognizeDomain(named name: String, at index: Int, shaped: Bool) {
     guard domains.isEmpty else { return }
     let named = domains(named: name)
     guard !named.isEmpty else { return }
     let plural = name.hasSuffix("s") && !name.hasSuffix("ss")
     let previous = index > 0 ? tokens[index - 1].word : ""
-    guard plural || shaped || determiners.contains(previous) || (index > 0 && claimed[index - 1]) else { return }
+    guard plural || shaped || ["which", "what", "each", "every", "per"].contains(previous) else { return }
     // Nested domains: "notes" also names "notes.work"; keep the outermost.
     let outer = named.filter { domain in !named.contains { domain.hasPrefix($0 + ".") } }
     let items = vocabulary.domains.filter { key, _ in outer.contains { key == $0 || key.hasPrefix($0 + ".") } }.values.reduce(0, +)
