@@ -318,9 +318,17 @@ struct AnswerRun {
     let coverage = TermCoverage(plan.rankedTerms, minimum: configuration.minimumTermCoverage)
     let evidenceReplies = try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
     var evidence: [ResultItem] = []
+    var seen: [Set<String>] = []
     for reply in evidenceReplies {
       for item in reply.content.resultItems where evidence.count < configuration.resultLimit && coverage.isRelevant(item.item) {
-        if cite(item.item, token: reply.queryToken) { evidence.append(item) }
+        // A near copy of an item already cited (the same note saved twice, a forwarded mail)
+        // adds nothing: one source stands for both.
+        let tokens = TermCoverage.words(of: item.item)
+        guard !seen.contains(where: { TermCoverage.isNearDuplicate($0, tokens) }) else { continue }
+        if cite(item.item, token: reply.queryToken) {
+          evidence.append(item)
+          seen.append(tokens)
+        }
       }
     }
     guard !evidence.isEmpty else {
@@ -328,7 +336,8 @@ struct AnswerRun {
       write(sources.isEmpty ? AnswerInstructions.notFound : whatCameBack)
       return
     }
-    let writer = ExtractiveAnswer(terms: coverage.terms.map(\.term))
+    let weights = Dictionary(plan.termWeights.map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+    let writer = ExtractiveAnswer(terms: plan.termWeights.map(\.term), weights: weights, question: question)
     write(plan.evidenceDSL == nil ? writer.describe(items: evidence) : writer.describe(replies: planReplies, items: evidence))
   }
 
