@@ -3,11 +3,11 @@ import QueryEngine
 /// Help texts for `help` tool calls, generated from the stage registry where they describe
 /// stages, so custom stages appear too.
 enum ToolHelp {
-  static let topics = ["", "search", "nodes", "predicate", "temporal", "pipeline", "stages", "ranking", "schema", "dsl"]
+  static let topics = ["", "search", "nodes", "predicate", "temporal", "pipeline", "stages", "ranking", "schema", "dsl", "display"]
 
   static func text(topic: String, registry: StageRegistry) -> String {
     switch topic.lowercased() {
-    case "", "general", "help":
+    case "", "general", "help", "high_level_api":
       return """
         Search the user's items. Call with {"query":{"type":"search","value":{"root":NODE,"pageSize":10}}}.
         NODE is one of: operation (logic all|any|none over children), predicate (attribute, operator, value), allText (terms, all required),
@@ -56,6 +56,11 @@ enum ToolHelp {
         """
     case "schema":
       return #"schema: {"queryType":"schema"} lists attributes and types; {"queryType":"attribute","attribute":"stateOrProvince"} lists values; {"queryType":"content_type"} lists content types."#
+    case "display":
+      return """
+        display: results are shown to the user when a search sets "autoDisplay": true; the tool then returns only how many items were shown.
+        Without it, results come back to you to read. {"type":"display","value":{"display":true}} shows nothing by itself.
+        """
     case "dsl":
       return """
         dsl: a query in Searchlight's language, e.g. search keywords == "waterfall"c && rating >= 4.5 | sort rating desc | limit 5
