@@ -145,6 +145,20 @@ import Testing
     #expect(decoded == Set(try Self.ids(Self.monthFilter(C.temporal("between", concrete)))))
   }
 
+  @Test func aVariableMatchesAsAWordAndIgnoringCase() throws {
+    // The best trail's difficulty, bound and matched as a word and in another case.
+    func filter(_ predicate: String) -> String {
+      C.pipeline([C.trailsStage,
+                  C.stage("l", "limit", #"{"from":"q","limit":1,"sortBy":"rating","sortOrder":"desc","extractValue":{"selector":{"type":"first"},"extractField":"difficulty","bindVariable":"level"}}"#),
+                  C.stage("f", "filter", #"{"from":"q","filterPredicate":\#(predicate)}"#), C.stage("c", "count", #"{"from":"f"}"#)])
+    }
+    let equal = try Self.fingerprint(filter(C.predicate("difficulty", "equals", C.variable("level"))))
+    #expect(equal.last?.hasPrefix("count: ") == true && equal.last != "count: 0", "\(equal)")
+    #expect(try Self.fingerprint(filter(C.predicate("difficulty", "containsWord", C.variable("level")))) == equal)
+    let request = try Harness.searchRequest(filter(C.predicate("difficulty", "equals", C.variable("level"))))
+    #expect(request.query.contains("difficulty ==[cd] $level"), "\(request.query)")
+  }
+
   // MARK: output, header and display
 
   @Test(arguments: [#""header":"Trails""#, #""output":{"type":"user","value":"Trails"}"#, #""output":{"type":"agent","value":"Trails"},"header":"ignored""#])

@@ -460,11 +460,26 @@ struct DecodingState {
       default: throw ToolCallError(path: valueCursor.path, message: "\(op) needs a string value", example: #"{"type":"string","value":"June"}"#)
       }
     }
+    if case .variable(let name) = literal {
+      // A variable stands for a whole value (bound by an earlier stage): it can be equal,
+      // hold as a word, or be ordered; modifiers go in brackets after the operator.
+      switch op {
+      case "equals": text = (modifiers.isEmpty ? " == " : " ==[\(modifiers)] ") + "$" + name
+      case "containsWord": text = " ==[\(modifiers)w] $" + name
+      case "greaterThan", "lessThan", "greaterThanOrEqual", "lessThanOrEqual":
+        text = " " + ["greaterThan": ">", "lessThan": "<", "greaterThanOrEqual": ">=", "lessThanOrEqual": "<="][op]! + " $" + name
+      default:
+        throw ToolCallError(path: valueCursor.path, message: "\(op) needs the text itself; a variable stands for a whole value",
+                            expected: "equals, containsWord or an ordering operator with a variable", example: #"{"attribute":"stateOrProvince","operator":"equals","value":{"type":"variable","value":"best"}}"#)
+      }
+      writer.write(text, path: valueCursor.path)
+      return
+    }
     switch op {
     case "equals":
       text = " == " + (try render(literal, modifiers: modifiers, path: valueCursor.path))
     case "prefix":
-      if case .variable(let name) = literal { text = " == $\(name)" } else { text = " == " + DSLWriter.pattern(try textValue(), trailing: true) + modifiers }
+      text = " == " + DSLWriter.pattern(try textValue(), trailing: true) + modifiers
     case "slowInfix":
       text = " == " + DSLWriter.pattern(try textValue(), leading: true, trailing: true) + modifiers
     case "containsWord":
