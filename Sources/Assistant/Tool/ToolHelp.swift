@@ -39,7 +39,9 @@ enum ToolHelp {
       var text = """
         pipeline: {"stages":[{"id":"q","kind":{"type":"query","value":{"query":NODE}}},{"id":"g","kind":{"type":"groupBy","value":{"from":"q","attribute":"stateOrProvince"}}},{"id":"c","kind":{"type":"valueCount","value":{"from":"g"}}}]}
         Stage kinds: query, filter, sort, limit, sampling, groupBy, count, valueCount, valueSum, valueAverage, valueMin, valueMax,
-        valueMedian, valueStddev, itemSelect, extractGroupItems, merge, compute, custom. Each reads "from" an earlier stage id.
+        valueMedian, valueStddev, itemSelect, extractGroupItems, merge, compute, forEach, hydration, custom. Each reads "from" an earlier stage id.
+        forEach: {"from":"g","operation":"stats avg(rating)"} runs stages of the query language for each group (count, stats, select) or item (table, where).
+        A stage's "header" or "output" names its reply; a query stage's "fetchAttributes" choose the attributes of its items.
         extractValue / bindVariable bind a value (e.g. the largest group's key) usable later as {"type":"variable","value":"name"}.
         Custom stages (kind custom, stageType NAME, parameters [{"key","value"}]):
         """
@@ -52,7 +54,11 @@ enum ToolHelp {
       return """
         modelComposition ranks results: {"type":"none"} for counts; {"type":"purelyTemporal","value":{"type":"recency","value":{"multiplier":1}}} newest first;
         {"type":"nonTemporal","value":{"models":[{"type":"topic","value":{"terms":"budget","weight":1}}]}} relevance plus weighted signals
-        (sender, recipient, host, participant, topic, semantic, popularity); {"type":"combined","value":{"temporal":...,"models":[...]}} both.
+        (sender, recipient, host, participant, topic, semantic, popularity; a person also as {"type":"participant","value":"Lena Novak"});
+        {"type":"combined","value":{"temporal":...,"models":[...]}} both.
+        rankingMetadata orders the results: {"rankingType":"alphabetical"|"recency"|"temporal-adjacency"|"relevance","wasExplicit":true,"sortAttribute":"title","sortDirection":"ascending"}.
+        postFilters: Spotlight query strings applied after ranking, e.g. ["rating > 3"]. scopes: domains with their sub-domains ("mail" covers mail.inbox).
+        source: all, coreSpotlight or managed (items apps donated), files (items indexed from files).
         """
     case "schema":
       return #"schema: {"queryType":"schema"} lists attributes and types; {"queryType":"attribute","attribute":"stateOrProvince"} lists values; {"queryType":"content_type"} lists content types."#

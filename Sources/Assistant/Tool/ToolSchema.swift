@@ -154,6 +154,7 @@ public struct ToolSchemaGenerator {
     if guidance != .focused {
       search.append(("fetchAttributes", Schema.array(Schema.string, description: nil), false))
       search.append(("cursor", Schema.string, false))
+      search.append(("postFilters", Schema.array(Schema.string, description: "Spotlight query strings applied after ranking, e.g. rating > 3"), false))
     }
     if features.contains(.ranking) {
       defs["Model"] = Schema.anyOf([
@@ -169,6 +170,10 @@ public struct ToolSchemaGenerator {
       defs["TemporalModel"] = Schema.anyOf(["recency", "upcoming", "temporalAdjacency"].map {
         Schema.discriminated($0, Schema.object([("multiplier", Schema.number, true)]))
       })
+      search.append(("rankingMetadata", Schema.object([
+        ("rankingType", Schema.enumeration(["relevance", "recency", "alphabetical", "temporal-adjacency"]), true), ("wasExplicit", Schema.boolean, true),
+        ("sortAttribute", Schema.string, false), ("sortDirection", Schema.enumeration(["ascending", "descending"]), false),
+      ]), false))
       search.append(("modelComposition", Schema.anyOf([
         Schema.discriminated("none", Schema.object([("placeholder", Schema.integer, true)])),
         Schema.discriminated("purelyTemporal", ref("TemporalModel")),
@@ -195,6 +200,7 @@ public struct ToolSchemaGenerator {
         }
         kinds.append(Schema.discriminated("extractGroupItems", Schema.object([("from", Schema.string, true), ("groupKey", Schema.string, true), ("limit", Schema.integer, false)])))
         kinds.append(Schema.discriminated("merge", Schema.object([("inputStageIds", Schema.array(Schema.string, description: nil), true)])))
+        kinds.append(Schema.discriminated("forEach", Schema.object([("from", Schema.string, true), ("operation", Schema.string, true)])))
       }
       let custom = customStages(guidance)
       if !custom.isEmpty {
