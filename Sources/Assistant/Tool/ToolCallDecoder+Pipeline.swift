@@ -3,11 +3,7 @@ import QueryEngine
 import SearchIndex
 
 extension DecodingState {
-  static let stageTypes = [
-    "query", "compute", "limit", "sampling", "hydration", "custom", "prompted", "count", "groupBy", "valueCount", "valueSum",
-    "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev", "itemSelect", "sort", "filter", "forEach", "merge",
-    "extractGroupItems",
-  ]
+  static let stageTypes = AppleVocabulary.names(AppleVocabulary.StageKind.self)
   static let stageExample = #"{"id":"trails","kind":{"type":"query","value":{"query":{"type":"allText","value":{"terms":["waterfall"]}}}}}"#
 
   /// One stage of a `pipeline.stages` array.
@@ -123,7 +119,7 @@ extension DecodingState {
     }
   }
 
-  static let valueStages: Set<String> = ["valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev"]
+  static let valueStages = Set(AppleVocabulary.StageKind.allCases.filter { $0.statistic != nil }.map(\.rawValue))
 
   /// True for a stage that computes a statistic per group of the groupBy it reads (a value
   /// stage, or a forEach of a statistic): it runs on the groupBy's input, by its attribute.
@@ -298,7 +294,7 @@ extension DecodingState {
       }
     case "valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev":
       try value.checkKeys(["from", "field", "bindVariable"])
-      let function = ["valueSum": "sum", "valueAverage": "avg", "valueMax": "max", "valueMin": "min", "valueMedian": "median", "valueStddev": "stddev"][stage.type]!
+      let function = AppleVocabulary.StageKind(rawValue: stage.type)!.statistic!
       let field = try value.required("field", expected: "a number or date attribute").string()
       namedAttributes.append(field)
       let input = try requireFrom()
@@ -557,15 +553,15 @@ extension DecodingState {
     guard !list.isEmpty else { throw cursor.fail("models is empty", example: #"[{"type":"topic","value":{"terms":"budget","weight":1.0}}]"#) }
     var terms: [String] = []
     for model in list {
-      let (type, value) = try model.discriminated(["sender", "recipient", "host", "participant", "topic", "semantic", "popularity"], what: "model", example: #"{"type":"topic","value":{"terms":"budget","weight":1.0}}"#)
+      let (type, value) = try model.discriminated(AppleVocabulary.names(AppleVocabulary.RankingModel.self), what: "model", example: #"{"type":"topic","value":{"terms":"budget","weight":1.0}}"#)
       guard let value else { throw model.fail("missing 'value'") }
-      if case .string(let name) = value.value, ["sender", "recipient", "host", "participant"].contains(type) {
+      let personRole = AppleVocabulary.RankingModel(rawValue: type)?.personRole
+      if case .string(let name) = value.value, let personRole {
         // Apple's string form ({"type":"participant","value":"Lena Novak"}): the person, at
         // the weight of a major signal.
         guard name.contains(where: { $0.isLetter || $0.isNumber }) else { throw value.fail("the name is empty", example: #"{"type":"participant","value":"Lena Novak"}"#) }
-        let role = type == "sender" || type == "host" ? "originator" : type
-        terms.append("5 * if(\(Self.personTest(name, attributes: Self.roleAttributes[role]!)), 1, 0)")
-        namedAttributes += Self.roleAttributes[role]!.filter { !$0.hasSuffix("Addresses") }
+        terms.append("5 * if(\(Self.personTest(name, attributes: personRole.attributes)), 1, 0)")
+        namedAttributes += personRole.attributes.filter { !$0.hasSuffix("Addresses") }
         continue
       }
       let weightCursor = try value.required("weight", expected: "a weight from 0.1 (minor) to 1.0 (major)")
@@ -573,10 +569,9 @@ extension DecodingState {
       guard weight >= 0, weight <= 10 else { throw weightCursor.fail("weight must be from 0 to 10") }
       let w = DSLWriter.number(5 * weight)
       switch type {
-      case "sender", "recipient", "host", "participant":
+      case _ where personRole != nil:
         let name = try entityName(value.required("entity", expected: "a user, namedPerson or organization"))
-        let role = type == "sender" || type == "host" ? "originator" : type
-        terms.append("\(w) * if(\(Self.personTest(name, attributes: Self.roleAttributes[role]!)), 1, 0)")
+        terms.append("\(w) * if(\(Self.personTest(name, attributes: personRole!.attributes)), 1, 0)")
       case "topic":
         let words = try value.required("terms", expected: "words of the topic").string()
         guard words.contains(where: { $0.isLetter || $0.isNumber }) else { throw value.fail("topic terms have no words") }

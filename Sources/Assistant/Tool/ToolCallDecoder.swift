@@ -220,10 +220,7 @@ struct DecodingState {
 
   init(decoder: ToolCallDecoder) { self.decoder = decoder }
 
-  static let nodeTypes = [
-    "operation", "predicate", "contentType", "temporal", "person", "personMe", "allText", "application", "documentsFor",
-    "semanticSimilar",
-  ]
+  static let nodeTypes = AppleVocabulary.names(AppleVocabulary.NodeKind.self)
   static let nodeExample = #"{"type":"predicate","value":{"attribute":"title","operator":"prefix","value":{"type":"string","value":"June"}}}"#
 
   /// `search PREDICATE`: the root, scopes, source, and (for recurring dates) a where stage.
@@ -600,12 +597,7 @@ struct DecodingState {
   // MARK: People
 
   /// Person attributes by role.
-  static let roleAttributes: [String: [String]] = [
-    "originator": ["authorNames", "authorEmailAddresses"],
-    "recipient": ["recipientNames", "recipientEmailAddresses"],
-    "participant": ["participants", "authorNames", "recipientNames", "editors"],
-    "any": ["authorNames", "authorEmailAddresses", "recipientNames", "recipientEmailAddresses", "participants", "editors"],
-  ]
+  static let roleAttributes = Dictionary(uniqueKeysWithValues: AppleVocabulary.PersonRole.allCases.map { ($0.rawValue, $0.attributes) })
 
   static func personTest(_ name: String, attributes: [String]) -> String {
     let isEmail = name.contains("@")
@@ -615,7 +607,7 @@ struct DecodingState {
 
   mutating func person(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
     let example = #"{"type":"originator","value":"Sam Ortiz"}"#
-    let (role, name) = try value.discriminated(["originator", "recipient", "participant", "any"], what: "person", example: example)
+    let (role, name) = try value.discriminated(AppleVocabulary.names(AppleVocabulary.PersonRole.self), what: "person", example: example)
     guard let name else { throw value.fail("missing the person's name", example: example) }
     let text = try name.string()
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw name.fail("the name is empty", example: example) }
@@ -810,7 +802,7 @@ struct DecodingState {
     return parts
   }
 
-  static let relativeReferences = ["now", "today", "yesterday", "thisWeek", "thisMonth", "thisYear", "lastWeek", "lastMonth", "lastYear", "nextWeek", "nextMonth"]
+  static let relativeReferences = AppleVocabulary.names(AppleVocabulary.RelativeReference.self)
 
   /// The period `[start, end)` of a reference shifted by an offset.
   func period(_ reference: JSONCursor, offset: JSONCursor?) throws(ToolCallError) -> (Date, Date) {
@@ -822,12 +814,9 @@ struct DecodingState {
     var start: Date, end: Date
     if type == "relative" {
       let name = try value.string()
-      let map: [String: (String, Double)] = [
-        "now": ("now", 0), "today": ("today", 0), "yesterday": ("yesterday", 0), "thisWeek": ("this_week", 0),
-        "thisMonth": ("this_month", 0), "thisYear": ("this_year", 0), "lastWeek": ("last_week", 0), "lastMonth": ("last_month", 0),
-        "lastYear": ("last_year", 0), "nextWeek": ("next_week", 0), "nextMonth": ("this_month", 1),
-      ]
-      guard let (function, shift) = map[name], let resolved = TimeResolver.resolve(function: function, offset: shift, clock: clock) else {
+      guard let (function, shift) = AppleVocabulary.RelativeReference(rawValue: name)?.timeFunction,
+        let resolved = TimeResolver.resolve(function: function, offset: shift, clock: clock)
+      else {
         var message = "unknown relative reference \"\(name)\""
         if let suggestion = closestMatch(to: name, in: Self.relativeReferences) { message += "; did you mean \"\(suggestion)\"?" }
         throw ToolCallError(path: value.path, message: message, expected: Self.relativeReferences.joined(separator: ", "))

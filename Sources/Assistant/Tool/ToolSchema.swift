@@ -111,7 +111,7 @@ public struct ToolSchemaGenerator {
       ]))
     }
     if features.contains(.dates) {
-      let relative = ["now", "today", "yesterday", "thisWeek", "lastWeek", "thisMonth", "lastMonth", "thisYear", "lastYear", "nextWeek", "nextMonth"]
+      let relative = AppleVocabulary.names(AppleVocabulary.RelativeReference.self)
       defs["Reference"] = Schema.anyOf([
         Schema.discriminated("relative", Schema.enumeration(relative)),
         Schema.discriminated("absolute", Schema.object([
@@ -130,7 +130,7 @@ public struct ToolSchemaGenerator {
       defs["Temporal"] = Schema.discriminated("temporal", ref("TemporalQuery"))
     }
     if features.contains(.people) {
-      addNode("Person", Schema.anyOf(["originator", "recipient", "participant", "any"].map { Schema.discriminated($0, Schema.string) }))
+      addNode("Person", Schema.anyOf(AppleVocabulary.names(AppleVocabulary.PersonRole.self).map { Schema.discriminated($0, Schema.string) }))
       addNode("PersonMe", Schema.anyOf(["fromMe", "toMe"].map { Schema.discriminated($0, Schema.boolean) }))
     }
     if features.contains(.contentType) {
@@ -195,7 +195,7 @@ public struct ToolSchemaGenerator {
           Schema.discriminated("count", Schema.object([("from", Schema.string, true)])),
           Schema.discriminated("valueCount", Schema.object([("from", Schema.string, true), ("bindVariable", Schema.string, false)])),
         ]
-        for kind in ["valueSum", "valueAverage", "valueMin", "valueMax", "valueMedian", "valueStddev"] {
+        for kind in AppleVocabulary.StageKind.allCases.filter({ $0.statistic != nil }).map(\.rawValue) {
           kinds.append(Schema.discriminated(kind, Schema.object([("from", Schema.string, true), ("field", Schema.string, true), ("bindVariable", Schema.string, false)])))
         }
         kinds.append(Schema.discriminated("extractGroupItems", Schema.object([("from", Schema.string, true), ("groupKey", Schema.string, true), ("limit", Schema.integer, false)])))
