@@ -1,10 +1,11 @@
 # Searchlight: the two commands of the README.
 #   make demo   builds Searchlight and runs a tour over the bundled sample data
-#   make test   builds with warnings as errors and runs the whole test suite
+#   make test   builds with warnings as errors and runs the whole test suite, then the example
+#   make example builds and runs Examples/LibraryTour, an app that uses only the public API
 #   make fuzz   builds the libFuzzer harnesses (Tests/Fuzz) and runs each for FUZZ_SECONDS
 SWIFT ?= swift
 
-.PHONY: demo test build deps clean fuzz
+.PHONY: demo test build deps clean fuzz example
 
 deps:
 	@./scripts/install-deps.sh
@@ -18,6 +19,10 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
+	$(MAKE) example
+
+example: deps
+	cd Examples/LibraryTour && $(SWIFT) build -Xswiftc -warnings-as-errors && ./.build/debug/LibraryTour
 
 clean:
 	rm -rf .build

@@ -220,10 +220,20 @@ import Testing
 
   // MARK: Failures
 
-  @Test func serverErrorFallsBackToTheOfflineAnswer() async throws {
-    let loopback = try LoopbackHTTPServer([.json(#"{"error":{"code":500,"message":"template failed"}}"#, status: 500)])
+  @Test func serverErrorEndsTheAnswerWithTheErrorByDefault() async throws {
+    let loopback = try LoopbackHTTPServer([.json(#"{"error":{"code":401,"message":"invalid api key"}}"#, status: 401)])
     defer { loopback.stop() }
     let collected = await F.collect(try F.session(model: T.model(loopback)).streamResponse(to: "orion retrospective"))
+    #expect(collected.error as? ModelError == .http(status: 401, body: "invalid api key"))
+    #expect(collected.text.isEmpty)
+    #expect(collected.notices.isEmpty)
+    #expect(collected.summary == nil)
+  }
+
+  @Test func serverErrorFallsBackToTheOfflineAnswerWhenAsked() async throws {
+    let loopback = try LoopbackHTTPServer([.json(#"{"error":{"code":500,"message":"template failed"}}"#, status: 500)])
+    defer { loopback.stop() }
+    let collected = await F.collect(try F.session(model: T.model(loopback)) { $0.fallback = .always }.streamResponse(to: "orion retrospective"))
     #expect(collected.notices == ["model server returned http 500: template failed; answering without the model"])
     #expect(collected.summary?.responder == .offline)
     #expect(collected.text.hasPrefix("Found "))
@@ -235,7 +245,7 @@ import Testing
     let loopback = try LoopbackHTTPServer([.neverRespond])
     defer { loopback.stop() }
     let model = OpenAICompatibleModel(server: T.server(loopback, requestTimeout: .seconds(1)), model: "m")
-    let collected = await F.collect(try F.session(model: model).streamResponse(to: "orion retrospective"))
+    let collected = await F.collect(try F.session(model: model) { $0.fallback = .always }.streamResponse(to: "orion retrospective"))
     #expect(collected.notices == ["model server did not complete the request within 1s; answering without the model"])
     #expect(collected.summary?.responder == .offline)
     #expect(collected.sourceIDs.first == "note-52")
@@ -244,12 +254,28 @@ import Testing
   @Test func malformedResponseFallsBackToTheOfflineAnswer() async throws {
     let loopback = try LoopbackHTTPServer([.events([#"{"choices": [{"delta": {"content": "x"}]"#, "[DONE]"])])
     defer { loopback.stop() }
-    let collected = await F.collect(try F.session(model: T.model(loopback)).streamResponse(to: "orion retrospective"))
+    let collected = await F.collect(try F.session(model: T.model(loopback)) { $0.fallback = .always }.streamResponse(to: "orion retrospective"))
     #expect(collected.notices.count == 1)
     #expect(collected.notices.first?.hasPrefix("malformed model server response: invalid json in stream chunk") == true)
     #expect(collected.notices.first?.hasSuffix("; answering without the model") == true)
     #expect(collected.summary?.responder == .offline)
     #expect(collected.text.hasPrefix("Found "))
+  }
+
+  @Test func aServerThatNeverAnswersIsSilentForTheIdleTimeoutNotTheRequestTimeout() async throws {
+    let loopback = try LoopbackHTTPServer([.neverRespond])
+    defer { loopback.stop() }
+    let model = OpenAICompatibleModel(server: T.server(loopback, requestTimeout: .seconds(300), idleTimeout: .seconds(1)), model: "m")
+    let collected = await F.collect(try F.session(model: model).streamResponse(to: "orion retrospective"))
+    #expect(collected.error as? ModelError == .silent(seconds: 1))
+    #expect(collected.summary == nil)
+  }
+
+  @Test func noFallbackMeansEvenAnUnreachableServerIsAnError() async throws {
+    let port = LoopbackHTTPServer.unusedPort()
+    let model = OpenAICompatibleModel(server: ModelServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, retryDelay: .milliseconds(20)), model: "m")
+    let collected = await F.collect(try F.session(model: model) { $0.fallback = .never }.streamResponse(to: "orion retrospective"))
+    #expect(collected.error as? ModelError == .unreachable(url: "http://127.0.0.1:\(port)/v1/chat/completions", reason: "connection refused"))
   }
 
   @Test func unreachableServerFallsBackToTheOfflineAnswer() async throws {

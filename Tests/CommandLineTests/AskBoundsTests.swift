@@ -15,7 +15,7 @@ import Testing
   static func ask(_ loopback: LoopbackHTTPServer, _ extra: [String]) throws -> CLIResult {
     try Workspace.with { workspace in
       try workspace.run(
-        ["ask", "--db", A.db, "--model-url", loopback.baseURL.absoluteString] + A.now + extra + ["orion retrospective"],
+        ["ask", "--db", A.db, "--model-url", loopback.baseURL.absoluteString, "--model", "m"] + A.now + extra + ["orion retrospective"],
         environment: ["SEARCHLIGHT_MODEL": ""])
     }
   }

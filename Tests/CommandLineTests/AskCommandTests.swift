@@ -112,7 +112,7 @@ import Testing
     _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
     let process = Process()
     process.executableURL = CLI.executable
-    process.arguments = ["ask", "--db", Self.db, "--model-url", loopback.baseURL.absoluteString] + Self.now + ["orion retrospective"]
+    process.arguments = ["ask", "--db", Self.db, "--model-url", loopback.baseURL.absoluteString, "--model", "m"] + Self.now + ["orion retrospective"]
     process.currentDirectoryURL = directory
     process.standardError = try FileHandle(forWritingTo: errors)
     let output = directory.appendingPathComponent("stdout")

@@ -43,6 +43,29 @@ import Testing
     }
   }
 
+  @Test func theKeyComesFromAFileOrTheEnvironmentNeverFromTheProcessList() throws {
+    try withIndex { workspace, endpoint in
+      try workspace.write("key.txt", "sk-file\n")
+      let keys = ["SEARCHLIGHT_EMBEDDINGS_API_KEY": "", "SEARCHLIGHT_API_KEY": "sk-shared", "OPENAI_API_KEY": "sk-openai"]
+      let shared = try workspace.run(
+        ["embeddings", "--db", "index.db", "--url", endpoint.url.absoluteString, "--model", "hash", "--clear"], environment: keys)
+      #expect(shared.status == 0, "\(shared)")
+      let fromEnvironment = try workspace.run(
+        ["embeddings", "--db", "index.db", "--url", endpoint.url.absoluteString, "--model", "hash"], environment: keys)
+      #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
+      #expect(endpoint.requests.last?.headers["authorization"] == "Bearer sk-shared")
+      let fromFile = try workspace.run(
+        ["embeddings", "--db", "index.db", "--url", endpoint.url.absoluteString, "--model", "hash", "--clear"], environment: keys)
+      #expect(fromFile.status == 0)
+      let filed = try workspace.run(
+        ["embeddings", "--db", "index.db", "--url", endpoint.url.absoluteString, "--model", "hash", "--api-key-file", workspace.path("key.txt")],
+        environment: keys)
+      #expect(filed.status == 0, "\(filed)")
+      #expect(endpoint.requests.last?.headers["authorization"] == "Bearer sk-file")
+      #expect(!(filed.stdout + filed.stderr).contains("sk-file"))
+    }
+  }
+
   @Test func similarWithoutEmbeddingsExits65WithTheFix() throws {
     try withIndex { workspace, _ in
       let result = try workspace.run("query", "--db", "index.db", #"similar "waterfall""#)

@@ -14,8 +14,10 @@ import Testing
     """
 
   @Test func modelAnswersReportTheirGroundingScore() throws {
-    let loopback = try LoopbackHTTPServer(responder: { _ in
-      A.events([A.text("See the Orion launch retrospective."), A.text(" It happened at Yosemite Falls."), A.finish("stop")])
+    let loopback = try LoopbackHTTPServer(responder: { request in
+      // The run without --model asks the server which model it has.
+      if request.path == "/v1/models" { return .json(#"{"data":[{"id":"smol"}]}"#) }
+      return A.events([A.text("See the Orion launch retrospective."), A.text(" It happened at Yosemite Falls."), A.finish("stop")])
     })
     defer { loopback.stop() }
     try Workspace.with { workspace in
@@ -38,7 +40,7 @@ import Testing
       let table = try workspace.run(
         ["eval", "--db", A.db, "--fixtures", "fixtures.jsonl", "--model-url", loopback.baseURL.absoluteString] + A.now)
       #expect(table.status == 0, "\(table)")
-      #expect(table.stdout.contains("Model answers: 2 questions (model default)\n  answered by the model 2 of 2\n  grounding             0.5000  (2 of 4 sentences supported)\n"), "\(table)")
+      #expect(table.stdout.contains("Model answers: 2 questions (model smol)\n  answered by the model 2 of 2\n  grounding             0.5000  (2 of 4 sentences supported)\n"), "\(table)")
     }
   }
 

@@ -4,7 +4,7 @@ import SearchIndex
 /// Turns a plain question into a query of the language with no model: what the offline
 /// responder runs, and what a model that answered without searching is given.
 /// `BuiltinPlanner` is the standard one.
-package protocol AnswerPlanner: Sendable {
+public protocol AnswerPlanner: Sendable {
   func plan(_ question: String) throws -> PlannedQuery
 }
 

@@ -110,6 +110,7 @@ struct AnswerRun {
         let failure = ModelError(wrapping: error)
         if failure == .cancelled || Task.isCancelled { throw CancellationError() }
         if text.isEmpty {
+          guard configuration.fallback.fallsBack(after: failure) else { throw failure }
           emit(.notice("\(failure.description); answering without the model"))
           return false
         }

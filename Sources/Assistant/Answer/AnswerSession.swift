@@ -23,48 +23,52 @@ import Synchronization
 ///   if case .text(let piece) = event { print(piece, terminator: "") }
 /// }
 /// ```
-package final class AnswerSession: Sendable {
+public final class AnswerSession: Sendable {
   /// How a session answers.
-  package struct Configuration: Sendable {
+  public struct Configuration: Sendable {
     /// The model's instructions; the data rule and today's date are always added.
-    package var instructions = AnswerInstructions.standard
+    public var instructions = AnswerInstructions.standard
     /// Model turns that may call tools; the turn after the last must answer.
-    package var maximumToolRounds = 4
+    public var maximumToolRounds = 4
     /// Items an offline answer lists and cites, and items cited for an aggregate.
-    package var resultLimit = 10
+    public var resultLimit = 10
     /// For plain text searches: the share of the question's (rarity-weighted) terms an item
     /// must contain to count as evidence.
-    package var minimumTermCoverage = 0.5
+    public var minimumTermCoverage = 0.5
     /// Sampling settings for the model. Answers are bounded by default: a small model can
     /// loop until a timeout otherwise.
-    package var generation = GenerationOptions(maxTokens: defaultMaximumTokens)
+    public var generation = GenerationOptions(maxTokens: defaultMaximumTokens)
     /// Stops the model's stream when it starts repeating itself (`RepetitionGuard`).
-    package var stopsRepetition = true
+    public var stopsRepetition = true
     /// How the model's sentences are checked against the sources (`GroundingCheck`).
-    package var grounding = GroundingMode.flag
+    public var grounding = GroundingMode.flag
+    /// When a model that fails before answering gives way to the offline answer.
+    public var fallback = ModelFallback.whenUnreachable
 
     /// The token limit of each model turn unless configured otherwise: room for a tool
     /// call or a short answer with a list, as the instructions ask for.
-    package static let defaultMaximumTokens = 512
+    public static let defaultMaximumTokens = 512
 
-    package init() {}
+    public init() {}
   }
 
   /// The search the model calls, and that the offline responder runs.
-  package let tool: SearchTool
+  public let tool: SearchTool
   /// The tool as the model sees it.
-  package let toolDefinition: ToolDefinition
+  public let toolDefinition: ToolDefinition
   /// The model, or nil to answer offline.
-  package let model: (any LanguageModel)?
-  /// A name for the model in summaries.
-  package let modelName: String
-  package let planner: any AnswerPlanner
-  package let configuration: Configuration
+  public let model: (any LanguageModel)?
+  /// A name for the model in summaries: the one given, else the client's model (once a
+  /// server that was not told one has named it), else "model".
+  public var modelName: String { givenModelName ?? (model as? OpenAICompatibleModel)?.model ?? "model" }
+  private let givenModelName: String?
+  public let planner: any AnswerPlanner
+  public let configuration: Configuration
 
   /// Every reply of every search the session runs, as it arrives (batches of item replies
   /// first as partial, then complete); it ends when the session goes away. It keeps the
   /// newest 1000 replies nobody has read yet.
-  package let searchResults: AsyncStream<Reply>
+  public let searchResults: AsyncStream<Reply>
   private let searchResultsContinuation: AsyncStream<Reply>.Continuation
   /// Earlier questions and answers, for follow-up questions to the model.
   private let transcript = Mutex<[ChatMessage]>([])
@@ -72,14 +76,14 @@ package final class AnswerSession: Sendable {
   /// - Parameters:
   ///   - toolDefinition: the search tool's definition (`ToolSchemaGenerator.tool`); with a
   ///     model and a pipeline in the schema, the `prompted` stage is added to it.
-  package init(
+  public init(
     tool: SearchTool, toolDefinition: ToolDefinition, model: (any LanguageModel)?, modelName: String? = nil,
     planner: any AnswerPlanner, configuration: Configuration = Configuration()
   ) {
     self.tool = tool
     self.toolDefinition = model == nil ? toolDefinition : toolDefinition.addingPromptedStage()
     self.model = model
-    self.modelName = modelName ?? (model as? OpenAICompatibleModel)?.model ?? "model"
+    self.givenModelName = modelName
     self.planner = planner
     self.configuration = configuration
     (searchResults, searchResultsContinuation) = AsyncStream.makeStream(of: Reply.self, bufferingPolicy: .bufferingNewest(1000))
@@ -94,7 +98,7 @@ package final class AnswerSession: Sendable {
   /// Ending the iteration or cancelling its task stops the model request and the running
   /// query; the iteration then ends without `.done`. The stream throws only when the index
   /// fails (model failures become a notice and the offline answer).
-  package func streamResponse(to question: String) -> AsyncThrowingStream<AnswerEvent, any Error> {
+  public func streamResponse(to question: String) -> AsyncThrowingStream<AnswerEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream<AnswerEvent, any Error>.makeStream()
     let results = searchResultsContinuation
     let task = Task {
@@ -121,7 +125,7 @@ package final class AnswerSession: Sendable {
 
   /// Answers `question` and returns the summary once the answer is complete; throws
   /// `CancellationError` when cancelled first.
-  package func respond(to question: String) async throws -> AnswerSummary {
+  public func respond(to question: String) async throws -> AnswerSummary {
     for try await event in streamResponse(to: question) {
       if case .done(let summary) = event { return summary }
     }
@@ -144,12 +148,39 @@ extension ToolDefinition {
   /// The definition of a tool in OpenAI's function form
   /// (`{"type":"function","function":{"name","description","parameters","strict"}}`), as
   /// `ToolSchemaGenerator.tool` makes it.
-  package init?(openAIFunction json: JSONValue) {
+  public init?(openAIFunction json: JSONValue) {
     guard let function = json["function"], let name = function["name"]?.stringValue, let parameters = function["parameters"] else {
       return nil
     }
     self.init(
       name: name, description: function["description"]?.stringValue ?? "", parameters: parameters,
       strict: function["strict"]?.boolValue ?? false)
+  }
+}
+
+/// What an answer does when its model fails before saying anything.
+///
+/// A server that cannot be reached is the everyday case of a laptop whose model server is not
+/// running, and the offline answer is what the person would get without one; a server that
+/// answers with an error (a wrong key, an unknown model, a rate limit, a timeout) is a setup
+/// problem that an answer quietly made without the model would hide.
+public enum ModelFallback: String, Sendable, CaseIterable {
+  /// Any failure before the first answer text gives the offline answer, after a notice.
+  case always = "offline"
+  /// Only an unreachable server gives the offline answer; other failures end the answer
+  /// with the model's error.
+  case whenUnreachable = "unreachable"
+  /// Every failure ends the answer with the model's error.
+  case never = "none"
+
+  /// True when `failure` (before any answer text) should give way to the offline answer.
+  func fallsBack(after failure: ModelError) -> Bool {
+    switch self {
+    case .always: return true
+    case .never: return false
+    case .whenUnreachable:
+      if case .unreachable = failure { return true }
+      return false
+    }
   }
 }

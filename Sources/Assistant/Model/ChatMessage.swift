@@ -4,7 +4,7 @@ import SearchIndex
 ///
 /// An enum rather than a struct with optional fields, so a transcript cannot hold a tool
 /// result without the id of the call it answers, or a system message with tool calls.
-package enum ChatMessage: Sendable, Equatable {
+public enum ChatMessage: Sendable, Equatable {
   case system(String)
   case user(String)
   /// A model turn. `content` is nil when the turn only called tools.

@@ -33,11 +33,11 @@ public struct EndpointEmbedder: TextEmbedder {
   /// malformed.
   static func classify(_ error: ModelError, url: String) -> EmbeddingError {
     switch error {
-    case .unreachable, .timeout, .cancelled:
+    case .unreachable, .timeout, .silent, .cancelled:
       return EmbeddingError(.unreachable, "embeddings endpoint: \(error.description.replacingOccurrences(of: "model server", with: "server"))")
     case .http(let status, _) where [429, 502, 503, 504].contains(status):
       return EmbeddingError(.unreachable, "embeddings endpoint \(url): \(error.description.replacingOccurrences(of: "model server", with: "server"))")
-    case .http:
+    case .http, .modelNotChosen:
       return EmbeddingError(.rejected, "embeddings endpoint \(url): \(error.description.replacingOccurrences(of: "model server", with: "server"))")
     case .malformed:
       return EmbeddingError(.malformed, "embeddings endpoint \(url): \(error.description.replacingOccurrences(of: "model server", with: "server"))")

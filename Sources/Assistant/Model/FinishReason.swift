@@ -1,5 +1,5 @@
 /// Why the model stopped generating, from the server's `finish_reason`.
-package enum FinishReason: Sendable, Equatable {
+public enum FinishReason: Sendable, Equatable {
   /// A natural end or a stop sequence.
   case stop
   /// The token limit was hit, so the answer is truncated.

@@ -136,8 +136,8 @@ final class HTTPExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     let continuation = state.withLock { state in
       state.sawHead = true
       state.lastActivity = .now
-      // The timer was armed for the request timeout alone; from now on silence counts
-      // too. Re-armed under the lock so a firing timer cannot put the old deadline back.
+      // Re-armed from the head's arrival, under the lock so a firing timer cannot put the
+      // old deadline back.
       if let timer = state.timer {
         arm(timer, at: min(state.lastActivity + idleTimeout, started + requestTimeout))
       }
@@ -230,7 +230,7 @@ final class HTTPExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable 
   private func startTimer() -> any DispatchSourceTimer {
     let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
     timer.setEventHandler { [weak self] in self?.checkDeadlines() }
-    arm(timer, at: started + requestTimeout)
+    arm(timer, at: min(started + idleTimeout, started + requestTimeout))
     timer.resume()
     return timer
   }
@@ -241,13 +241,16 @@ final class HTTPExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     let overall = started + requestTimeout
     let expired: Failure? = state.withLock { state in
       guard let timer = state.timer else { return nil }
-      let idleDeadline = state.sawHead ? state.lastActivity + idleTimeout : overall
+      // Silence counts from the start: a server that never sends its status line is as
+      // stuck as one that stops in the middle of a response.
+      let idleDeadline = state.lastActivity + idleTimeout
       let now = ContinuousClock.now
       if now >= overall {
         return Failure(error: .timeout(seconds: requestTimeout.inSeconds, idle: false), retryable: false)
       }
       if now >= idleDeadline {
-        return Failure(error: .timeout(seconds: idleTimeout.inSeconds, idle: true), retryable: false)
+        let error: ModelError = state.sawHead ? .timeout(seconds: idleTimeout.inSeconds, idle: true) : .silent(seconds: idleTimeout.inSeconds)
+        return Failure(error: error, retryable: false)
       }
       arm(timer, at: min(overall, idleDeadline))
       return nil

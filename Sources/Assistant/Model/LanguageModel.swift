@@ -2,7 +2,7 @@
 ///
 /// The answer loop depends on this protocol rather than on a server client so that tests
 /// can script a model and so that other backends can be added without touching the loop.
-package protocol LanguageModel: Sendable {
+public protocol LanguageModel: Sendable {
   /// Starts generating and returns the events as they happen. The stream finishes after
   /// `.finished`, or throws a `ModelError`. Cancelling the task that iterates it (or
   /// stopping iteration) cancels the request; the stream then simply ends.
@@ -17,7 +17,7 @@ extension LanguageModel {
   /// Streams with the server's default sampling settings. (A protocol requirement cannot
   /// have default arguments, and an extension method of the same full signature would
   /// silently satisfy the requirement and recurse.)
-  package func stream(
+  public func stream(
     messages: [ChatMessage],
     tools: [ToolDefinition] = []
   ) -> AsyncThrowingStream<ModelEvent, any Error> {
@@ -25,7 +25,7 @@ extension LanguageModel {
   }
 
   /// Waits for the whole answer, for callers that have nothing to show while it streams.
-  package func complete(
+  public func complete(
     messages: [ChatMessage],
     tools: [ToolDefinition] = [],
     options: GenerationOptions = GenerationOptions()

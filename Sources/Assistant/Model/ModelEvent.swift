@@ -1,5 +1,5 @@
 /// One thing that happened while the model was answering, in the order it happened.
-package enum ModelEvent: Sendable, Equatable {
+public enum ModelEvent: Sendable, Equatable {
   /// A fragment of the visible answer, delivered as soon as the server sent it.
   case textDelta(String)
   /// A fragment of the model's reasoning, for servers that split it out

@@ -27,8 +27,20 @@ struct ModelHTTPClient: Sendable {
   /// POSTs `body` to `/v1/{path}` and returns once a 2xx response head has arrived.
   /// Throws `ModelError` only.
   func post(_ path: String, body: Data, accept: String) async throws -> HTTPResponseStream {
-    let url = server.endpoint(path)
-    let request = makeRequest(url: url, body: body, accept: accept)
+    try await send(makeRequest(url: server.endpoint(path), body: body, accept: accept))
+  }
+
+  /// GETs `/v1/{path}` and returns its whole body (at most `limit` bytes), with the same
+  /// retry and error rules as `post`. Throws `ModelError` only.
+  func get(_ path: String, limit: Int) async throws -> Data {
+    var request = makeRequest(url: server.endpoint(path), body: nil, accept: "application/json")
+    request.httpMethod = "GET"
+    var response = try await send(request)
+    return try await response.readAll(limit: limit)
+  }
+
+  private func send(_ request: URLRequest) async throws -> HTTPResponseStream {
+    let url = request.url ?? server.baseURL
     var attempt = 1
     while true {
       let parts = HTTPExchange.start(request, requestTimeout: server.requestTimeout, idleTimeout: server.idleTimeout)
@@ -67,14 +79,14 @@ struct ModelHTTPClient: Sendable {
     }
   }
 
-  func makeRequest(url: URL, body: Data, accept: String) -> URLRequest {
+  func makeRequest(url: URL, body: Data?, accept: String) -> URLRequest {
     var request = URLRequest(url: url)
     request.httpMethod = "POST"
     request.httpBody = body
     for (name, value) in server.headers {
       request.setValue(value, forHTTPHeaderField: name)
     }
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
     request.setValue(accept, forHTTPHeaderField: "Accept")
     if let key = server.apiKey, !key.isEmpty {
       request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")

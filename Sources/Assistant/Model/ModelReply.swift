@@ -1,12 +1,12 @@
 /// A whole model turn, gathered from a `ModelEvent` stream.
-package struct ModelReply: Sendable, Equatable {
-  package var text: String
-  package var reasoning: String
-  package var toolCalls: [ToolCall]
-  package var finishReason: FinishReason?
-  package var usage: TokenUsage?
+public struct ModelReply: Sendable, Equatable {
+  public var text: String
+  public var reasoning: String
+  public var toolCalls: [ToolCall]
+  public var finishReason: FinishReason?
+  public var usage: TokenUsage?
 
-  package init(
+  public init(
     text: String = "",
     reasoning: String = "",
     toolCalls: [ToolCall] = [],
@@ -22,7 +22,7 @@ package struct ModelReply: Sendable, Equatable {
 
   /// Reads `events` to the end. A stream that ends without `.finished` was cut short by
   /// cancellation, which is reported as such rather than as a complete reply.
-  package init(collecting events: AsyncThrowingStream<ModelEvent, any Error>) async throws {
+  public init(collecting events: AsyncThrowingStream<ModelEvent, any Error>) async throws {
     self.init()
     var finished = false
     for try await event in events {
@@ -40,7 +40,7 @@ package struct ModelReply: Sendable, Equatable {
   }
 
   /// The assistant message to append to the transcript before running the tool calls.
-  package var message: ChatMessage {
+  public var message: ChatMessage {
     .assistant(content: text.isEmpty && !toolCalls.isEmpty ? nil : text, toolCalls: toolCalls)
   }
 }

@@ -2,25 +2,25 @@ import Foundation
 
 /// Where an OpenAI-compatible server lives and how patiently to talk to it; shared by the
 /// chat and embeddings clients so both follow the same timeout and retry rules.
-package struct ModelServer: Sendable {
+public struct ModelServer: Sendable {
   /// With or without a trailing `/v1`: `http://host:8080` and `http://host:8080/v1/`
   /// reach the same endpoints, since servers document either form.
-  package var baseURL: URL
+  public var baseURL: URL
   /// Sent as `Authorization: Bearer …`; nil or empty sends no header (local servers
   /// started without a key reject nothing, but some proxies reject an empty bearer).
-  package var apiKey: String?
+  public var apiKey: String?
   /// Upper bound on one attempt, from sending the request to the last byte. It is also the
   /// only limit before the response starts, because prompt processing on a CPU can take
   /// minutes before the first byte.
-  package var requestTimeout: Duration
+  public var requestTimeout: Duration
   /// Longest silence tolerated once the response has started.
-  package var idleTimeout: Duration
+  public var idleTimeout: Duration
   /// Pause before the single retry of a transient failure.
-  package var retryDelay: Duration
+  public var retryDelay: Duration
   /// Extra request headers, e.g. for a gateway in front of the server.
-  package var headers: [String: String]
+  public var headers: [String: String]
 
-  package init(
+  public init(
     baseURL: URL,
     apiKey: String? = nil,
     requestTimeout: Duration = .seconds(300),

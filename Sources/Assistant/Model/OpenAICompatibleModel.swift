@@ -1,40 +1,50 @@
 import Foundation
 import SearchIndex
+import Synchronization
 
 /// A `LanguageModel` served over the OpenAI chat completions API, as llama.cpp's server,
 /// Ollama, vLLM and LM Studio provide it.
 ///
 /// Requests always ask for a stream; a server that answers with one JSON document instead
 /// is handled too, producing the same events in one burst.
-package struct OpenAICompatibleModel: LanguageModel {
-  package let server: ModelServer
-  /// The server's model name; single-model servers such as llama.cpp accept anything.
-  package let model: String
+public struct OpenAICompatibleModel: LanguageModel {
+  public let server: ModelServer
+  /// The model name the caller gave, or nil to ask the server (`GET /v1/models`) on the
+  /// first request and use the model it lists when it lists exactly one.
+  public let requestedModel: String?
   /// Asks for a final usage chunk (`stream_options.include_usage`). Servers that predate
   /// the option ignore it; turn it off only for one that rejects unknown fields.
-  package var requestsUsage: Bool
+  public var requestsUsage: Bool
+  /// The model the server named, once asked; shared by copies so the question is asked once.
+  private let listedModel = ListedModel()
 
   private var http: ModelHTTPClient { ModelHTTPClient(server: server) }
 
   /// The largest non-streamed completion accepted; far above any real answer.
   static let completionBodyLimit = 32 * 1024 * 1024
+  /// The largest model list read; real lists are a few kilobytes.
+  static let modelListLimit = 4 * 1024 * 1024
 
-  package init(server: ModelServer, model: String, requestsUsage: Bool = true) {
+  public init(server: ModelServer, model: String?, requestsUsage: Bool = true) {
     self.server = server
-    self.model = model
+    self.requestedModel = model
     self.requestsUsage = requestsUsage
   }
 
-  package func stream(
+  /// The model requests name: the caller's, or the server's only model once known.
+  public var model: String? { requestedModel ?? listedModel.name.withLock { $0 } }
+
+  public func stream(
     messages: [ChatMessage],
     tools: [ToolDefinition],
     options: GenerationOptions
   ) -> AsyncThrowingStream<ModelEvent, any Error> {
-    let body = Data(requestBody(messages: messages, tools: tools, options: options).compactText.utf8)
     let http = self.http
     let (stream, continuation) = AsyncThrowingStream<ModelEvent, any Error>.makeStream()
     let producer = Task {
       do {
+        let name = try await resolvedModel()
+        let body = Data(requestBody(messages: messages, tools: tools, options: options, model: name).compactText.utf8)
         try await Self.produce(http: http, body: body) { continuation.yield($0) }
         continuation.finish()
       } catch {
@@ -99,9 +109,36 @@ package struct OpenAICompatibleModel: LanguageModel {
     return firstByte == UInt8(ascii: "{")
   }
 
+  /// The model name to send: the caller's, or the one model `GET /v1/models` lists.
+  /// Sending a made-up name instead would let a multi-model server pick one silently
+  /// (or fail with an unhelpful 404), so several or none is an error that names them.
+  public func resolvedModel() async throws -> String {
+    if let model { return model }
+    let body: Data
+    do {
+      body = try await http.get("models", limit: Self.modelListLimit)
+    } catch let error as ModelError {
+      if case .http(let status, _) = error, status == 404 {
+        throw ModelError.modelNotChosen(reason: "the server at \(server.baseURL.absoluteString) lists no models (GET /v1/models: 404); name one with --model")
+      }
+      throw error
+    }
+    let names = (try? JSONParser.parse(body))?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+    switch names.count {
+    case 1:
+      listedModel.name.withLock { $0 = names[0] }
+      return names[0]
+    case 0:
+      throw ModelError.modelNotChosen(reason: "the server at \(server.baseURL.absoluteString) lists no models; name one with --model")
+    default:
+      let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
+      throw ModelError.modelNotChosen(reason: "the server offers \(names.count) models (\(shown)); name one with --model")
+    }
+  }
+
   /// The chat completions request as JSON, in a fixed member order so identical inputs
   /// give identical bytes (useful for logs and for prompt caching proxies).
-  func requestBody(messages: [ChatMessage], tools: [ToolDefinition], options: GenerationOptions) -> JSONValue {
+  func requestBody(messages: [ChatMessage], tools: [ToolDefinition], options: GenerationOptions, model: String) -> JSONValue {
     var body: JSONObject = ["model": .string(model), "messages": .array(messages.map(\.json))]
     // An empty tools array is rejected by some servers' validation; leave it out.
     if !tools.isEmpty {
@@ -124,4 +161,10 @@ package struct OpenAICompatibleModel: LanguageModel {
     }
     return .object(body)
   }
+}
+
+/// The server's one model once `GET /v1/models` named it; a class so that copies of the
+/// client share it.
+private final class ListedModel: Sendable {
+  let name = Mutex<String?>(nil)
 }

@@ -127,21 +127,23 @@ final class SocketHTTPExchange: Sendable {
     guard let target = request.url, let host = target.host else {
       throw HTTPExchange.Failure(error: .unreachable(url: url, reason: "not an http url"), retryable: false)
     }
-    let socket = try connect(host: host, port: target.port ?? 80, deadline: deadline, url: url)
+    // Connecting may take the idle timeout at most: a host that drops packets is as
+    // unreachable as one that refuses.
+    let socket = try connect(host: host, port: target.port ?? 80, deadline: min(deadline, started + idleTimeout), url: url)
     defer { close(socket) }
     try send(Self.encode(request, host: host, port: target.port), on: socket, deadline: deadline, url: url)
 
     var parser = HTTPResponseParser()
-    var lastActivity = started
+    var lastActivity = ContinuousClock.now
     var buffer = [UInt8](repeating: 0, count: Self.receiveSize)
     while true {
-      // Until the head arrives only the request timeout applies (a CPU server may think
-      // for minutes before its first byte); after it, silence counts too.
-      let idleDeadline = parser.sawHead ? lastActivity + idleTimeout : deadline
+      // Silence counts before the status line too: a hung server must not hold a person
+      // for the whole request timeout. A model that thinks longer before its first byte
+      // needs a longer idle timeout (`--timeout`).
+      let idleDeadline = lastActivity + idleTimeout
       try waitFor(Int16(POLLIN), on: socket, until: min(deadline, idleDeadline), url: url) {
-        ContinuousClock.now >= deadline || !parser.sawHead
-          ? .timeout(seconds: requestTimeout.inSeconds, idle: false)
-          : .timeout(seconds: idleTimeout.inSeconds, idle: true)
+        if ContinuousClock.now >= deadline { return .timeout(seconds: requestTimeout.inSeconds, idle: false) }
+        return parser.sawHead ? .timeout(seconds: idleTimeout.inSeconds, idle: true) : .silent(seconds: idleTimeout.inSeconds)
       }
       let count = recv(socket, &buffer, buffer.count, 0)
       if count < 0 {
@@ -197,7 +199,9 @@ final class SocketHTTPExchange: Sendable {
       var code = errno
       if code == EINPROGRESS || code == EINTR {
         do {
-          try waitFor(Int16(POLLOUT), on: fd, until: deadline, url: url) { .timeout(seconds: requestTimeout.inSeconds, idle: false) }
+          try waitFor(Int16(POLLOUT), on: fd, until: deadline, url: url) {
+            .unreachable(url: url, reason: "no connection within \(ModelError.seconds(min(idleTimeout, requestTimeout).inSeconds))s")
+          }
         } catch {
           close(fd)
           throw error

@@ -1,12 +1,12 @@
 import SearchIndex
 
 /// Token counts the server reported for one completion.
-package struct TokenUsage: Sendable, Equatable {
-  package var promptTokens: Int
-  package var completionTokens: Int
-  package var totalTokens: Int
+public struct TokenUsage: Sendable, Equatable {
+  public var promptTokens: Int
+  public var completionTokens: Int
+  public var totalTokens: Int
 
-  package init(promptTokens: Int, completionTokens: Int, totalTokens: Int) {
+  public init(promptTokens: Int, completionTokens: Int, totalTokens: Int) {
     self.promptTokens = promptTokens
     self.completionTokens = completionTokens
     self.totalTokens = totalTokens

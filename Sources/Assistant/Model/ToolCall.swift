@@ -4,14 +4,14 @@ import SearchIndex
 ///
 /// Arguments stay a string because that is what the model emitted: the caller decides how
 /// to validate it, and the exact text is what must be echoed back in the transcript.
-package struct ToolCall: Sendable, Equatable {
+public struct ToolCall: Sendable, Equatable {
   /// Server-assigned id that the `.tool` result message must quote.
-  package var id: String
-  package var name: String
+  public var id: String
+  public var name: String
   /// JSON text of the arguments object; `{}` when the server sent none.
-  package var arguments: String
+  public var arguments: String
 
-  package init(id: String, name: String, arguments: String) {
+  public init(id: String, name: String, arguments: String) {
     self.id = id
     self.name = name
     self.arguments = arguments

@@ -5,14 +5,14 @@ import SearchIndex
 /// `parameters` is a JSON Schema passed through verbatim (member order included), because
 /// servers that compile schemas into grammars (llama.cpp, vLLM) are sensitive to exactly
 /// what they are given.
-package struct ToolDefinition: Sendable, Equatable {
-  package var name: String
-  package var description: String
-  package var parameters: JSONValue
+public struct ToolDefinition: Sendable, Equatable {
+  public var name: String
+  public var description: String
+  public var parameters: JSONValue
   /// Asks the server to constrain arguments to the schema; servers without support ignore it.
-  package var strict: Bool
+  public var strict: Bool
 
-  package init(name: String, description: String, parameters: JSONValue, strict: Bool = true) {
+  public init(name: String, description: String, parameters: JSONValue, strict: Bool = true) {
     self.name = name
     self.description = description
     self.parameters = parameters

@@ -10,7 +10,7 @@ public enum PipelineType: String, Sendable, Hashable, CaseIterable, CustomString
 /// An item flowing through a pipeline, with its text relevance and (after `score`) its score.
 public struct ResultItem: Sendable, Hashable {
   /// The row in the index, for fetching more attributes.
-  public var rowid: Int64
+  package var rowid: Int64
   public var item: SearchableItem
   /// BM25 relevance of the text search (larger is better); 0 without one.
   public var relevance: Double
@@ -24,7 +24,7 @@ public struct ResultItem: Sendable, Hashable {
   /// input lacks it (what `fuse` combines); empty otherwise.
   public var inputRanks: [Int?] = []
 
-  public init(rowid: Int64, item: SearchableItem, relevance: Double = 0, score: Double? = nil, scoreTerms: [ScoreTerm] = []) {
+  package init(rowid: Int64, item: SearchableItem, relevance: Double = 0, score: Double? = nil, scoreTerms: [ScoreTerm] = []) {
     self.rowid = rowid
     self.item = item
     self.relevance = relevance

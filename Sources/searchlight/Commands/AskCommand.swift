@@ -10,19 +10,25 @@ import Synchronization
 enum AskCommand: Command {
   static let name = "ask"
   static let abstract = "Answer a question from your items, offline or with a model (OpenAI-compatible) that searches them."
-  static let usage = "ask --db FILE [--model-url URL --model NAME] [--guide LEVEL] [--max-tokens N] [--timeout SECONDS] [--grounding flag|strict|off] [--format text|json] [--timing] [--now ISO8601] [--] QUESTION"
+  static let usage = "ask --db FILE [--model-url URL [--model NAME] [--api-key-file FILE] [--fallback WHEN]] [--guide LEVEL] [--max-tokens N] [--timeout SECONDS] [--grounding flag|strict|off] [--format text|json] [--timing] [--now ISO8601] [--] QUESTION"
   static let discussion = """
     With no model, the built-in planner turns the question into a query and the answer quotes
     what came back: titles, dates and each item's best matching sentence, the number of a count
     or statistic (citing the items it was computed from), or "Nothing relevant was found in your
     items." With --model-url (or SEARCHLIGHT_MODEL_URL) and --model (or SEARCHLIGHT_MODEL), a
-    chat-completions server (llama.cpp, Ollama, vLLM, LM Studio) answers, calling the search
-    tool for up to 4 rounds; sources always come from what the searches returned. If the server
-    cannot be reached, a one-line note goes to stderr and the offline answer follows (exit 0).
+    chat-completions server (llama.cpp, Ollama, vLLM, LM Studio, a hosted API) answers, calling
+    the search tool for up to 4 rounds; sources always come from what the searches returned.
+    Without --model, the server's one model (GET /v1/models) is used; a server with several
+    needs --model. The API key comes from --api-key-file, else SEARCHLIGHT_API_KEY, else
+    OPENAI_API_KEY, and is never printed. If the server cannot be reached, a one-line note
+    goes to stderr and the offline answer follows (exit 0); any other model failure (a
+    refused key, an unknown model, a rate limit, a timeout) exits 74 with the server's
+    message, unless --fallback offline asks for the offline answer instead.
 
     A model's answer is bounded: each turn asks for at most --max-tokens tokens (512), the
-    stream stops when the model starts repeating itself, and the server may stay silent for
-    --timeout seconds (60) within --total-timeout (300); a cut answer ends with a note. Each
+    stream stops when the model starts repeating itself, and the server may take --timeout
+    seconds (60) to connect and stay silent for as long (before its first byte too) within
+    --total-timeout (300); a cut answer ends with a note. Each
     sentence of a model's answer is checked against the sources (names, numbers, dates and
     rare words must appear in them): --grounding flag (default) marks the unsupported ones,
     strict leaves them out, off does not check.
@@ -42,12 +48,12 @@ enum AskCommand: Command {
     OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
     OptionSpec(name: "guide", kind: .value, valueName: "LEVEL", help: "The search tool offered to the model: focused (default), complete or profile:..."),
     OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
-    OptionSpec(name: "timeout", kind: .value, valueName: "SECONDS", help: "Longest silence of the model server once it has started answering (default 60)."),
+    OptionSpec(name: "timeout", kind: .value, valueName: "SECONDS", help: "Longest the model server may take to connect, or stay silent before or during its answer (default 60)."),
     OptionSpec(name: "total-timeout", kind: .value, valueName: "SECONDS", help: "Longest a model request may take in all (default 300)."),
     OptionSpec(name: "grounding", kind: .value, valueName: "MODE", help: "Check the model's sentences against the sources: flag (default, mark unsupported ones), strict (leave them out) or off."),
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "text (default) or json (JSON Lines events)."),
     OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first source, to the first text and in total, and the time of each phase of the process, on stderr."),
-  ]
+  ] + ModelAccess.options
 
   /// Items an answer lists and cites at most.
   static let resultLimit = 10
@@ -89,16 +95,14 @@ enum AskCommand: Command {
     executor: QueryExecutor, options: QueryOptions, guidance: ToolGuidance, model: (any LanguageModel)?, resultLimit: Int,
     configure: (inout AnswerSession.Configuration) -> Void = { _ in }
   ) throws -> AnswerSession {
-    let tool = SearchTool(executor: executor, options: options, maximumResultCount: resultLimit)
-    let schema = try ToolSchemaGenerator(index: executor.index, registry: executor.registry, scope: options.scope).tool(guidance)
-    guard let definition = ToolDefinition(openAIFunction: schema) else { throw CommandFailure(.ioError, "the search tool has no definition") }
     var configuration = AnswerSession.Configuration()
     configuration.resultLimit = resultLimit
     configure(&configuration)
     let planner = try BuiltinPlanner(
       index: executor.index, clock: options.clock, scope: options.scope, resultLimit: resultLimit, registry: executor.registry)
-    return AnswerSession(
-      tool: tool, toolDefinition: definition, model: model, planner: TimedPlanner(planner: planner), configuration: configuration)
+    return try AnswerSession(
+      executor: executor, options: options, model: model, guidance: guidance, planner: TimedPlanner(planner: planner),
+      configuration: configuration)
   }
 
   /// Prints the answer to `question` as it streams. Ctrl-C stops it and exits 130.
@@ -109,6 +113,8 @@ enum AskCommand: Command {
     case .failure(let error) where error is CancellationError:
       Terminal.err("\n")
       throw CommandFailure(.interrupted, "cancelled")
+    case .failure(let error as ModelError):
+      throw ModelAccess.failure(error)
     case .failure(let error):
       throw queryFailure(error)
     }
@@ -125,14 +131,9 @@ enum AskCommand: Command {
       }
       return nil
     }
-    guard let url = URL(string: urlText), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-      throw UsageError(message: "'\(urlText)' is not an http or https URL", command: name)
-    }
-    var server = ModelServer(baseURL: url)
-    if let idle = try seconds(arguments, "timeout") { server.idleTimeout = idle }
-    if let total = try seconds(arguments, "total-timeout") { server.requestTimeout = total }
-    // Single-model servers (llama.cpp) accept any name.
-    return OpenAICompatibleModel(server: server, model: modelName ?? "default")
+    return try ModelAccess.model(
+      urlText: urlText, model: modelName, arguments: arguments, command: name,
+      idleTimeout: try seconds(arguments, "timeout"), requestTimeout: try seconds(arguments, "total-timeout"))
   }
 
   /// `--max-tokens` and `--grounding` as a change to the session's configuration.
@@ -151,7 +152,9 @@ enum AskCommand: Command {
       }
       grounding = mode
     }
+    let fallback = try ModelAccess.fallback(arguments, command: name)
     return { configuration in
+      configuration.fallback = fallback
       if let maximumTokens { configuration.generation.maxTokens = maximumTokens }
       configuration.grounding = grounding
     }

@@ -32,7 +32,8 @@ enum EmbeddingsCommand: Command {
     OptionSpec(name: "pending", kind: .flag, help: "Embed only items still waiting, retrying those that failed."),
     OptionSpec(name: "clear", kind: .flag, help: "Delete every vector and the recorded model."),
     OptionSpec(name: "batch", kind: .value, valueName: "N", help: "Items per request (default 32)."),
-    OptionSpec(name: "api-key", kind: .value, valueName: "KEY", help: "Bearer token for the endpoint (also SEARCHLIGHT_EMBEDDINGS_API_KEY)."),
+    OptionSpec(name: "api-key-file", kind: .value, valueName: "FILE", help: "Read the endpoint's bearer token from FILE (otherwise SEARCHLIGHT_EMBEDDINGS_API_KEY, SEARCHLIGHT_API_KEY, OPENAI_API_KEY)."),
+    OptionSpec(name: "api-key", kind: .value, valueName: "KEY", help: "The bearer token itself; other users can see it in the process list, so prefer --api-key-file."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -65,7 +66,8 @@ enum EmbeddingsCommand: Command {
       throw CommandFailure(.dataError, "the index's embeddings have \(recorded.dimensions) dimensions, not \(dimensions) (model '\(recorded.model)'); use --clear to start over")
     }
     let configuration = EmbeddingConfiguration(model: model, dimensions: dimensions ?? recorded?.dimensions ?? 0, url: urlText)
-    let embedder = EndpointEmbedder(url: url, model: model, dimensions: dimensions ?? recorded?.dimensions, apiKey: apiKey(arguments))
+    let embedder = EndpointEmbedder(url: url, model: model, dimensions: dimensions ?? recorded?.dimensions, apiKey: try ModelAccess.apiKey(arguments, command: name, environment: keyEnvironment)
+      ?? arguments.value("api-key") ?? environmentAPIKey)
     var run = EmbeddingRun(index: index, embedder: embedder, configuration: configuration, batchSize: batch, includeFailed: arguments.has("pending"))
     let start = Date()
     var lastReport = Date.distantPast
@@ -96,9 +98,15 @@ enum EmbeddingsCommand: Command {
     ProcessInfo.processInfo.environment["SEARCHLIGHT_EMBEDDINGS_URL"].flatMap { $0.isEmpty ? nil : $0 }
   }
 
-  static func apiKey(_ arguments: ParsedArguments?) -> String? {
-    arguments?.value("api-key") ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_EMBEDDINGS_API_KEY"]
+  /// The key from the environment: the embeddings endpoint's own, else the shared ones.
+  static var environmentAPIKey: String? {
+    let environment = ProcessInfo.processInfo.environment
+    return environment["SEARCHLIGHT_EMBEDDINGS_API_KEY"].flatMap { $0.isEmpty ? nil : $0 } ?? ModelAccess.environmentKey(environment)
   }
+
+  /// No environment for `ModelAccess.apiKey`: here it reads only `--api-key-file`, since
+  /// `--api-key` and the embeddings variable come before the shared variables.
+  private static let keyEnvironment: [String: String] = [:]
 
   static func parseURL(_ text: String, command: String) throws -> URL {
     guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -126,7 +134,7 @@ enum EmbeddingsCommand: Command {
     else { return }
     let urlText = environmentURL ?? configuration.url
     guard let url = URL(string: urlText) else { return }
-    let embedder = EndpointEmbedder(url: url, model: configuration.model, dimensions: configuration.dimensions, apiKey: apiKey(nil),
+    let embedder = EndpointEmbedder(url: url, model: configuration.model, dimensions: configuration.dimensions, apiKey: environmentAPIKey,
                                     requestTimeout: .seconds(60))
     var run = EmbeddingRun(index: index, embedder: embedder, configuration: configuration)
     do {

@@ -55,13 +55,13 @@ enum EvalCommand: Command {
     OptionSpec(name: "planner", kind: .value, valueName: "NAME", help: "How questions become queries: plain (default), builtin or fts5."),
     OptionSpec(name: "k", kind: .value, valueName: "N", help: "Results that count (default 10)."),
     OptionSpec(name: "model-url", kind: .value, valueName: "URL", help: "With --fixtures: also answer each question with this chat-completions server."),
-    OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (default: default)."),
+    OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (default: the server's one model)."),
     OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
     OptionSpec(name: "details", kind: .flag, help: "Show every question's or query's results."),
     OptionSpec(name: "no-compare", kind: .flag, help: "With embeddings: skip the text-only run that the gain is measured against."),
     Common.now, Common.protection, QuerySetup.stagesOption,
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json (one object)."),
-  ]
+  ] + ModelAccess.options
 
   /// Planners `--planner` accepts now, and those that arrive later.
   static let planners = ["plain", "builtin", "fts5"]
@@ -208,10 +208,7 @@ enum EvalCommand: Command {
       return nil
     }
     guard fixtures else { throw UsageError(message: "--model-url goes with --fixtures", command: name) }
-    guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-      throw UsageError(message: "'\(text)' is not an http or https URL", command: name)
-    }
-    return OpenAICompatibleModel(server: ModelServer(baseURL: url), model: arguments.value("model") ?? "default")
+    return try ModelAccess.model(urlText: text, model: arguments.value("model"), arguments: arguments, command: name)
   }
 
   /// Runs async work to its end from this synchronous command.

@@ -28,7 +28,7 @@ struct QuerySetup {
     let text = arguments?.value("embeddings-url") ?? EmbeddingsCommand.environmentURL ?? configuration.url
     guard let url = URL(string: text) else { return nil }
     return EndpointEmbedder(url: url, model: configuration.model, dimensions: configuration.dimensions,
-                            apiKey: EmbeddingsCommand.apiKey(nil), requestTimeout: .seconds(30))
+                            apiKey: EmbeddingsCommand.environmentAPIKey, requestTimeout: .seconds(30))
   }
 
   static let stagesOption = OptionSpec(
@@ -107,6 +107,7 @@ func queryFailure(_ error: any Error) -> any Error {
   case let error as QueryRuntimeError: return CommandFailure(.dataError, error.message)
   case is QueryCancelled: return CommandFailure(.ioError, "query cancelled")
   case let error as EmbeddingError: return CommandFailure(error.isIOFailure ? .ioError : .dataError, error.message)
+  case let error as ModelError: return ModelAccess.failure(error)
   default: return error
   }
 }

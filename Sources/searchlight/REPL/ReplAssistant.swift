@@ -46,7 +46,8 @@ struct AssistantBridge: ReplAssistant {
     let environment = ProcessInfo.processInfo.environment
     var model: (any LanguageModel)?
     if let text = environment["SEARCHLIGHT_MODEL_URL"], !text.isEmpty, let url = URL(string: text) {
-      model = OpenAICompatibleModel(server: ModelServer(baseURL: url), model: environment["SEARCHLIGHT_MODEL"] ?? "default")
+      let name = environment["SEARCHLIGHT_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+      model = OpenAICompatibleModel(server: ModelServer(baseURL: url, apiKey: ModelAccess.environmentKey(environment)), model: name)
     }
     let session = try AskCommand.session(
       executor: context.executor, options: context.options, guidance: .focused, model: model, resultLimit: AskCommand.resultLimit)
