@@ -79,6 +79,17 @@ import Testing
     #expect(result.replies.isEmpty)
   }
 
+  @Test func extractGroupItemsSkipsTheOffset() throws {
+    func ids(_ fields: String) throws -> [String] {
+      try Self.ids(C.pipeline([C.trailsStage, C.stage("g", "groupBy", #"{"from":"q","attribute":"difficulty"}"#),
+                               C.stage("e", "extractGroupItems", #"{"from":"g","groupKey":"moderate"\#(fields)}"#)]))
+    }
+    let all = try ids("")
+    #expect(all.count > 6)
+    #expect(try ids(#","offset":2,"limit":3"#) == Array(all.dropFirst(2).prefix(3)))
+    #expect(try ids(#","offset":4"#) == Array(all.dropFirst(4)))
+  }
+
   // MARK: postFilters
 
   @Test func postFiltersApplyAfterRanking() throws {

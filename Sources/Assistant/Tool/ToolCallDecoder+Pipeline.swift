@@ -332,12 +332,14 @@ extension DecodingState {
     case "extractGroupItems":
       try value.checkKeys(["from", "extractValue", "groupKey", "limit", "offset"])
       let key = try value.required("groupKey", expected: "a group key or a $variable").string()
-      if let offset = try value.optional("offset")?.integer(), offset > 0 {
-        throw ToolCallError(path: "\(value.path).offset", message: "offset is not supported; use limit", example: #""limit":10"#)
-      }
+      let offset = try value.optional("offset")?.integer(in: 0...1_000_000) ?? 0
       writer.write(try requireFrom() + " | extract ")
       writer.write(key.hasPrefix("$") ? "$" + Self.variableName(String(key.dropFirst())) : DSLWriter.exact(key), path: "\(value.path).groupKey")
-      if let limit = try value.optional("limit")?.integer(in: 1...1_000_000) { writer.write(" | limit \(limit)") }
+      let limit = try value.optional("limit")?.integer(in: 1...1_000_000)
+      if limit != nil || offset > 0 {
+        // The group's items from `offset` on, at most `limit` of them.
+        writer.write(" | limit \(limit ?? 1_000_000)" + (offset > 0 ? " offset \(offset)" : ""), path: "\(value.path).\(offset > 0 ? "offset" : "limit")")
+      }
     case "merge":
       try value.checkKeys(["inputStageIds"])
       let ids = try value.required("inputStageIds", expected: "stage ids").strings().map(Self.statementName)
