@@ -1,0 +1,81 @@
+import Foundation
+
+/// A body written by a producer (an answer streaming in) while libmicrohttpd's connection
+/// thread reads it: `write` appends, `finish` ends it, and `read` blocks the connection thread
+/// until there is something to send. When the client goes away (or the server stops), the
+/// stream is cancelled: writes are dropped and `onCancel` runs once so the producer can stop.
+///
+/// `@unchecked Sendable`: every stored property is read and written only while `condition`
+/// is locked, and the producer and the connection thread are different threads by design.
+package final class ResponseStream: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var buffer: [UInt8] = []
+  private var finished = false
+  private var cancelled = false
+  private var cancelHandler: (@Sendable () -> Void)?
+
+  package init() {}
+
+  /// Appends `text` for the client; ignored once the stream is finished or cancelled.
+  package func write(_ text: String) {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !finished, !cancelled else { return }
+    buffer.append(contentsOf: text.utf8)
+    condition.broadcast()
+  }
+
+  /// Ends the body once what was written has been read.
+  package func finish() {
+    condition.lock()
+    defer { condition.unlock() }
+    finished = true
+    condition.broadcast()
+  }
+
+  /// True when the client went away or the server is stopping: the producer should stop.
+  package var isCancelled: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return cancelled
+  }
+
+  /// Runs `handler` when the stream is cancelled (at once if it already was).
+  package func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    condition.lock()
+    if cancelled {
+      condition.unlock()
+      handler()
+      return
+    }
+    cancelHandler = handler
+    condition.unlock()
+  }
+
+  /// Stops the stream: the reader gets the end, the producer its cancel handler.
+  package func cancel() {
+    condition.lock()
+    let handler = cancelled ? nil : cancelHandler
+    cancelled = true
+    cancelHandler = nil
+    condition.broadcast()
+    condition.unlock()
+    handler?()
+  }
+
+  /// Up to `maximum` bytes, waiting for the producer; nil at the end of the body (finished
+  /// and drained, or cancelled).
+  func read(maximum: Int) -> [UInt8]? {
+    condition.lock()
+    defer { condition.unlock() }
+    while buffer.isEmpty && !finished && !cancelled {
+      // A bounded wait, so a stuck producer never pins the thread past a cancel.
+      _ = condition.wait(until: Date(timeIntervalSinceNow: 1))
+    }
+    if cancelled || buffer.isEmpty { return nil }
+    let count = min(maximum, buffer.count)
+    let chunk = Array(buffer[..<count])
+    buffer.removeFirst(count)
+    return chunk
+  }
+}
