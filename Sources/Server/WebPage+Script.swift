@@ -14,7 +14,7 @@ extension WebPage {
         else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
         else node.setAttribute(key, value === true ? "" : value);
       }
-      for (const child of children.flat()) {
+      for (const child of children.flat(Infinity)) {
         if (child === null || child === undefined) continue;
         node.append(child instanceof Node ? child : document.createTextNode(String(child)));
       }
