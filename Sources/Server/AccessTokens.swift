@@ -10,6 +10,11 @@ package struct AccessTokens: Sendable {
   package struct Token: Sendable {
     package var secret: [UInt8]
     package var protection: Set<String>
+
+    package init(secret: [UInt8], protection: Set<String>) {
+      self.secret = secret
+      self.protection = protection
+    }
   }
 
   package let tokens: [Token]

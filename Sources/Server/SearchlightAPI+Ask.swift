@@ -33,7 +33,8 @@ extension SearchlightAPI {
     let events = session.streamResponse(to: question)
     let wantsStream = (request.header("Accept") ?? "").lowercased().contains("text/event-stream")
     if wantsStream {
-      let stream = ResponseStream()
+      // A comment line after 15 s of silence (a slow model) lets a client that left be noticed.
+      let stream = ResponseStream(heartbeat: ": keep-alive\n\n")
       let task = Task {
         do {
           for try await event in events {

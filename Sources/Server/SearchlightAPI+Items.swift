@@ -90,9 +90,10 @@ extension SearchlightAPI {
     }
   }
 
-  /// `DELETE /v1/items?domain=D`: deletes the domain and its sub-domains (as `delete
-  /// --domain`); `{"deleted":N}`.
-  func deleteDomain(_ request: HTTPRequest) -> HTTPResponse {
+  /// `DELETE /v1/items?domain=D`: deletes the items of the domain and its sub-domains (as
+  /// `delete --domain`) that the scope sees; hidden items are neither deleted nor counted.
+  /// `{"deleted":N}`.
+  func deleteDomain(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
     guard let domain = request.query["domain"], !domain.isEmpty else {
       return APIError.response(400, "give the domain to delete: DELETE /v1/items?domain=D (or DELETE /v1/items/{id})")
     }
@@ -100,10 +101,39 @@ extension SearchlightAPI {
       return APIError.response(400, error.message)
     }
     do {
-      let deleted = try index.deleteSearchableItems(withDomainIdentifiers: [domain])
+      // The visible items of the domain, found by a query in the caller's scope (the domain
+      // is an escaped string literal of the query, never SQL text).
+      let escaped = Self.escapedForQuery(domain)
+      let text = "domainIdentifier == \"\(escaped)\" || domainIdentifier == \"\(escaped).*\""
+      let options = options(scope)
+      let executor = executor
+      var identifiers: [String] = []
+      var seen: Set<String> = []
+      _ = try executor.execute(try executor.prepare(text, options: options), options: options) { reply in
+        switch reply.content {
+        case .items(let items), .scoredItems(let items):
+          for item in items where seen.insert(item.item.uniqueIdentifier).inserted { identifiers.append(item.item.uniqueIdentifier) }
+        default: break
+        }
+      }
+      var deleted = 0
+      for start in stride(from: 0, to: identifiers.count, by: 500) {
+        deleted += try index.deleteSearchableItems(withIdentifiers: Array(identifiers[start..<min(start + 500, identifiers.count)]))
+      }
       return Self.json(["deleted": .number(Double(deleted))])
     } catch {
       return Self.failure(error)
     }
+  }
+
+  /// `text` inside a query's double-quoted string, matched literally: quote, backslash and the
+  /// wildcards `*` and `?` escaped.
+  static func escapedForQuery(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "\\" || character == "\"" || character == "*" || character == "?" { out.append("\\") }
+      out.append(character)
+    }
+    return out
   }
 }

@@ -76,7 +76,7 @@ package struct SearchlightAPI: Sendable {
     case .items:
       switch request.method {
       case "POST": return addItems(request)
-      case "DELETE": return deleteDomain(request)
+      case "DELETE": return deleteDomain(request, scope: scope)
       default: return methodNotAllowed(["POST", "DELETE"])
       }
     case .item(let id):

@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightTestSupport
 import SearchIndex
 import Synchronization
 import Testing

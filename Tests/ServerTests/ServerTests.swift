@@ -178,6 +178,21 @@ import Testing
     #expect(domain.status == 200)
     #expect(domain.json?["deleted"]?.intValue == trails)
     #expect(try await fixture.client.send("DELETE", "/v1/items").status == 400)
+    // Hidden items are neither deleted nor counted.
+    let vault = try await fixture.client.send("DELETE", "/v1/items?domain=vault")
+    #expect(vault.json?["deleted"]?.intValue == 0)
+    #expect(try fixture.index.item(withIdentifier: "secret-1") != nil)
+    // Sub-domains go with their domain; a domain that only starts the same does not.
+    _ = try await fixture.client.send("POST", "/v1/items", body: """
+      {"id":"m1","domain":"post","attributes":{"title":"a"}}
+      {"id":"m2","domain":"post.inbox","attributes":{"title":"b"}}
+      {"id":"m3","domain":"postbox","attributes":{"title":"c"}}
+      {"id":"m4","domain":"post*","attributes":{"title":"d"}}
+      """)
+    let mail = try await fixture.client.send("DELETE", "/v1/items?domain=post")
+    #expect(mail.json?["deleted"]?.intValue == 2)
+    #expect(try fixture.index.item(withIdentifier: "m3") != nil)
+    #expect(try fixture.index.item(withIdentifier: "m4") != nil)
     #expect(try await fixture.client.send("DELETE", "/v1/items?domain=bad%20domain!").status == 400)
   }
 

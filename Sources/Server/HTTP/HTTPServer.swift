@@ -97,7 +97,10 @@ package final class HTTPServer: Sendable {
       return state.daemon
     }
     guard let daemon = handle?.pointer else { return }
+    // Quiesced, the daemon no longer polls the listening socket; closing it now makes new
+    // connections fail at once instead of waiting in the backlog until the stop.
     let listener = MHD_quiesce_daemon(daemon)
+    if listener >= 0 { close(listener) }
     let deadline = ContinuousClock.now + configuration.shutdownGrace
     while state.withLock({ $0.inFlight }) > 0, ContinuousClock.now < deadline {
       Thread.sleep(forTimeInterval: 0.02)
@@ -105,7 +108,6 @@ package final class HTTPServer: Sendable {
     for stream in state.withLock({ Array($0.streams.values) }) { stream.cancel() }
     MHD_stop_daemon(daemon)
     state.withLock { $0.daemon = nil }
-    if listener >= 0 { close(listener) }
   }
 
   /// True when `host` is an IP address (or `localhost`) the server can bind.

@@ -4,6 +4,9 @@ import Foundation
 /// thread reads it: `write` appends, `finish` ends it, and `read` blocks the connection thread
 /// until there is something to send. When the client goes away (or the server stops), the
 /// stream is cancelled: writes are dropped and `onCancel` runs once so the producer can stop.
+/// A connection thread waiting here cannot see the client leave, so a stream with a
+/// `heartbeat` sends it after `heartbeatInterval` of silence (an SSE comment line): the write
+/// fails once the client is gone, and libmicrohttpd ends the response.
 ///
 /// `@unchecked Sendable`: every stored property is read and written only while `condition`
 /// is locked, and the producer and the connection thread are different threads by design.
@@ -13,8 +16,14 @@ package final class ResponseStream: @unchecked Sendable {
   private var finished = false
   private var cancelled = false
   private var cancelHandler: (@Sendable () -> Void)?
+  private let heartbeat: [UInt8]
+  private let heartbeatInterval: TimeInterval
 
-  package init() {}
+  /// `heartbeat`: text sent after `heartbeatInterval` seconds without any (empty: none).
+  package init(heartbeat: String = "", heartbeatInterval: TimeInterval = 15) {
+    self.heartbeat = Array(heartbeat.utf8)
+    self.heartbeatInterval = heartbeatInterval
+  }
 
   /// Appends `text` for the client; ignored once the stream is finished or cancelled.
   package func write(_ text: String) {
@@ -68,9 +77,14 @@ package final class ResponseStream: @unchecked Sendable {
   func read(maximum: Int) -> [UInt8]? {
     condition.lock()
     defer { condition.unlock() }
+    var quietSince = Date()
     while buffer.isEmpty && !finished && !cancelled {
       // A bounded wait, so a stuck producer never pins the thread past a cancel.
-      _ = condition.wait(until: Date(timeIntervalSinceNow: 1))
+      _ = condition.wait(until: Date(timeIntervalSinceNow: min(1, heartbeatInterval)))
+      if buffer.isEmpty, !heartbeat.isEmpty, !finished, !cancelled, Date().timeIntervalSince(quietSince) >= heartbeatInterval {
+        quietSince = Date()
+        return Array(heartbeat.prefix(maximum))
+      }
     }
     if cancelled || buffer.isEmpty { return nil }
     let count = min(maximum, buffer.count)

@@ -4,29 +4,31 @@ import SearchIndex
 
 /// A tiny blocking HTTP/1.1 client over a real socket, so the tests see exactly what
 /// libmicrohttpd sends (status, headers, chunked bodies) with nothing in between.
-struct HTTPTestClient {
-  struct Response {
-    var status: Int
+public struct HTTPTestClient: Sendable {
+  public struct Response: Sendable {
+    public var status: Int
     /// Names lowercased.
-    var headers: [String: String]
-    var body: [UInt8]
-    var text: String { String(decoding: body, as: UTF8.self) }
-    var json: JSONValue? { try? JSONParser.parse(text) }
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    public var json: JSONValue? { try? JSONParser.parse(text) }
     /// Non-empty lines, each parsed as JSON.
-    var jsonLines: [JSONValue] { text.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) } }
+    public var jsonLines: [JSONValue] { text.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) } }
   }
 
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
   }
 
-  let port: UInt16
+  public let port: UInt16
   /// Longest a request may take before the test fails instead of hanging.
-  var timeoutSeconds = 60
+  public var timeoutSeconds = 60
+
+  public init(port: UInt16) { self.port = port }
 
   /// Sends on a thread of its own, so a waiting test never holds a thread of Swift's
   /// cooperative pool (which the server's answer tasks need; this machine may have two).
-  func send(
+  public func send(
     _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil
   ) async throws -> Response {
     try await withCheckedThrowingContinuation { continuation in
@@ -36,25 +38,13 @@ struct HTTPTestClient {
     }
   }
 
-  func sendBlocking(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws -> Response {
+  public func sendBlocking(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws -> Response {
     try sendBlocking(method, path, headers: headers, bytes: body.map { Array($0.utf8) })
   }
 
-  func sendBlocking(_ method: String, _ path: String, headers: [String: String] = [:], bytes: [UInt8]?) throws -> Response {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw Failure(description: "socket failed") }
+  public func sendBlocking(_ method: String, _ path: String, headers: [String: String] = [:], bytes: [UInt8]?) throws -> Response {
+    let fd = try connected()
     defer { close(fd) }
-    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw Failure(description: "connect failed: errno \(errno)") }
     var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     if let bytes { head += "Content-Length: \(bytes.count)\r\n" }
@@ -77,6 +67,39 @@ struct HTTPTestClient {
       received.append(contentsOf: buffer[0..<n])
     }
     return try Self.parse(received)
+  }
+
+  /// A socket connected to the server, with the client's timeouts.
+  private func connected() throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw Failure(description: "socket failed") }
+    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+      close(fd)
+      throw Failure(description: "connect failed: errno \(errno)")
+    }
+    return fd
+  }
+
+  /// Sends a GET, reads the first bytes of the answer, and closes the connection: a client
+  /// that leaves in the middle of a streamed response.
+  public func getAndHangUp(_ path: String) throws -> [UInt8] {
+    let fd = try connected()
+    defer { close(fd) }
+    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+    _ = request.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+    return n > 0 ? Array(buffer[0..<n]) : []
   }
 
   static func parse(_ bytes: [UInt8]) throws -> Response {
