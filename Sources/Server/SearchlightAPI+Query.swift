@@ -35,19 +35,67 @@ extension SearchlightAPI {
       fetch = names
     }
     let options = options(scope, now: now)
-    var lines = ""
-    do {
-      let executor = executor
-      let (graph, _) = try executor.prepareTyped(text, options: options)
-      _ = try executor.execute(graph, options: options) { reply in
-        var reply = reply
-        if let limit { reply.content = Self.truncate(reply.content, to: limit) }
-        lines += reply.jsonValue(fetch: fetch).compactText + "\n"
-      }
-    } catch {
+    let executor = executor
+    let graph: QueryGraph
+    do { graph = try executor.prepareTyped(text, options: options).graph } catch {
       return Self.failure(error)
     }
-    return Self.ndjson(lines)
+    let (replyLimit, attributes) = (limit, fetch)
+    return Self.streamingReplies(options: options, wholeUpTo: configuration.wholeResponseBytes) { write in
+      _ = try executor.execute(graph, options: options) { reply in
+        var reply = reply
+        if let replyLimit { reply.content = Self.truncate(reply.content, to: replyLimit) }
+        try write(reply.jsonValue(fetch: attributes).compactText + "\n")
+      }
+    }
+  }
+
+  /// Runs `body` on a thread of its own and answers with the JSON Lines it writes: whole when
+  /// the run ends within `wholeResponseBytes` bytes (an error is then the error response), streamed
+  /// otherwise (an error then ends the stream with an `{"error":...}` line). A client that
+  /// leaves cancels the run.
+  static func streamingReplies(
+    options: QueryOptions, wholeUpTo wholeResponseBytes: Int, _ body: @escaping @Sendable (_ write: (String) throws -> Void) throws -> Void
+  ) -> HTTPResponse {
+    let handoff = StreamHandoff()
+    Thread.detachNewThread {
+      var buffered = ""
+      var stream: ResponseStream?
+      do {
+        try body { line in
+          if let stream {
+            if stream.isCancelled { throw QueryCancelled() }
+            stream.write(line, waitingAbove: wholeResponseBytes)
+            return
+          }
+          buffered += line
+          if buffered.utf8.count > wholeResponseBytes {
+            let started = ResponseStream()
+            started.onCancel { options.cancellation.cancel() }
+            started.write(buffered)
+            buffered = ""
+            stream = started
+            handoff.answer(.success(HTTPResponse(status: 200, headers: [("Content-Type", "application/x-ndjson")], body: .stream(started))))
+          }
+        }
+        if let stream {
+          stream.finish()
+        } else {
+          handoff.answer(.success(ndjson(buffered)))
+        }
+      } catch {
+        if let stream {
+          stream.write(failure(error).bodyText)
+          stream.finish()
+        } else {
+          handoff.answer(.failure(error))
+        }
+      }
+    }
+    switch handoff.wait() {
+    case .success(let response): return response
+    case .failure(let error): return failure(error)
+    }
   }
 
   /// At most `limit` items, rows or groups (as the CLI's `--limit`).

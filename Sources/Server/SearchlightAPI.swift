@@ -30,6 +30,9 @@ package struct SearchlightAPI: Sendable {
     package var configureAnswer: @Sendable (inout AnswerSession.Configuration) -> Void = { _ in }
     /// Items an answer lists and cites at most (as `ask`).
     package var answerResultLimit = 10
+    /// Query answers up to this many bytes are sent whole (an error during the run is still a
+    /// 400); larger ones stream, chunked, with at most this much held unread.
+    package var wholeResponseBytes = 1 << 20
 
     package init(index: SearchIndex, registry: StageRegistry) {
       self.index = index

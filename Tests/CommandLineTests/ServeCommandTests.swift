@@ -116,9 +116,11 @@ import Testing
 
     let question = "trails with waterfalls"
     let askCLI = try workspace.run(["ask", "--db", "i.db", "--format", "json", "--", question], environment: now)
-    let askHTTP = try await served.client.send(
+    var patient = served.client
+    patient.timeoutSeconds = 600
+    let askHTTP = try await patient.send(
       "POST", "/v1/ask", headers: ["Accept": "text/event-stream"], body: JSONValue.object(JSONObject([("question", .string(question))])).compactText)
-    let events = askHTTP.text.components(separatedBy: "\n\n").filter { !$0.isEmpty && !$0.hasPrefix(":") }.map { String($0.dropFirst("data: ".count)) + "\n" }
+    let events = askHTTP.text.components(separatedBy: "\n\n").filter { !$0.isEmpty && !$0.hasPrefix(": ") }.map { String($0.dropFirst("data: ".count)) + "\n" }
     #expect(askCLI.stdout.contains("\"event\":\"source\"") && askCLI.stdout.contains("\"event\":\"done\""), "\(askCLI)")
     #expect(Self.withoutTokens(events.joined()) == Self.withoutTokens(askCLI.stdout))
 

@@ -11,7 +11,7 @@ import Testing
   final class Gate: Sendable {
     let opened = Atomic<Bool>(false)
     func wait() {
-      let deadline = ContinuousClock.now + .seconds(60)
+      let deadline = ContinuousClock.now + .seconds(300)
       while !opened.load(ordering: .acquiring), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
     }
   }
@@ -23,33 +23,41 @@ import Testing
     return try HTTPServer(configuration: configuration, handler: handler)
   }
 
-  @Test func stopLetsTheRequestInFlightFinish() async throws {
+  /// Plain threads and blocking waits throughout: nothing here waits for Swift's cooperative
+  /// pool, which other suites may keep busy.
+  @Test func stopLetsTheRequestInFlightFinish() throws {
     let gate = Gate()
     let server = try Self.server { request in
       gate.wait()
       return .text(200, "finished \(request.path)", contentType: "text/plain")
     }
-    let client = HTTPTestClient(port: server.port)
-    async let response = client.send("GET", "/slow")
+    var client = HTTPTestClient(port: server.port)
+    client.timeoutSeconds = 300
+    let outcome = Mutex<Result<HTTPTestClient.Response, any Error>?>(nil)
+    Thread.detachNewThread { [client] in
+      let result = Result { try client.sendBlocking("GET", "/slow") }
+      outcome.withLock { $0 = result }
+    }
     // Wait until the request is being handled, then stop while it is.
-    let deadline = ContinuousClock.now + .seconds(60)
-    while server.requestsInFlight == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    let deadline = ContinuousClock.now + .seconds(300)
+    while server.requestsInFlight == 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
     #expect(server.requestsInFlight == 1)
     let stopped = Atomic<Bool>(false)
     Thread.detachNewThread {
       server.stop()
       stopped.store(true, ordering: .releasing)
     }
-    try await Task.sleep(for: .milliseconds(200))
+    Thread.sleep(forTimeInterval: 0.2)
     // Still waiting for the request, and no longer accepting new ones.
     let stillStopping = !stopped.load(ordering: .acquiring)
     #expect(stillStopping)
-    await #expect(throws: HTTPTestClient.Failure.self) { try await client.send("GET", "/new") }
+    #expect(throws: HTTPTestClient.Failure.self) { try client.sendBlocking("GET", "/new") }
     gate.opened.store(true, ordering: .releasing)
-    let finished = try await response
+    while outcome.withLock({ $0 == nil }), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    let finished = try #require(try outcome.withLock { $0 }?.get())
     #expect(finished.status == 200)
     #expect(finished.text == "finished /slow")
-    while !stopped.load(ordering: .acquiring), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    while !stopped.load(ordering: .acquiring), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
     let stoppedAtLast = stopped.load(ordering: .acquiring)
     #expect(stoppedAtLast)
   }

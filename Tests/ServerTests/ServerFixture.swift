@@ -11,8 +11,14 @@ final class ServerFixture: Sendable {
   let index: SearchIndex
   let server: HTTPServer
   var client: HTTPTestClient { HTTPTestClient(port: server.port) }
+  /// A client that waits up to ten minutes for an answer (a bound, not an expectation).
+  var patientClient: HTTPTestClient {
+    var client = HTTPTestClient(port: server.port)
+    client.timeoutSeconds = 600
+    return client
+  }
 
-  init(tokens: AccessTokens? = nil, maximumBodyBytes: Int = 1 << 20) throws {
+  init(tokens: AccessTokens? = nil, maximumBodyBytes: Int = 1 << 20, wholeResponseBytes: Int = 1 << 20) throws {
     index = try SampleIndex.make()
     try index.indexSearchableItems([
       SearchableItem(
@@ -25,6 +31,7 @@ final class ServerFixture: Sendable {
     var configuration = SearchlightAPI.Configuration(index: index, registry: StandardLibrary.registry())
     configuration.fixedNow = SampleIndex.now
     configuration.tokens = tokens
+    configuration.wholeResponseBytes = wholeResponseBytes
     let api = SearchlightAPI(configuration)
     var http = HTTPServer.Configuration()
     http.port = 0

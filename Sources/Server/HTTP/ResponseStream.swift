@@ -25,10 +25,17 @@ package final class ResponseStream: @unchecked Sendable {
     self.heartbeatInterval = heartbeatInterval
   }
 
-  /// Appends `text` for the client; ignored once the stream is finished or cancelled.
-  package func write(_ text: String) {
+  /// Appends `text` for the client; ignored once the stream is finished or cancelled. With
+  /// `waitingAbove`, first waits while more than that many bytes are unread, so a producer
+  /// faster than the client holds a bounded buffer.
+  package func write(_ text: String, waitingAbove highWater: Int? = nil) {
     condition.lock()
     defer { condition.unlock() }
+    if let highWater {
+      while buffer.count > highWater && !finished && !cancelled {
+        _ = condition.wait(until: Date(timeIntervalSinceNow: 1))
+      }
+    }
     guard !finished, !cancelled else { return }
     buffer.append(contentsOf: text.utf8)
     condition.broadcast()
@@ -90,6 +97,8 @@ package final class ResponseStream: @unchecked Sendable {
     let count = min(maximum, buffer.count)
     let chunk = Array(buffer[..<count])
     buffer.removeFirst(count)
+    // A producer may be waiting for room.
+    condition.broadcast()
     return chunk
   }
 }
