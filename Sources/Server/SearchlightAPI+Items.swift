@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import QueryEngine
 import SearchIndex
@@ -64,6 +65,7 @@ extension SearchlightAPI {
         }
         return count
       }
+      if count > 0, let hook = configuration.afterItemsWritten { Self.afterWrites.async(execute: hook) }
       return Self.json(["indexed": .number(Double(count))])
     } catch let error as LineError {
       return APIError.response(400, "line \(error.line): \(error.message); nothing was written", extra: [("line", .number(Double(error.line)))])
@@ -71,6 +73,9 @@ extension SearchlightAPI {
       return Self.failure(error)
     }
   }
+
+  /// Where `afterItemsWritten` runs: one at a time, in order.
+  static let afterWrites = DispatchQueue(label: "searchlight.serve.after-writes")
 
   /// One bad line of a `POST /v1/items` body.
   struct LineError: Error {

@@ -33,6 +33,9 @@ package struct SearchlightAPI: Sendable {
     /// Query answers up to this many bytes are sent whole (an error during the run is still a
     /// 400); larger ones stream, chunked, with at most this much held unread.
     package var wholeResponseBytes = 1 << 20
+    /// Runs after `POST /v1/items` wrote items (`serve` embeds them when the index has
+    /// embeddings, as `index` does), off the request's thread.
+    package var afterItemsWritten: (@Sendable () -> Void)?
 
     package init(index: SearchIndex, registry: StageRegistry) {
       self.index = index

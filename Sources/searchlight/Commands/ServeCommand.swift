@@ -96,6 +96,8 @@ enum ServeCommand: Command {
       $0.grounding = grounding
     }
     configuration.answerResultLimit = AskCommand.resultLimit
+    // New items get embeddings as with `index`, when the index has an embedding model.
+    configuration.afterItemsWritten = { EmbeddingsCommand.embedNewItems(index) }
     let api = SearchlightAPI(configuration)
 
     // Signals are read by a dispatch source, so the default action (dying mid-request) is off.
