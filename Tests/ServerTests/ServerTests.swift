@@ -322,6 +322,20 @@ import Testing
     #expect(bad.json?["error"]?["column"] != nil)
   }
 
+  @Test func corsIsOffAndPreflightsAreRefused() async throws {
+    let fixture = try ServerFixture()
+    let origin = ["Origin": "http://elsewhere.example"]
+    let response = try await fixture.client.send("POST", "/v1/query", headers: origin, body: jsonBody([("query", "rating > 4")]))
+    #expect(response.status == 200)
+    #expect(!response.headers.keys.contains { $0.hasPrefix("access-control-") })
+    let preflight = try await fixture.client.send(
+      "OPTIONS", "/v1/query", headers: origin.merging(["Access-Control-Request-Method": "POST"]) { $1 }, body: nil)
+    #expect(preflight.status == 405)
+    #expect(!preflight.headers.keys.contains { $0.hasPrefix("access-control-") })
+    let head = try await fixture.client.send("HEAD", "/v1/health")
+    #expect(head.status == 200)
+  }
+
   @Test func webPageAndAssetsAreServed() async throws {
     let fixture = try ServerFixture()
     let page = try await fixture.client.send("GET", "/")
