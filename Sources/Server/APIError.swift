@@ -1,6 +1,4 @@
-import Dispatch
 import SearchIndex
-import Synchronization
 
 /// The error bodies of the API: `{"error":{"message":...}}`, with the fields of the CLI's
 /// `--format json` errors where they apply (query errors add line, column, hint and id;
@@ -27,26 +25,5 @@ extension HTTPResponse {
   var bodyText: String {
     if case .bytes(let bytes) = body { return String(decoding: bytes, as: UTF8.self) }
     return ""
-  }
-}
-
-/// One response handed from a worker thread to the connection thread that waits for it.
-final class StreamHandoff: Sendable {
-  private let result = Mutex<Result<HTTPResponse, any Error>?>(nil)
-  private let ready = DispatchSemaphore(value: 0)
-
-  /// The first call wins; later ones are ignored.
-  func answer(_ outcome: Result<HTTPResponse, any Error>) {
-    let first = result.withLock { current -> Bool in
-      guard current == nil else { return false }
-      current = outcome
-      return true
-    }
-    if first { ready.signal() }
-  }
-
-  func wait() -> Result<HTTPResponse, any Error> {
-    ready.wait()
-    return result.withLock { $0! }
   }
 }
