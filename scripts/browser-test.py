@@ -42,7 +42,7 @@ def find_chromium():
     sys.exit(0)
 
 
-def dump_dom(chromium, url, budget_ms=10000):
+def dump_dom(chromium, url, budget_ms=30000):
     command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-extensions", "--no-first-run",
                "--window-size=1280,900", f"--virtual-time-budget={budget_ms}", "--dump-dom", url]
     with tempfile.TemporaryDirectory(prefix="searchlight-chromium-") as profile:
@@ -126,7 +126,7 @@ def main():
         check("a question renders results", len(re.findall(r'class="card result"', element(dom, "results")[1])) >= 3)
 
         # An ask streams its answer and numbered source cards.
-        dom = dump_dom(chromium, base + "/?ask=" + urllib.parse.quote("trails with waterfalls"), budget_ms=20000)
+        dom = dump_dom(chromium, base + "/?ask=" + urllib.parse.quote("trails with waterfalls"), budget_ms=120000)
         opening, panel = element(dom, "ask")
         check("an ask finishes", 'data-state="done"' in opening, opening)
         _, answer = element(dom, "answer")

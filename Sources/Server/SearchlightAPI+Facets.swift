@@ -9,8 +9,9 @@ extension SearchlightAPI {
 
   /// `POST /v1/facets {"query","now"?}` (for the web page): group counts of the items a
   /// predicate query finds, by domain, content type and the index's low-cardinality
-  /// attributes: `{"facets":[{"attribute","groups":[{"key","count"}]}]}`. A pipeline has no
-  /// facets (an empty list); a bad query is the 400 of `/v1/query`.
+  /// attributes: `{"facets":[{"attribute","groups":[{"key","count"}]}]}`. A pipeline that
+  /// ends in items is faceted on what it returns; one that ends otherwise (a count, a table) has
+  /// no facets (an empty list); a bad query is the 400 of `/v1/query`.
   func facets(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
     let body: JSONValue
     switch jsonObject(request) {
@@ -34,9 +35,11 @@ extension SearchlightAPI {
       let extra = summary.exampleValues.filter { $0.value.count > 1 }.keys.sorted().prefix(Self.maximumExtraFacets)
       var facets: [JSONValue] = []
       for attribute in ["domainIdentifier", "contentType"] + extra {
-        // The attribute name comes from the catalogue; the predicate is the caller's own
-        // query, run in the caller's scope.
-        guard let graph = try? executor.prepare("search (\(text)) | group by \(attribute) | count", options: options) else { continue }
+        // The attribute name comes from the catalogue; the query is the caller's own, run in
+        // the caller's scope: a predicate is searched and grouped, a pipeline of items gets the
+        // grouping appended (facets of what it returns).
+        let candidates = ["search (\(text)) | group by \(attribute) | count", "\(text) | group by \(attribute) | count"]
+        guard let graph = candidates.lazy.compactMap({ try? executor.prepare($0, options: options) }).first else { continue }
         var groups: [JSONValue] = []
         _ = try executor.execute(graph, options: options) { reply in
           guard case .table(let table) = reply.content else { return }

@@ -225,6 +225,13 @@ extension WebPage {
 
     function quoted(value) { return '"' + String(value).replace(/[\\"*?]/g, (c) => "\\" + c) + '"'; }
 
+    /// The query with one more condition: on the predicate, or on the search of a pipeline.
+    function narrowed(query, condition) {
+      const pipeline = /^\s*search\s+([\s\S]+?)\s\|(?!\|)([\s\S]*)$/.exec(query);
+      if (pipeline) return "search (" + pipeline[1] + ") && " + condition + " |" + pipeline[2];
+      return "(" + query + ") && " + condition;
+    }
+
     async function loadFacets(query) {
       $("facets").replaceChildren();
       const result = await postJSON("/v1/facets", { query });
@@ -232,7 +239,7 @@ extension WebPage {
       for (const facet of result.lines[0].facets) {
         $("facets").append(el("h3", { text: facet.attribute === "domainIdentifier" ? "domain" : facet.attribute }),
           el("ul", {}, facet.groups.slice(0, 12).map((group) => el("li", {}, el("button", { type: "button", class: "facet",
-            onclick: () => search("(" + query + ") && " + facet.attribute + " == " + quoted(display(group.key)), "query") },
+            onclick: () => search(narrowed(query, facet.attribute + " == " + quoted(display(group.key))), "query") },
             el("span", { text: display(group.key) || "(none)" }), el("span", { class: "count", text: String(group.count) }))))));
       }
     }

@@ -317,6 +317,12 @@ import Testing
     let list = facets.json?["facets"]?.arrayValue ?? []
     let domain = list.first { $0["attribute"]?.stringValue == "domainIdentifier" }
     #expect(domain?["groups"]?.arrayValue?.isEmpty == false)
+    // A pipeline of items is faceted on what it returns; one that ends in a count has none.
+    let top = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", "search keywords == \"waterfall\"c | top 5")]))
+    let topDomains = top.json?["facets"]?.arrayValue?.first { $0["attribute"]?.stringValue == "domainIdentifier" }
+    #expect(topDomains?["groups"]?.arrayValue?.first?["count"]?.intValue == 5, "\(top.text)")
+    let counted = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", "search keywords == \"waterfall\"c | count")]))
+    #expect(counted.status == 200 && counted.json?["facets"]?.arrayValue?.isEmpty == true, "\(counted.text)")
     let bad = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", "title == \"june")]))
     #expect(bad.status == 400)
     #expect(bad.json?["error"]?["column"] != nil)
