@@ -9,7 +9,7 @@ import Server
 enum ServeCommand: Command {
   static let name = "serve"
   static let abstract = "Serve the index over HTTP: a JSON API for apps in any language and a search page for browsers."
-  static let usage = "serve --db FILE [--index NAME] [--host 127.0.0.1] [--port 8421] [--token-file FILE] [--protection C,...] [--stages DIR] [--model-url URL --model NAME]"
+  static let usage = "serve --db FILE [--index NAME] [--host 127.0.0.1] [--port 8421] [--token-file FILE] [--protection C,...] [--stages DIR] [--model-url URL [--model NAME] [--api-key-file FILE] [--fallback WHEN]]"
   static let discussion = """
     Endpoints (JSON in, JSON out, in the shapes of --format json): GET /v1/health,
     POST /v1/query, POST /v1/tool-call, POST /v1/ask (server-sent events with
@@ -37,7 +37,7 @@ enum ServeCommand: Command {
     OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
     OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
     OptionSpec(name: "grounding", kind: .value, valueName: "MODE", help: "flag (default), strict or off, as for ask."),
-  ]
+  ] + ModelAccess.options
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     guard arguments.positionals.isEmpty else {
