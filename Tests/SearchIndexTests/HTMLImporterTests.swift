@@ -65,6 +65,15 @@ import Testing
     #expect(HTMLDocument.parse(bytes).title == "café")
   }
 
+  @Test func anEncodingLibxml2DoesNotKnowFallsBackToUTF8() {
+    #expect(page("<html><head><meta charset=\"x-no-such-charset\"><title>café</title></head><p>naïve</p></html>").text.contains("na"))
+  }
+
+  @Test func aGivenEncodingOverridesTheDeclaredOne() {
+    // E-mail bodies are decoded by their MIME charset first and handed over as UTF-8.
+    #expect(page("<html><head><meta charset=\"iso-8859-1\"></head><p>café</p></html>", encoding: "UTF-8").text == "café")
+  }
+
   @Test func invalidBytesWithoutADeclaredCharsetDoNotStopTheParse() {
     let bytes = Array("<p>ok ".utf8) + [0xFF, 0xFE, 0x80] + Array(" end</p>".utf8)
     let text = HTMLDocument.parse(bytes).text
