@@ -100,6 +100,9 @@ import Testing
   @Test func aFileThatStartsLikeHTMLIsSniffed() throws {
     #expect(HTMLImporter.claims(prefix: Array("\u{FEFF}\n  <!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\">".utf8)))
     #expect(HTMLImporter.claims(prefix: Array("<html>".utf8)))
+    #expect(HTMLImporter.claims(prefix: Array("<?xml version=\"1.0\"?>\n<!-- generated -->\n<html xmlns=\"http://www.w3.org/1999/xhtml\">".utf8)))
+    #expect(!HTMLImporter.claims(prefix: Array("<?xml version=\"1.0\"?>\n<feed>".utf8)))
+    #expect(!HTMLImporter.claims(prefix: Array("<!-- never closed <html>".utf8)))
     #expect(!HTMLImporter.claims(prefix: Array("Use <html> tags\n".utf8)))
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An HTML page (`.html`, `.htm`, `.xhtml`, or a file that starts with `<!DOCTYPE html` or
-/// `<html`), read with libxml2's HTML parser (`HTMLDocument`): the title is `<title>`, else
+/// `<html`, after an XML declaration or comments), read with libxml2's HTML parser (`HTMLDocument`): the title is `<title>`, else
 /// the first heading, else the file name; the text is the visible text only; `<meta>` gives
 /// `authorNames`, `contentDescription` and `keywords`, and `<html lang>` gives `languages`.
 /// The encoding is the one the page declares, else UTF-8, else Latin-1.
@@ -11,7 +11,14 @@ package enum HTMLImporter: DocumentImporter {
   package static func claims(prefix: [UInt8]) -> Bool {
     var bytes = prefix[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    bytes = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains($0) })
+    // An XML declaration (XHTML) and comments may come first.
+    for _ in 0..<8 {
+      bytes = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains($0) })
+      let end: [UInt8]
+      if bytes.starts(with: Array("<?xml".utf8)) { end = Array("?>".utf8) } else if bytes.starts(with: Array("<!--".utf8)) { end = Array("-->".utf8) } else { break }
+      guard let close = bytes.firstRange(of: end) else { return false }
+      bytes = bytes[close.upperBound...]
+    }
     let start = String(decoding: bytes.prefix(14), as: UTF8.self).lowercased()
     return start.hasPrefix("<!doctype html") || start.hasPrefix("<html")
   }
