@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way (DESIGN §1):
-// searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite;
+// searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite (and CLibXML2, for HTML);
 // Evaluation (eval and bench) sits beside Assistant: searchlight -> Evaluation -> Stages;
 // Server (`serve`: HTTP on libmicrohttpd) sits above Assistant: searchlight -> Server -> Assistant,
 // and Server -> CMicroHTTPD.
@@ -31,7 +31,10 @@ let package = Package(
     .systemLibrary(
       name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
       providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
-    .target(name: "SearchIndex", dependencies: ["CSQLite"]),
+    .systemLibrary(
+      name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+    .target(name: "SearchIndex", dependencies: ["CSQLite", "CLibXML2"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),

@@ -1,13 +1,16 @@
 #!/bin/sh
-# Installs the C libraries Searchlight links (SQLite with FTS5, PCRE2, libedit, libmicrohttpd) on Debian or
-# Ubuntu when their headers are missing. Safe to run repeatedly: it does nothing when they are
-# already present.
+# Installs the C libraries Searchlight links (SQLite with FTS5, PCRE2, libedit, libmicrohttpd,
+# libxml2 for HTML) and poppler-utils (pdftotext, for PDF files) on Debian or Ubuntu when they
+# are missing. Safe to run repeatedly: it does nothing when they are already present.
 set -eu
 missing=""
 [ -f /usr/include/sqlite3.h ] || missing="$missing libsqlite3-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
 [ -f /usr/include/histedit.h ] || missing="$missing libedit-dev"
 [ -f /usr/include/microhttpd.h ] || missing="$missing libmicrohttpd-dev"
+[ -f /usr/include/libxml2/libxml/HTMLparser.h ] || missing="$missing libxml2-dev"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
 [ -z "$missing" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "error: please install the development packages for:$missing" >&2

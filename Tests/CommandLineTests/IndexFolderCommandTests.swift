@@ -7,23 +7,107 @@ import Testing
 @Suite struct IndexFolderCommandTests {
   static let documents = fixtures.appendingPathComponent("documents").path
 
+  /// Whether poppler's pdftotext is installed; `.ci/run` installs it, and `PDFImporterTests`
+  /// fails under CI without it.
+  static let hasPdftotext = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+    FileManager.default.isExecutableFile(atPath: "\($0)/pdftotext")
+  }
+
   @Test func aFolderWithBadFilesIndexesTheGoodOnesAndReportsTheBad() throws {
     try Workspace.with { workspace in
       let result = try workspace.run("index", "--db", "docs.db", "--domain", "docs", Self.documents)
       #expect(result.status == 0, "\(result)")
+      let pdfWarning = Self.hasPdftotext
+        ? "" : "warning: \(Self.documents)/report.pdf: pdftotext is not installed (install poppler-utils to index PDF files); not indexed\n"
       #expect(result.stderr == """
         warning: \(Self.documents)/broken.jsonl:2: attribute 'rating' is a number, got a string
         warning: \(Self.documents)/firmware: binary file (not text); not indexed
 
-        """)
-      #expect(result.stdout.hasPrefix("indexed 5 items from 5 files; 2 skipped; into docs.db (default) in "), "\(result)")
+        """ + pdfWarning)
+      let summary = Self.hasPdftotext ? "indexed 11 items from 9 files; 2 skipped; " : "indexed 10 items from 8 files; 3 skipped; "
+      #expect(result.stdout.hasPrefix(summary + "into docs.db (default) in "), "\(result)")
       let index = try SearchIndex(path: workspace.path("docs.db"), create: false)
       let items = try index.allItems()
-      #expect(items.map(\.uniqueIdentifier) == ["NEWS", "README", "hyphen-key.md", "linked-title.md", "setext.md"])
+      let pdf = Self.hasPdftotext ? ["report.pdf"] : []
+      #expect(items.map(\.uniqueIdentifier) == [
+        "NEWS", "README", "hyphen-key.md", "linked-title.md", "list.mbox#1", "list.mbox#2", "list.mbox#3", "meeting.eml",
+      ] + pdf + ["setext.md", "tmux.html"])
       #expect(items.allSatisfy { $0.domainIdentifier == "docs" })
       let titles = items.map { $0.attributeSet["title"]?.stringValue ?? "" }
-      #expect(titles == ["NEWS", "README", "Theming", "libcbor manual", "libcbor"])
-      #expect(try index.catalog().customTypes == ["SPDX_License_Identifier": .string, "hide_toc": .bool])
+      #expect(titles == [
+        "NEWS", "README", "Theming", "libcbor manual", "First message", "Re: First message ✓", "Latin-1 body",
+        "Réunion café ☕ à jeudi",
+      ] + (Self.hasPdftotext ? ["Searchlight PDF fixture"] : []) + ["libcbor", "tmux & screen – a comparison"])
+      let types = Dictionary(uniqueKeysWithValues: items.map { ($0.uniqueIdentifier, $0.contentType ?? "") })
+      #expect(types["tmux.html"] == "document")
+      #expect(types["meeting.eml"] == "email")
+      #expect(types["list.mbox#2"] == "email")
+      #expect(try index.catalog().customTypes == [
+        "SPDX_License_Identifier": .string, "attachmentNames": .stringList, "hide_toc": .bool,
+      ])
+    }
+  }
+
+  @Test func eachDocumentFormatIsFoundByAQuery() throws {
+    try Workspace.with { workspace in
+      try FileManager.default.createDirectory(atPath: workspace.path("docs"), withIntermediateDirectories: true)
+      for name in ["tmux.html", "meeting.eml", "list.mbox", "report.pdf"] {
+        try workspace.write("docs/\(name)", bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(Self.documents)/\(name)"))))
+      }
+      let result = try workspace.run("index", "--db", "docs.db", "docs")
+      #expect(result.status == 0, "\(result)")
+      if Self.hasPdftotext {
+        #expect(result.stderr == "", "\(result)")
+        #expect(result.stdout.hasPrefix("indexed 6 items from 4 files; 0 skipped; "), "\(result)")
+      } else {
+        #expect(result.stdout.hasPrefix("indexed 5 items from 3 files; 1 skipped; "), "\(result)")
+      }
+      for (words, id) in [("multiplexers", "tmux.html"), ("quarterly", "meeting.eml"), ("rabbits", "list.mbox#1")]
+        + (Self.hasPdftotext ? [("kangaroo", "report.pdf")] : [])
+      {
+        let found = try workspace.run("query", "--db", "docs.db", "--format", "json", "--", "search \"\(words)\"")
+        #expect(found.status == 0, "\(found)")
+        #expect(found.stdout.contains(id), "\(words): \(found)")
+      }
+      // Script text and attachments are not indexed.
+      for hidden in ["scriptword", "nothing"] {
+        let script = try workspace.run("query", "--db", "docs.db", "--format", "json", "--", "search \"\(hidden)\"")
+        #expect(script.status == 0, "\(script)")
+        #expect(!script.stdout.contains(".html") && !script.stdout.contains(".eml"), "\(hidden): \(script)")
+      }
+    }
+  }
+
+  @Test func withoutPdftotextAPDFIsSkippedWithOneWarningNamingPopplerUtils() throws {
+    try Workspace.with { workspace in
+      try FileManager.default.createDirectory(atPath: workspace.path("docs"), withIntermediateDirectories: true)
+      try workspace.write("docs/report.pdf", bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(Self.documents)/report.pdf"))))
+      try workspace.write("docs/note.md", "# Note\n")
+      // An empty PATH: no pdftotext to be found.
+      let result = try workspace.run(["index", "--db", "docs.db", "docs"], environment: ["PATH": workspace.path("no-tools")])
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stderr == "warning: docs/report.pdf: pdftotext is not installed (install poppler-utils to index PDF files); not indexed\n")
+      #expect(result.stdout.hasPrefix("indexed 1 item from 1 file; 1 skipped; "), "\(result)")
+      let strict = try workspace.run(["index", "--db", "strict.db", "--strict", "docs"], environment: ["PATH": workspace.path("no-tools")])
+      #expect(strict.status == 65, "\(strict)")
+    }
+  }
+
+  @Test func garbageInEveryDocumentFormatIsSkippedOrReadButNeverCrashes() throws {
+    try Workspace.with { workspace in
+      try FileManager.default.createDirectory(atPath: workspace.path("junk"), withIntermediateDirectories: true)
+      var generator = SystemRandomNumberGenerator()
+      for name in ["a.html", "b.eml", "c.mbox", "d.pdf", "e.xhtml"] {
+        try workspace.write("junk/\(name)", bytes: (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+      }
+      try workspace.write("junk/f.html", String(repeating: "<div><table><tr><td>", count: 20_000) + "deep")
+      try workspace.write("junk/g.eml", "From: x@y\nContent-Type: multipart/mixed; boundary=\"\"\n\n--\n")
+      try workspace.write("junk/h.mbox", "From nobody\n")
+      let result = try workspace.run("index", "--db", "junk.db", "junk")
+      #expect(result.exitedNormally, "\(result)")
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout.hasPrefix("indexed "), "\(result)")
+      for line in result.stderr.split(separator: "\n") { #expect(line.hasPrefix("warning: junk/"), "\(line)") }
     }
   }
 

@@ -53,11 +53,12 @@ package enum DocumentImporters {
   /// Every importer; the first whose extensions hold a file's extension reads it, else the
   /// first that claims the file's first bytes.
   package static let all: [any DocumentImporter.Type] = [
-    JSONItemsImporter.self, MarkdownImporter.self, PlainTextImporter.self,
+    JSONItemsImporter.self, MarkdownImporter.self, HTMLImporter.self, MailboxImporter.self, EmailImporter.self,
+    PDFImporter.self, PlainTextImporter.self,
   ]
 
   /// Extensions of files a folder walk passes over without a word: formats no importer reads
-  /// (images, archives, media, compiled code, office documents, web pages). Named
+  /// (images, archives, media, compiled code, office documents). Named
   /// explicitly, such a file is skipped with a warning.
   package static let ignoredExtensions: Set<String> = [
     "png", "jpg", "jpeg", "gif", "bmp", "ico", "icns", "webp", "tif", "tiff", "svg", "heic", "psd",
@@ -65,8 +66,7 @@ package enum DocumentImporters {
     "mp3", "mp4", "m4a", "wav", "ogg", "oga", "flac", "mov", "avi", "mkv", "webm",
     "o", "a", "so", "dylib", "dll", "exe", "class", "pyc", "wasm", "bin",
     "ttf", "otf", "woff", "woff2", "db", "sqlite", "sqlite3",
-    "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf",
-    "html", "htm", "xhtml", "eml", "mbox",
+    "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf",
   ]
 
   /// Why a file has no importer: a warning's text.

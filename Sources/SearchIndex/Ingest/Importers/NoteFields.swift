@@ -19,6 +19,17 @@ enum NoteFields {
     return text
   }
 
+  /// The bytes of a document file of at most `ItemReader.maximumNoteBytes`.
+  static func bytes(of file: DocumentFile) throws -> [UInt8] {
+    if let size = file.size, size > ItemReader.maximumNoteBytes {
+      throw IngestError(file: file.path, line: nil, message: "the file is larger than \(ItemReader.maximumNoteBytes) bytes")
+    }
+    guard let data = FileManager.default.contents(atPath: file.path) else {
+      throw IngestError(.missingInput, file: file.path, line: nil, message: "cannot read the file")
+    }
+    return [UInt8](data)
+  }
+
   /// A note item with its identifier, domain and content type, and the attributes and item
   /// fields its front matter gives. Keys that are not valid attribute names are normalised
   /// (`hide-toc` -> `hide_toc`) or, when nothing valid is left, dropped with a warning.
