@@ -53,7 +53,7 @@ import Testing
     let planner = try BuiltinPlanner(index: samples.index, clock: SampleIndex.clock)
     #expect(planner.hybrid)
     let plan = try planner.plan("kitchen remodel quotes")
-    #expect(plan.dsl.contains("merge(text, vectors) | fuse | top 10"))
+    #expect(plan.dsl.contains("merge(text, vectors) | fuse agreement | top 10"))
     #expect(plan.dsl.contains(#"similar "kitchen remodel quotes""#))
     #expect(try samples.items(plan.dsl).count == 10)
 
