@@ -14,6 +14,11 @@ enum QueryCommand: Command {
     JSON output is one reply per line: {"queryToken","label","content"}; item replies stream
     in batches.
 
+    A text search shown as a table gets a snippet column: the item's text around the
+    searched words, marked [like this] ('| table title, snippet' asks for it anywhere).
+    Identical documents (same title and text) appear once: 'ID (+N identical)' in tables,
+    "identical": N on the item in JSON; CSV keeps every row.
+
     EXAMPLES:
       searchlight query --db items.db 'keywords == "waterfall"c && rating >= 4.5'
       searchlight query --db items.db 'search domainIdentifier == "trails" | group by stateOrProvince | count'
