@@ -1,6 +1,7 @@
 # Searchlight: the two commands of the README.
 #   make demo   builds Searchlight and runs a tour over the bundled sample data
-#   make test   builds with warnings as errors and runs the whole test suite, then the example
+#   make test   builds with warnings as errors and runs the whole test suite, then the browser
+#               test of `serve`'s page (headless Chromium; required under CI=true) and the example
 #   make example builds and runs Examples/LibraryTour, an app that uses only the public API
 #   make fuzz   builds the libFuzzer harnesses (Tests/Fuzz) and runs each for FUZZ_SECONDS
 #   make man    writes docs/searchlight.1 and the bash, zsh and fish completions under docs/
@@ -20,6 +21,7 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
+	python3 scripts/browser-test.py
 	$(MAKE) example
 
 example: deps
@@ -40,6 +42,6 @@ man: deps
 FUZZ_SECONDS ?= 60
 
 fuzz: deps
-	cd Tests/Fuzz && for harness in FuzzQuery FuzzItems FuzzToolCall; do \
+	cd Tests/Fuzz && for harness in FuzzQuery FuzzItems FuzzToolCall FuzzStageFile FuzzMCP; do \
 	  $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product $$harness || exit 1; done
 	python3 scripts/fuzz.py $(FUZZ_SECONDS)

@@ -3,7 +3,9 @@ import PackageDescription
 
 // Dependencies point one way (DESIGN §1):
 // searchlight -> Assistant -> Stages -> QueryEngine -> SearchIndex -> CSQLite;
-// Evaluation (eval and bench) sits beside Assistant: searchlight -> Evaluation -> Stages.
+// Evaluation (eval and bench) sits beside Assistant: searchlight -> Evaluation -> Stages;
+// Server (`serve`: HTTP on libmicrohttpd) sits above Assistant: searchlight -> Server -> Assistant,
+// and Server -> CMicroHTTPD.
 let package = Package(
   name: "Searchlight",
   platforms: [.macOS(.v15)],
@@ -13,6 +15,7 @@ let package = Package(
     .library(name: "Stages", targets: ["Stages"]),
     .library(name: "Assistant", targets: ["Assistant"]),
     .library(name: "Evaluation", targets: ["Evaluation"]),
+    .library(name: "Server", targets: ["Server"]),
     .executable(name: "searchlight", targets: ["searchlight"]),
   ],
   targets: [
@@ -25,13 +28,17 @@ let package = Package(
     .systemLibrary(
       name: "CEditLine", path: "Sources/CEditLine",
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
+    .systemLibrary(
+      name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
+      providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
     .target(name: "Evaluation", dependencies: ["Assistant", "QueryEngine", "SearchIndex", "Stages"]),
+    .target(name: "Server", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "CMicroHTTPD"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Assistant", "Evaluation", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
+      name: "searchlight", dependencies: ["Assistant", "Evaluation", "Server", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
@@ -47,6 +54,7 @@ let package = Package(
     .testTarget(name: "AnswerTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "EmbeddingTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "SearchIndex", "SearchlightTestSupport"]),
+    .testTarget(name: "ServerTests", dependencies: ["Server", "Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "RankedTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     // A real llama.cpp server and model, when the environment names them (.ci/run does).
     .testTarget(name: "LocalModelTests", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport", "searchlight"]),

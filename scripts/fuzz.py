@@ -3,7 +3,8 @@
 harness: `fuzz HARNESS: N execs, C crashes`. Built first by `make fuzz`.
 
 Seed corpora come from the project itself: the grammar examples (queries), the bundled
-samples and test fixtures (item lines), and the tool-call cases of the tests (tool calls).
+samples and test fixtures (item lines), the tool-call cases of the tests (tool calls, and MCP
+sessions that open and then call the tool with them) and Stages/Examples (stage files).
 Corpora and crash files are kept under .build/fuzz/ (a crash is `crash-*` there; reproduce it
 with `Tests/Fuzz/.build/debug/HARNESS FILE`). Exit status 1 when any harness crashed."""
 import glob, json, os, re, subprocess, sys
@@ -45,7 +46,28 @@ def tool_call_seeds():
         yield '{"query":{"type":"search","value":{"root":%s,"pageSize":10}}}' % fragment
 
 
-harnesses = [("FuzzQuery", query_seeds), ("FuzzItems", item_seeds), ("FuzzToolCall", tool_call_seeds)]
+def stage_file_seeds():
+    for path in sorted(glob.glob(os.path.join(root, "Stages", "Examples", "*.stage"))):
+        yield open(path, encoding="utf-8").read()
+
+
+def mcp_seeds():
+    """A session as a client opens it, then each tool-call seed as a tools/call."""
+    opening = [
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":3,"method":"resources/list"}',
+        '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"searchlight://item/a"}}',
+    ]
+    yield "\n".join(opening)
+    for number, call in enumerate(tool_call_seeds()):
+        if number % 4 == 0:
+            yield '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_items","arguments":%s}}' % (number + 10, call)
+
+
+harnesses = [("FuzzQuery", query_seeds), ("FuzzItems", item_seeds), ("FuzzToolCall", tool_call_seeds),
+             ("FuzzStageFile", stage_file_seeds), ("FuzzMCP", mcp_seeds)]
 failed = False
 for name, seeds in harnesses:
     corpus = os.path.join(work, name, "corpus")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs the C libraries Searchlight links (SQLite with FTS5, PCRE2, libedit) on Debian or
+# Installs the C libraries Searchlight links (SQLite with FTS5, PCRE2, libedit, libmicrohttpd) on Debian or
 # Ubuntu when their headers are missing. Safe to run repeatedly: it does nothing when they are
 # already present.
 set -eu
@@ -7,6 +7,7 @@ missing=""
 [ -f /usr/include/sqlite3.h ] || missing="$missing libsqlite3-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
 [ -f /usr/include/histedit.h ] || missing="$missing libedit-dev"
+[ -f /usr/include/microhttpd.h ] || missing="$missing libmicrohttpd-dev"
 [ -z "$missing" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "error: please install the development packages for:$missing" >&2

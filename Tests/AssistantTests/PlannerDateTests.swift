@@ -8,7 +8,9 @@ import Testing
 /// Date phrases against the samples' fixed clock: Sunday 2026-11-29 12:00 UTC. Weeks start on
 /// Monday, so "last week" is Monday 16 to Sunday 22 November.
 @Suite struct PlannerDateTests {
-  func plan(_ question: String) throws -> PlannedQuery { try PlannerSupport.plan(question) }
+  /// How the date phrases read (some dates below match no sample item, which the planner
+  /// would answer with the words instead: `PlannerReadingTests`).
+  func plan(_ question: String) throws -> PlannedQuery { try PlannerSupport.structuredPlanner.plan(question) }
 
   @Test func yesterdayAndToday() throws {
     let plan = try plan("what changed yesterday")

@@ -19,6 +19,14 @@ enum PlannerSupport {
     return plain
   }()
 
+  /// The planner as its recognisers read questions: no fall-back to the words when a
+  /// structured reading finds nothing, for tests of the readings themselves.
+  static let structuredPlanner: BuiltinPlanner = {
+    var structured = PlannerSupport.planner
+    structured.neverEmptyHanded = false
+    return structured
+  }()
+
   /// A planner over the samples with the same instant seen from another time zone.
   static func planner(timeZone identifier: String) throws -> BuiltinPlanner {
     try BuiltinPlanner(index: SampleIndex.shared, clock: QueryClock(now: SampleIndex.now, timeZone: TimeZone(identifier: identifier)!))

@@ -47,10 +47,15 @@ import Testing
     #expect(!plan.dsl.contains("flurbish"))
     #expect(plan.notes.contains { $0.hasPrefix("not in the index, dropped: flurbish") })
     #expect(try PlannerSupport.ids(plan.dsl).contains("md-garage-window"))
-    // Nothing the index knows: the words are kept (and find nothing).
+    // Nothing the index knows: the words are kept (and find nothing)...
+    let kept = try PlannerSupport.structuredPlanner.plan("xylophone quuxes")
+    #expect(kept.dsl.contains("xylophone"))
+    #expect(try PlannerSupport.ids(kept.dsl).isEmpty)
+    // ...and the planner retries with the closest words of the index, and says so.
     let nothing = try PlannerSupport.plan("xylophone quuxes")
-    #expect(nothing.dsl.contains("xylophone"))
-    #expect(try PlannerSupport.ids(nothing.dsl).isEmpty)
+    #expect(nothing.notes.first?.contains("\u{201C}quuxes\u{201D} -> \u{201C}quotes\u{201D}") == true, "\(nothing.notes)")
+    #expect(nothing.suggestions.map(\.word) == ["quuxes"], "no word of the index is close to xylophone")
+    #expect(try !PlannerSupport.ids(nothing.dsl).isEmpty)
   }
 
   @Test func aQuestionOfStopWordsShowsRecentItems() throws {

@@ -29,6 +29,22 @@ import Testing
     }
   }
 
+  @Test func textSyncedWithoutStoringItIsReadFromTheSourceBeforeItIsQuoted() throws {
+    try Workspace.with { workspace in
+      try workspace.write("notes/bread.md", "# Kitchen notebook\n\nFeed the sourdough starter twice a day with rye flour and keep it warm.\n")
+      try workspace.write("notes/garden.md", "# Garden plan\n\nTomatoes along the south fence, basil between them.\n")
+      let sync = try workspace.run("sync", "--db", "unstored.db", "--folder", "notes", "--no-store-text")
+      #expect(sync.status == 0, "\(sync)")
+      let stored = try workspace.run("query", "--db", "unstored.db", "--format", "json", #"search "sourdough starter""#)
+      #expect(stored.stdout.contains("bread"), "the text is searchable: \(stored.stdout)")
+      #expect(!stored.stdout.contains("rye flour"), "and not stored")
+      let answer = try workspace.run(["ask", "--db", "unstored.db"] + Self.now + ["how often do I feed the sourdough starter"], environment: Self.noModel)
+      #expect(answer.status == 0, "\(answer)")
+      #expect(answer.stdout.contains("Feed the sourdough starter twice a day with rye flour"), "\(answer.stdout)")
+      #expect(answer.stdout.contains("Sources:"))
+    }
+  }
+
   @Test func nothingRelevantIsSaidWithoutSources() throws {
     try Workspace.with { workspace in
       let result = try workspace.run(["ask", "--db", Self.db] + Self.now + ["--", "quantum chromodynamics?"], environment: Self.noModel)

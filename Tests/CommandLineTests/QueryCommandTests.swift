@@ -215,3 +215,19 @@ import Testing
     #expect(!mistake.stderr.contains("note:"), "\(mistake)")
   }
 }
+
+/// "Did you mean" when a query's words find nothing.
+@Suite struct QuerySpellingTests {
+  @Test func aMisspeltWordThatFindsNothingGetsASuggestion() throws {
+    let result = try runOnSamples("query", ["--", #"search "retrospectve""#])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stdout.contains("(no items)"))
+    #expect(result.stderr.contains(#"note: no item contains "retrospectve"; did you mean "retrospective"?"#), "\(result.stderr)")
+  }
+
+  @Test func aQueryThatFindsSomethingSaysNothingAboutSpelling() throws {
+    let result = try runOnSamples("query", ["--", #"search "retrospective""#])
+    #expect(result.status == 0, "\(result)")
+    #expect(!result.stderr.contains("did you mean"), "\(result.stderr)")
+  }
+}

@@ -36,7 +36,7 @@ import Testing
     defer { loopback.stop() }
     let run = try MeasuredProcess.run(
       MeasuredProcess.searchlight,
-      ["ask", "--db", SampleIndex.shared.path, "--model-url", loopback.baseURL.absoluteString, "--grounding", "off"] + Self.now
+      ["ask", "--db", SampleIndex.shared.path, "--model-url", loopback.baseURL.absoluteString, "--model", "m", "--grounding", "off"] + Self.now
         + ["orion retrospective"],
       environment: ["NO_COLOR": "1"])
     #expect(run.status == 0, "\(run)")

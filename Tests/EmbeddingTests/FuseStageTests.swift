@@ -32,6 +32,30 @@ import Testing
     #expect(item.scoreTerms.contains { $0.name.hasPrefix("rrf(input 2, rank 1)") })
   }
 
+  @Test func agreementSilencesAnInputThatSharesNothingWithTheFirst() throws {
+    let samples = try EmbeddedSamples(embed: false)
+    // Trails about waterfalls, and notes about kitchens: no item in both top tens.
+    let a = try samples.ids(#"search "waterfall" && domainIdentifier == "trails" | top 10"#)
+    let b = try samples.ids(#"search "kitchen" && domainIdentifier == "notes" | top 10"#)
+    #expect(!a.isEmpty && !b.isEmpty && Set(a).isDisjoint(with: b))
+    let lists = #"a = search "waterfall" && domainIdentifier == "trails" | top 10; b = search "kitchen" && domainIdentifier == "notes" | top 10; "#
+    let plain = try samples.items(lists + "merge(a, b) | fuse")
+    let agreed = try samples.items(lists + "merge(a, b) | fuse agreement")
+    // Without agreement b's first item ties a's first; with it, a's order comes first whole.
+    #expect(plain.prefix(2).map(\.id) != Array(a.prefix(2)) || a.count < 2)
+    #expect(Array(agreed.prefix(a.count).map(\.id)) == a)
+    #expect(agreed.dropFirst(a.count).allSatisfy { ($0.score ?? 1) == 0 })
+  }
+
+  @Test func agreementKeepsAnInputThatAgreesFully() throws {
+    let samples = try EmbeddedSamples(embed: false)
+    let lists = #"a = search "trail" | top 10; b = search "trail" | top 10; "#
+    let plain = try samples.items(lists + "merge(a, b) | fuse")
+    let agreed = try samples.items(lists + "merge(a, b) | fuse agreement")
+    #expect(plain.map(\.id) == agreed.map(\.id))
+    #expect(zip(plain, agreed).allSatisfy { abs(($0.score ?? 0) - ($1.score ?? 0)) < 1e-12 })
+  }
+
   @Test func hybridTextAndVectorRetrievalFuses() throws {
     let samples = try EmbeddedSamples()
     let text = try samples.ids(#"search "kitchen remodel" | top 20"#)

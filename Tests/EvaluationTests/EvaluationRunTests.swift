@@ -15,7 +15,7 @@ import Testing
   @Test func theSearchIsARankedOrOverTheWords() throws {
     let search = try #require(PlainQuestionPlanner.textSearch("kitchen remodel quote"))
     #expect(search.requireAll == false)
-    #expect(search.terms.map(\.text) == ["kitchen", "remodel", "quote"])
+    #expect(search.terms.map(\.text) == ["\u{1}kitchen", "\u{1}remodel", "\u{1}quote"], "every form of each word, as stemmed BM25 searches")
     #expect(search.terms.allSatisfy { !$0.isPrefix })
     #expect(PlainQuestionPlanner.textSearch("is it the?") == nil)
   }
@@ -125,5 +125,33 @@ import Testing
     let result = TRECEvaluation(k: 5, depth: 1000, planner: "plain", details: [], skipped: [])
     #expect(result.jsonValue(details: false).objectValue?.keys.prefix(6) == ["queries", "nDCG@5", "recall@5", "recall@100", "MRR@5", "MAP"])
     #expect(result.jsonValue(details: false)["nDCG@5"] == .null)
+  }
+}
+
+/// The answer, not only retrieval, is scored on fixtures.
+@Suite struct FixtureAnswerScoringTests {
+  @Test func answersAreScoredByTheirSources() {
+    let fixtures = [
+      Fixture(id: "a", question: "q1", expectedIdentifiers: ["x", "y"], expectNoEvidence: false),
+      Fixture(id: "b", question: "q2", expectedIdentifiers: [], expectNoEvidence: true),
+      Fixture(id: "c", question: "q3", expectedIdentifiers: [], expectNoEvidence: true),
+    ]
+    var result = FixtureEvaluation(k: 10, planner: "builtin", details: fixtures.map { FixtureEvaluation.detail($0, returned: ["x", "z"], k: 10, firstReplyMs: 1) })
+    #expect(result.noEvidenceAccuracy == 0, "retrieval returned items for every question")
+    #expect(!result.answersScored)
+    result.scoreAnswers([["y", "w"], [], ["z"]])
+    #expect(result.answerCoverage == 0.5)
+    #expect(result.answerNoEvidenceAccuracy == 0.5)
+    guard case .object(let json) = result.jsonValue(details: true), case .object(let answer)? = json["answer"] else {
+      Issue.record("no answer object")
+      return
+    }
+    #expect(answer["coverage"] == .number(0.5))
+    #expect(answer["noEvidenceAccuracy"] == .number(0.5))
+  }
+
+  @Test func plainAndFTS5BaselinesSearchEveryFormOfAWord() {
+    let search = PlainQuestionPlanner.textSearch("launches of CCL19")
+    #expect(search?.terms.map(\.text) == ["\u{1}launches", "ccl19"])
   }
 }

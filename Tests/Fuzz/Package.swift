@@ -23,4 +23,16 @@ let package = Package(
       dependencies: [
         .product(name: "Assistant", package: "Searchlight"), .product(name: "QueryEngine", package: "Searchlight"), "CFuzzer",
       ]),
+    .executableTarget(
+      name: "FuzzStageFile",
+      dependencies: [
+        .product(name: "QueryEngine", package: "Searchlight"), .product(name: "Stages", package: "Searchlight"),
+        .product(name: "SearchIndex", package: "Searchlight"), "CFuzzer",
+      ]),
+    .executableTarget(
+      name: "FuzzMCP",
+      dependencies: [
+        .product(name: "Assistant", package: "Searchlight"), .product(name: "QueryEngine", package: "Searchlight"),
+        .product(name: "Stages", package: "Searchlight"), .product(name: "SearchIndex", package: "Searchlight"), "CFuzzer",
+      ]),
   ])

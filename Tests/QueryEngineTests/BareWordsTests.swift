@@ -1,6 +1,7 @@
 import Testing
 @testable import QueryEngine
 import SearchIndex
+import SearchlightTestSupport
 
 /// The bare-word rule: only words, none an attribute, is a text search of those words.
 @Suite struct BareWordsTests {
@@ -24,5 +25,15 @@ import SearchIndex
   ])
   func anythingElseIsNot(text: String) {
     #expect(BareWords.searchQuery(for: text, catalog: catalog) == nil)
+  }
+
+  @Test func aLoneStarIsAnErrorInTheGrammarAndEveryItemWhenTyped() throws {
+    #expect(throws: DiagnosticsError.self) { try Parser.parse(SourceText("*")) }
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StageRegistry())
+    let typed = try executor.prepareTyped(" * ", options: SampleIndex.options)
+    #expect(typed.searched == nil, "nothing to say: it is not a text search")
+    let every = try executor.prepare("search *", options: SampleIndex.options)
+    #expect(try Explainer(executor: executor).explain(typed.graph, options: SampleIndex.options) == Explainer(executor: executor).explain(every, options: SampleIndex.options))
+    #expect(throws: DiagnosticsError.self) { try executor.prepareTyped("-tmux", options: SampleIndex.options) }
   }
 }

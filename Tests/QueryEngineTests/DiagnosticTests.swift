@@ -78,7 +78,7 @@ import Testing
       help: "write $time.iso(2026-10-01) or $time.iso(2026-10-01T08:00:00Z)"))
     expectDiagnostic("dueDate > $time.today(x)", DiagnosticSpec(
       id: "parse.expected-offset", message: "expected a signed number offset in $time.today(...)", column: 23,
-      help: "write $time.today(-7) for seven days ago"))
+      help: "write $time.today(-7) or $time.today(-7d) for seven days ago"))
     expectDiagnostic("dueDate > $time", DiagnosticSpec(
       id: "lex.time-function-missing", message: "expected a function after '$time'", column: 11,
       help: "write $time.now, $time.today, $time.this_month, ... or $time.iso(2026-10-01)"))

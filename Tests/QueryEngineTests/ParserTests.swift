@@ -148,7 +148,7 @@ import Testing
   @Test func anyAttributeAndEveryAttribute() {
     #expect(predicateTree(#"* == "x""#) == "compare ==\n  any text attribute (*)\n  string \"x\"")
     #expect(predicateTree(#"** == "x""#) == "compare ==\n  any attribute (**)\n  string \"x\"")
-    #expect(predicateTree("*") == "any text attribute (*)")
+    #expect(predicateTree("search *") == "any text attribute (*)")
   }
 
   @Test func inRangeIsACall() {

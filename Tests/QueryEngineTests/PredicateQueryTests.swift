@@ -30,7 +30,7 @@ import Testing
   @Test func theSampleIndexHoldsWhatTheReadmeDescribes() throws {
     #expect(sampleItems.filter { $0.domainIdentifier == "trails" }.count == 81)
     #expect(visibleSampleItems.count == 235)
-    #expect(try ids("*").count == 235)
+    #expect(try ids("search *").count == 235)
   }
 
   @Test func everyComparisonOperatorOnNumbers() throws {
@@ -275,13 +275,13 @@ import Testing
   @Test func protectedAndExpiredItemsAreInvisibleUnlessGranted() throws {
     let hidden = ["note-4", "note-13", "note-42", "note-43", "note-48", "mail-1", "mail-5", "mail-19", "note-32", "mail-47"]
     let expired = ["mail-6", "mail-27", "mail-34", "mail-46", "mail-50"]
-    let everything = try idSet("*")
+    let everything = try idSet("search *")
     #expect(everything.isDisjoint(with: hidden + expired))
     #expect(try idSet("title == \"*\"").isDisjoint(with: hidden + expired))
-    let privateScope = try idSet("*", protection: ["private"])
+    let privateScope = try idSet("search *", protection: ["private"])
     #expect(privateScope.isSuperset(of: ["note-4", "note-13", "note-42", "note-43", "note-48", "mail-1", "mail-5", "mail-19"]))
     #expect(privateScope.isDisjoint(with: ["note-32", "mail-47"] + expired))
-    let both = try idSet("*", protection: ["private", "finance"])
+    let both = try idSet("search *", protection: ["private", "finance"])
     #expect(both.isSuperset(of: hidden))
     #expect(both.isDisjoint(with: expired))
     #expect(try idSet(#"title == "*Wi-Fi*"c"#).isEmpty)
@@ -296,7 +296,7 @@ import Testing
     let file = try TemporaryIndex([item("mine", [("title", .string("alpha"))])])
     let other = try SearchIndex(path: file.index.path, name: "other")
     try other.indexSearchableItems([item("theirs", [("title", .string("alpha beta"))])])
-    for query in [#"title == "alpha*""#, #"title == "zzz" || title == "alpha*""#, #""alpha""#, "*", #"!(title == "zzz") || false"#] {
+    for query in [#"title == "alpha*""#, #"title == "zzz" || title == "alpha*""#, #""alpha""#, "search *", #"!(title == "zzz") || false"#] {
       #expect(try idSet(query, in: file.index) == ["mine"], "\(query)")
       #expect(try idSet(query, in: other) == ["theirs"], "\(query)")
     }
@@ -304,8 +304,8 @@ import Testing
 
   @Test func expiryFollowsTheScopesClock() throws {
     // mail-73 expires on 2036-12-05 (the helper fixes the scope's clock to the query's).
-    #expect(try idSet("*").contains("mail-73"))
-    #expect(try !idSet("*", clock: QueryClock(now: utc(2036, 12, 6), timeZone: utcZone)).contains("mail-73"))
-    #expect(try idSet("*", clock: QueryClock(now: utc(2025, 1, 1), timeZone: utcZone)).contains("mail-6"))
+    #expect(try idSet("search *").contains("mail-73"))
+    #expect(try !idSet("search *", clock: QueryClock(now: utc(2036, 12, 6), timeZone: utcZone)).contains("mail-73"))
+    #expect(try idSet("search *", clock: QueryClock(now: utc(2025, 1, 1), timeZone: utcZone)).contains("mail-6"))
   }
 }

@@ -75,6 +75,21 @@ import Testing
     #expect(try data("search * | limit 9 | limit 5 | count") == .count(5))
   }
 
+  @Test func anOffsetSkipsItemsGroupsAndRows() throws {
+    let sorted = #"search domainIdentifier == "trails" | sort title"#
+    let all = try ids(sorted)
+    #expect(try ids(sorted + " | limit 3 offset 2") == Array(all.dropFirst(2).prefix(3)))
+    #expect(try ids(sorted + " | limit 3 offset 0") == Array(all.prefix(3)))
+    #expect(try ids(sorted + " | limit 5 offset \(all.count)").isEmpty)
+    #expect(try ids(sorted + " | limit 4 | limit 2 offset 1") == Array(all.dropFirst(1).prefix(2)), "after a LIMIT pushed into SQL")
+    let rows = try table(#"search domainIdentifier == "trails" | group by keywords | count"#).rows
+    #expect(try table(#"search domainIdentifier == "trails" | group by keywords | count | limit 2 offset 3"#).rows == Array(rows.dropFirst(3).prefix(2)))
+    guard case .groupedItems(let grouped) = try data(#"search domainIdentifier == "trails" | group by stateOrProvince | limit 1 offset 1"#) else {
+      Issue.record(); return
+    }
+    #expect(grouped.groups.map(\.key) == [.string("Arizona")])
+  }
+
   @Test func inSwiftMatchesSQL() throws {
     #expect(try inSwift(#"search domainIdentifier == "trails" | sort title | limit 4"#) == data(#"search domainIdentifier == "trails" | sort title | limit 4"#))
   }
@@ -82,7 +97,9 @@ import Testing
   @Test func typeErrors() {
     expectError("search * | limit -1", id: "stage.expected-integer", message: "limit needs a whole number", column: 18)
     expectError("search * | limit 2000000", id: "stage.out-of-range", message: "limit must be between 0 and 1000000", column: 18)
-    expectError("search * | limit", id: "stage.usage", message: "'limit' needs an argument", column: 12, help: "write limit N")
+    expectError("search * | limit", id: "stage.usage", message: "'limit' needs an argument", column: 12, help: "write limit N [offset M]")
+    expectError("search * | limit 3 skip 2", id: "stage.usage", message: "unexpected argument to 'limit'", column: 20, help: "write limit N [offset M]")
+    expectError("search * | limit 3 offset 2.5", id: "stage.expected-integer", message: "offset needs a whole number", column: 27)
     expectError("search * | count | limit 1", id: "type.stage-input",
                 message: "'limit' needs items or scoredItems or groupedItems or table; 'count' produces count", column: 20,
                 help: "stages that accept count: text")

@@ -294,7 +294,7 @@ import Testing
     #expect(text.contains("- trail: 81"))
   }
 
-  @Test(arguments: ["", "search", "nodes", "predicate", "temporal", "pipeline", "stages", "ranking", "schema", "dsl", "freshness", "importantNotes", "sort"])
+  @Test(arguments: ["", "search", "nodes", "predicate", "temporal", "pipeline", "stages", "ranking", "schema", "dsl", "display", "high_level_api", "freshness", "importantNotes", "sort"])
   func helpTopicsAnswer(_ topic: String) throws {
     let result = try Harness.tool().call(#"{"query":{"type":"help","value":{"topic":"\#(topic)"}}}"#)
     #expect(!result.isError)
@@ -313,7 +313,7 @@ import Testing
 
   @Test func anUnknownHelpTopicListsTheTopics() throws {
     let text = try Harness.tool().call(#"{"query":{"type":"help","value":{"topic":"nonsense"}}}"#).text
-    #expect(text == "unknown help topic 'nonsense'; topics: search, nodes, predicate, temporal, pipeline, stages, ranking, schema, dsl, or a stage name")
+    #expect(text == "unknown help topic 'nonsense'; topics: search, nodes, predicate, temporal, pipeline, stages, ranking, schema, dsl, display, or a stage name")
   }
 
   @Test func theHelpExamplesAreValidCalls() throws {

@@ -23,6 +23,12 @@ package enum AnswerInstructions {
   /// The answer when nothing relevant was found, whatever the model would have said.
   package static let notFound = "Nothing relevant was found in your items."
 
+  /// The answer when items matched but their text is searchable without being stored, and
+  /// no source is registered to read it from.
+  package static func textNotStored(_ count: Int) -> String {
+    "\(count) item\(count == 1 ? "" : "s") matched, but \(count == 1 ? "its" : "their") text is not stored in the index and no source is registered to read it from, so nothing can be quoted. Sync the app's source (searchlight sync) to answer from it."
+  }
+
   /// Sent before the last turn once the tool rounds are used up.
   static let finalRound = """
     No more searches are available. Answer now from the tool results above; if they do not answer the question, \

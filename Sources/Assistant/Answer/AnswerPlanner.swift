@@ -18,8 +18,10 @@ extension PlannedQuery {
   }
 
   /// For a plain ranked text search, its terms and their weights: its items are evidence
-  /// only when they contain enough of them. Empty for plans with filters or aggregates.
+  /// only when they contain enough of them. The question's words that no visible item
+  /// contains count too, at the weight of the rarest word: "What is my cat's name?" is not
+  /// answered by items that only mention a name. Empty for plans with filters or aggregates.
   var rankedTerms: [TermWeight] {
-    intent == .search ? termWeights : []
+    intent == .search ? (evidenceTerms.isEmpty ? termWeights : evidenceTerms) : []
   }
 }

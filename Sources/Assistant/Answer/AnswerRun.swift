@@ -318,17 +318,33 @@ struct AnswerRun {
     let coverage = TermCoverage(plan.rankedTerms, minimum: configuration.minimumTermCoverage)
     let evidenceReplies = try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
     var evidence: [ResultItem] = []
+    var seen: [Set<String>] = []
+    var unreadable = 0
     for reply in evidenceReplies {
-      for item in reply.content.resultItems where evidence.count < configuration.resultLimit && coverage.isRelevant(item.item) {
-        if cite(item.item, token: reply.queryToken) { evidence.append(item) }
+      let (items, missing) = try hydrated(reply.content.resultItems)
+      unreadable += missing
+      for item in items where evidence.count < configuration.resultLimit && coverage.isRelevant(item.item) {
+        // A near copy of an item already cited (the same note saved twice, a forwarded mail)
+        // adds nothing: one source stands for both.
+        let tokens = TermCoverage.words(of: item.item)
+        guard !seen.contains(where: { TermCoverage.isNearDuplicate($0, tokens) }) else { continue }
+        if cite(item.item, token: reply.queryToken) {
+          evidence.append(item)
+          seen.append(tokens)
+        }
       }
     }
     guard !evidence.isEmpty else {
       // After a model failure, the model's own searches may have found what the plan did not.
-      write(sources.isEmpty ? AnswerInstructions.notFound : whatCameBack)
+      if sources.isEmpty, unreadable > 0 {
+        write(AnswerInstructions.textNotStored(unreadable))
+      } else {
+        write(sources.isEmpty ? AnswerInstructions.notFound : whatCameBack)
+      }
       return
     }
-    let writer = ExtractiveAnswer(terms: coverage.terms.map(\.term))
+    let weights = Dictionary(plan.termWeights.map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+    let writer = ExtractiveAnswer(terms: plan.termWeights.map(\.term), weights: weights, question: question)
     write(plan.evidenceDSL == nil ? writer.describe(items: evidence) : writer.describe(replies: planReplies, items: evidence))
   }
 
@@ -362,15 +378,41 @@ struct AnswerRun {
     for reply in toolReplies {
       let items = reply.content.resultItems
       if items.isEmpty, !EvidenceQuery.producesItems(reply.content.type) { aggregate = true }
-      for item in items where !sourceIDs.contains(item.id) {
-        cite(try tool.executor.index.item(withIdentifier: item.id) ?? item.item, token: reply.queryToken)
-      }
+      let stored = try items.filter { !sourceIDs.contains($0.id) }.map { try tool.executor.index.item(withIdentifier: $0.id).map { ResultItem(rowid: 0, item: $0) } ?? $0 }
+      for item in try hydrated(stored).items { cite(item.item, token: reply.queryToken) }
     }
     guard aggregate, let query,
       let evidence = try EvidenceQuery.items(behind: query, executor: tool.executor, options: tool.options, limit: configuration.resultLimit),
       let behind = try run(evidence).last
     else { return }
     for item in behind.content.resultItems { cite(item.item, token: behind.queryToken) }
+  }
+
+  /// Items whose text the index keeps searchable but not stored (Apple's "indexed, not
+  /// stored"), replaced by the app's current records from the registered source or delegate
+  /// before anything quotes them; items it no longer has or no longer authorises drop out.
+  /// Without a source, the items stay as stored and `unreadable` counts those without text.
+  private func hydrated(_ items: [ResultItem]) throws -> (items: [ResultItem], unreadable: Int) {
+    let unstored = try tool.executor.index.identifiersWithUnstoredText(items.map(\.id))
+    guard !unstored.isEmpty else { return (items, 0) }
+    guard let delegate = tool.options.delegate else { return (items, unstored.count) }
+    let scope = tool.options.scope
+    var records: [String: SearchableItem] = [:]
+    // Once per protection class the scope grants, and once for unprotected items.
+    for protection in [nil] + scope.protectionClasses.sorted().map(Optional.some) {
+      for record in try delegate.searchableItems(forIdentifiers: items.map(\.id).filter(unstored.contains), protectionClass: protection) {
+        if let granted = record.protectionClass, !scope.protectionClasses.contains(granted) { continue }
+        records[record.uniqueIdentifier] = record
+      }
+    }
+    let result = items.compactMap { item -> ResultItem? in
+      guard unstored.contains(item.id) else { return item }
+      guard let record = records[item.id] else { return nil }
+      var copy = item
+      copy.item = record
+      return copy
+    }
+    return (result, 0)
   }
 
   /// Adds a source unless its id is already cited; true when added.

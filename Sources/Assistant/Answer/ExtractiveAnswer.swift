@@ -14,6 +14,19 @@ struct ExtractiveAnswer {
   var listed = 5
   /// Longest sentence quoted, in characters.
   var sentenceLength = 180
+  /// Each term's weight (its rarity in the index); a term not listed weighs 1.
+  var weights: [String: Double] = [:]
+  /// The question, for the words that say what kind of answer it wants ("went wrong" is
+  /// not "went well", see `IntentWords`).
+  var question = ""
+
+  init(terms: [String], listed: Int = 5, sentenceLength: Int = 180, weights: [String: Double] = [:], question: String = "") {
+    self.terms = terms
+    self.listed = listed
+    self.sentenceLength = sentenceLength
+    self.weights = weights
+    self.question = question
+  }
 
   /// "Found 3 items:" and a line per item: title (day): its best matching sentence.
   func describe(items: [ResultItem]) -> String {
@@ -45,26 +58,70 @@ struct ExtractiveAnswer {
     return summary.body.isEmpty ? text : text + "\n" + summary.body
   }
 
-  /// The sentence of the item's text with the most terms, a salutation losing to a real
-  /// sentence with as many (the earliest of equals); with no term in any, the description,
-  /// else the first sentence. Clipped at a word.
+  /// The sentence of the item's text that best covers the question: the most weight of its
+  /// terms (rare terms weigh more), the question's intent words counted too (a sentence on
+  /// what failed answers "what went wrong"; one on what went well does not), a salutation
+  /// losing to a real sentence with as much (the earliest of equals); with no term in any,
+  /// the description, else the first sentence. Markup and boilerplate (HTML, Markdown
+  /// images, links and badges, lines of symbols) are never quoted. Clipped at a word.
   func sentence(of item: SearchableItem) -> String? {
     let attributes = item.attributeSet
-    let description = attributes["contentDescription"]?.stringValue
-    let body = attributes["textContent"]?.stringValue ?? description ?? ""
-    let sentences = Self.sentences(body)
-    var best: (score: (terms: Int, words: Int), text: String)?
-    let wanted = terms.map { TermCoverage.analyzer.positions($0, mode: .query) }.filter { !$0.isEmpty }
+    let description = attributes["contentDescription"]?.stringValue.map(Self.plainText)
+    let body = attributes["textContent"]?.stringValue.map(Self.plainText) ?? description ?? ""
+    let sentences = Self.sentences(body).filter(Self.isProse)
+    var best: (score: (weight: Double, words: Int), text: String)?
+    let wanted = terms.map { (TermCoverage.analyzer.positions($0, mode: .query), weights[$0] ?? 1) }.filter { !$0.0.isEmpty }
+    let intent = IntentWords.polarity(of: question)
+    let intentWeight = wanted.map(\.1).max() ?? 1
     for sentence in sentences {
-      let words = TextFolding.fold(sentence).split { !$0.isLetter && !$0.isNumber }
+      let words = TextFolding.fold(sentence).split { !$0.isLetter && !$0.isNumber }.map(String.init)
       let tokens = TermCoverage.tokens(of: sentence)
-      let found = wanted.filter { TermCoverage.contains(tokens, $0) }.count
+      var weight = wanted.filter { TermCoverage.contains(tokens, $0.0) }.reduce(0) { $0 + $1.1 }
+      if let intent {
+        switch IntentWords.polarity(of: words) {
+        case intent: weight += intentWeight
+        case nil: break
+        default: weight -= intentWeight
+        }
+      }
       // Up to eight words, longer is better: "Hi Tom," says less than a sentence about Tom.
-      let score = (terms: found, words: min(words.count, 8))
-      if found > 0, best.map({ score > $0.score }) ?? true { best = (score, sentence) }
+      let score = (weight: weight, words: min(words.count, 8))
+      if weight > 0, best.map({ score > $0.score }) ?? true { best = (score, sentence) }
     }
-    guard let chosen = best?.text ?? description ?? sentences.first else { return nil }
+    guard let chosen = best?.text ?? description.flatMap({ $0.isEmpty ? nil : $0 }) ?? sentences.first else { return nil }
     return clip(chosen)
+  }
+
+  /// Text without markup: HTML tags and comments, Markdown images and badges dropped, links
+  /// reduced to their text, heading and emphasis marks, code fences and table rules removed.
+  static func plainText(_ text: String) -> String {
+    var result = text
+    let rules: [(String, String)] = [
+      (#"<!--[\s\S]*?-->"#, " "),
+      (#"!\[[^\]]*\]\([^)]*\)"#, " "),
+      (#"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)"#, " "),
+      (#"\[([^\]]*)\]\([^)]*\)"#, "$1"),
+      (#"</?[A-Za-z][^>]*>"#, " "),
+      (#"(?m)^\s*```.*$"#, " "),
+      (#"(?m)^\s{0,3}#{1,6}\s+"#, ""),
+      (#"(?m)^\s*[-*+]\s+"#, ""),
+      (#"(?m)^\s*\|?[\s:|-]+\|?\s*$"#, ""),
+      (#"\*\*|__|`"#, ""),
+      (#"https?://\S+"#, " "),
+      (#"&nbsp;|&amp;|&lt;|&gt;|&quot;"#, " "),
+    ]
+    for (pattern, template) in rules {
+      result = result.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
+    }
+    return result
+  }
+
+  /// True for a sentence worth quoting: a word of letters, and mostly letters and spaces
+  /// (not a line of symbols, numbers or leftover markup).
+  static func isProse(_ sentence: String) -> Bool {
+    guard sentence.split(whereSeparator: \.isWhitespace).contains(where: { $0.filter(\.isLetter).count >= 2 }) else { return false }
+    let letters = sentence.filter { $0.isLetter || $0 == " " }.count
+    return letters * 3 >= sentence.count * 2
   }
 
   /// Sentences: lines, split after `.`, `!` or `?` followed by a space.

@@ -47,6 +47,24 @@ struct TermCoverage {
     return tokens
   }
 
+  /// The distinct folded words of the item's title, description and text (no stems).
+  static func words(of item: SearchableItem) -> Set<String> {
+    var words = Set<String>()
+    for name in ["title", "contentDescription", "textContent"] {
+      guard let text = item.attributeSet[name]?.stringValue else { continue }
+      for word in TextFolding.fold(text).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) { words.insert(String(word)) }
+    }
+    return words
+  }
+
+  /// True when two items' words are nearly the same (Jaccard similarity of 0.9 or more, and
+  /// at least eight words): copies of one text, not two texts on one topic.
+  static func isNearDuplicate(_ a: Set<String>, _ b: Set<String>) -> Bool {
+    guard a.count >= 8, b.count >= 8 else { return false }
+    let shared = a.intersection(b).count
+    return Double(shared) >= 0.9 * Double(a.count + b.count - shared)
+  }
+
   /// The tokens of every text value of the item, as the full-text index stores them.
   static func tokens(of item: SearchableItem) -> Set<String> {
     var tokens = Set<String>()

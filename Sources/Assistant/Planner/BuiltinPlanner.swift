@@ -40,6 +40,10 @@ public struct BuiltinPlanner: Sendable {
   /// Relevance feedback for ranked text searches (RM3, see `RelevanceFeedback`): the first
   /// search's best items add weighted words to the query. Nil turns it off.
   public var feedback: RelevanceFeedback? = RelevanceFeedback.configured
+  /// A structured reading that finds nothing gives way to the ranked search of the question's
+  /// words, and misspelt words are retried as the index's closest words (see `plan(_:)`).
+  /// Off only to inspect what the recognisers make of a question.
+  public var neverEmptyHanded = true
   let registry: StageRegistry
   let vocabulary: IndexVocabulary
 
@@ -63,18 +67,117 @@ public struct BuiltinPlanner: Sendable {
   }
 
   /// The query for `question`, with notes on what was understood.
+  ///
+  /// Never empty-handed: a structured reading (dates, counts, phrases, known values) that
+  /// finds nothing, while the question's words do, gives way to the ranked text search of its
+  /// content words; a word that matches nothing is retried as the index's closest word. The
+  /// notes say which reading was used and why.
   public func plan(_ question: String) throws -> PlannedQuery {
-    var builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: resultLimit)
-    builder.recognize()
+    var plan = try readPlan(question, structured: true)
+    guard neverEmptyHanded else { return plan }
+    if plan.isStructured, try !finds(plan) {
+      let text = try readPlan(question, structured: false)
+      if try finds(text) {
+        var fallback = text
+        fallback.notes.insert(
+          "the structured reading found nothing (\(plan.dsl)); searched the question's words instead", at: 0)
+        plan = fallback
+      }
+    }
+    if !plan.misspelt.isEmpty {
+      plan = try respelt(plan)
+    }
+    return try boostingKnownItem(plan)
+  }
+
+  /// A ranked search whose words are exactly an item's title (`git`, "Mist Trail") puts
+  /// that item first: who types a name wants the thing of that name, not the items that
+  /// mention it most. The ranked list's first 1000 are re-scored with a bonus for the title.
+  func boostingKnownItem(_ plan: PlannedQuery) throws -> PlannedQuery {
+    guard case .search = plan.intent, !hybrid, plan.dsl.hasSuffix(" | top \(resultLimit)"), plan.dsl.hasPrefix("search ") else {
+      return plan
+    }
+    let words = PlanBuilder(question: QuestionText.withoutQuotes(plan.question), vocabulary: vocabulary, clock: clock, resultLimit: resultLimit).contentWords
+    guard (1...8).contains(words.count) else { return plan }
+    let title = "title == " + DSLText.quoted(words.joined(separator: " ")) + "cd"
+    let executor = QueryExecutor(index: index, registry: registry)
+    var found = false
+    _ = try executor.run("search \(title) | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
+      if !reply.content.resultItems.isEmpty { found = true }
+    }
+    guard found else { return plan }
+    var boosted = plan
+    boosted.dsl = String(plan.dsl.dropLast(" | top \(resultLimit)".count))
+      + " | top \(max(1000, resultLimit)) | score relevance + 1000 * if(\(title), 1, 0) | top \(resultLimit)"
+    boosted.notes.append("an item is titled \u{201C}\(words.joined(separator: " "))\u{201D}: it ranks first (known item)")
+    return boosted
+  }
+
+  /// Suggestions for the words of `plan` that match no visible item, from the index's
+  /// vocabulary; when `plan` finds nothing, the plan of the question with each such word
+  /// replaced by its best suggestion, if that finds something.
+  func respelt(_ plan: PlannedQuery) throws -> PlannedQuery {
+    var plan = plan
+    var replacements: [String: String] = [:]
+    for word in plan.misspelt {
+      let suggestions = try index.spellingSuggestions(for: word, scope: scope)
+      guard let best = suggestions.first else { continue }
+      plan.suggestions.append(PlannedQuery.Suggestion(word: word, alternatives: suggestions.map(\.word)))
+      replacements[word] = best.word
+    }
+    guard !replacements.isEmpty else { return plan }
+    let listed = plan.suggestions.map { suggestion in
+      "\u{201C}\(suggestion.word)\u{201D}: did you mean " + suggestion.alternatives.map { "\u{201C}\($0)\u{201D}" }.joined(separator: " or ") + "?"
+    }
+    guard try !finds(plan) else {
+      plan.notes.append("no item contains " + listed.joined(separator: "; "))
+      return plan
+    }
+    let corrected = QuestionText.replacingWords(in: plan.question, replacements)
+    var retried = try readPlan(corrected, structured: true)
+    if retried.isStructured, try !finds(retried) { retried = try readPlan(corrected, structured: false) }
+    guard try finds(retried) else {
+      plan.notes.append("no item contains " + listed.joined(separator: "; "))
+      return plan
+    }
+    let used = replacements.sorted { $0.key < $1.key }.map { "\u{201C}\($0.key)\u{201D} -> \u{201C}\($0.value)\u{201D}" }
+    retried.question = plan.question
+    retried.suggestions = plan.suggestions
+    retried.notes.insert("nothing matched the question as written; searched it with the closest words of the index: " + used.joined(separator: ", "), at: 0)
+    return retried
+  }
+
+  /// True when the items of `plan` (for an aggregate, the items behind it) are not empty.
+  func finds(_ plan: PlannedQuery) throws -> Bool {
+    let executor = QueryExecutor(index: index, registry: registry)
+    var found = false
+    _ = try executor.run(plan.itemsDSL + " | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
+      if !reply.content.resultItems.isEmpty { found = true }
+    }
+    return found
+  }
+
+  /// The plan of one reading: `structured` runs every recogniser; otherwise the question is
+  /// read as text only (quotes ignored), its content words a ranked search.
+  func readPlan(_ question: String, structured: Bool) throws -> PlannedQuery {
+    var builder = PlanBuilder(
+      question: structured ? question : QuestionText.withoutQuotes(question), vocabulary: vocabulary, clock: clock,
+      resultLimit: resultLimit)
+    if structured { builder.recognize() }
     builder.stemming = stemming
     builder.hybrid = hybrid
     let frequencies = try IndexVocabulary.documentFrequencies(builder.searchTerms, index: index, scope: scope)
     let unassembled = builder
     var plan = builder.assemble(documentFrequencies: frequencies)
+    if !structured {
+      plan.question = question
+      plan.notes.insert("read as text: the question's content words, ranked", at: 0)
+    }
     if let feedback, case .search = plan.intent, builder.textTerms.count >= max(1, feedback.minimumQuestionTerms),
       let expanded = try? expand(unassembled, firstSearch: builder, frequencies: frequencies, feedback: feedback)
     {
       plan = expanded
+      if !structured { plan.question = question }
     }
     do {
       try check(plan)
@@ -104,7 +207,9 @@ public struct BuiltinPlanner: Sendable {
     guard !found.isEmpty else { return nil }
     let texts = try index.fullTextColumns(ofItems: found.map(\.rowid))
     let evidence = found.map { rowid, relevance in RelevanceFeedback.Evidence(texts: texts[rowid] ?? [], relevance: relevance) }
-    let terms = feedback.expand(firstSearch.textTerms, evidence: evidence)
+    let n = max(vocabulary.documentCount, 1)
+    let rarity = Dictionary(firstSearch.textTerms.map { ($0, PlanBuilder.weight(documentFrequency: frequencies[$0] ?? 0, documents: n)) }, uniquingKeysWith: max)
+    let terms = feedback.expand(firstSearch.textTerms, evidence: evidence, rarity: rarity)
     let added = terms.filter(\.added)
     guard !added.isEmpty else { return nil }
     var builder = builder

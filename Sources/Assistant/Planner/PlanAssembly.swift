@@ -83,6 +83,7 @@ extension PlanBuilder {
       PlannedQuery.TermWeight(term: word, weight: Self.weight(documentFrequency: documentFrequencies[word] ?? 0, documents: n))
     }
     let unseen = words.filter { (documentFrequencies[$0] ?? 0) == 0 }
+    misspelt = unseen.map(TermForms.word).filter { $0.count >= 3 && $0.allSatisfy(\.isLetter) }
     if !unseen.isEmpty, unseen.count < words.count {
       weighted.removeAll { unseen.contains($0.term) }
       note(count, "not in the index, dropped: \(unseen.map(TermForms.display).joined(separator: ", "))")
@@ -139,6 +140,7 @@ extension PlanBuilder {
       parts.append("(" + contentTypes.map { "contentType == \(DSLText.quoted($0))" }.joined(separator: " || ") + ")")
     }
     for domain in domains { parts.append("domainIdentifier == \(DSLText.quoted(domain))") }
+    if !domainPrefixes.isEmpty { parts.append(Self.domainPredicate(domainPrefixes)) }
     for filter in valueFilters { parts.append("\(filter.attribute) == \(DSLText.quoted(filter.value))cd") }
     parts += numericFilters
     let attribute = dateAttribute
@@ -170,21 +172,21 @@ extension PlanBuilder {
     return tests.isEmpty ? [] : ["where " + tests.joined(separator: " || ")]
   }
 
-  /// A term as a quoted string: `"model*"` for a prefix, else the word taken literally.
   /// The ranked spelling of a term: a stemmed term asks for its exact form too, so items
-  /// with the word as written score above items with only another form of it.
+  /// with the word as written score above items with only another form of it. A term
+  /// searched only as written (a word with digits: `"ccl19"`, `"v2"`) weighs double, as a
+  /// word's two alternatives do together, so identifiers count as much as words.
   /// With `boost` (`^0.41`), each alternative carries it.
-  static func rankedText(_ term: String, boost: String = "") -> String {
-    TermForms.isStemmed(term)
-      ? DSLText.quoted(TermForms.word(term)) + boost + " || " + TermForms.dsl(term) + boost
-      : TermForms.dsl(term) + boost
+  static func rankedText(_ term: String, boost: Double? = nil) -> String {
+    guard TermForms.isStemmed(term) else { return TermForms.dsl(term) + "^" + DSLText.weight(2 * (boost ?? 1)) }
+    let suffix = boost.map { "^" + DSLText.weight($0) } ?? ""
+    return DSLText.quoted(TermForms.word(term)) + suffix + " || " + TermForms.dsl(term) + suffix
   }
 
   /// The ranked spelling of a weighted term: the question's terms as `rankedText`, with the
   /// weight; an added word in every form only (`"lift"s^0.12`).
   static func rankedText(_ term: RelevanceFeedback.WeightedTerm) -> String {
-    let boost = "^" + DSLText.weight(term.weight)
-    return term.added ? TermForms.dsl(term.term) + boost : rankedText(term.term, boost: boost)
+    term.added ? TermForms.dsl(term.term) + "^" + DSLText.weight(term.weight) : rankedText(term.term, boost: term.weight)
   }
 
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
@@ -216,7 +218,7 @@ extension PlanBuilder {
     if !words.isEmpty { similar += " keywords " + DSLText.quoted(words.joined(separator: " ")) }
     let vectorPredicate = (filterParts + [similar]).joined(separator: " && ")
     let vectors = (["search \(vectorPredicate)"] + peopleStages).joined(separator: " | ")
-    return "text = " + source(ranked: true) + " | top \(depth); vectors = " + vectors + "; merge(text, vectors) | fuse | top \(limit)"
+    return "text = " + source(ranked: true) + " | top \(depth); vectors = " + vectors + "; merge(text, vectors) | fuse agreement | top \(limit)"
   }
 
   /// The fork of one branch per calendar period: `fork (where d == $time.this_month(-1) | count as "2026-10") ...`.
@@ -327,6 +329,12 @@ extension PlanBuilder {
     if hybrid, case .search = intent { dsl = hybridQuery(limit: resultLimit) }
     var plan = PlannedQuery(question: question, dsl: dsl, evidenceDSL: evidence, notes: ordered, intent: intent)
     plan.termWeights = weights
+    plan.misspelt = misspelt
+    let n = max(vocabulary.documentCount, 1)
+    plan.evidenceTerms = searchTerms.map { term in
+      PlannedQuery.TermWeight(term: term, weight: Self.weight(documentFrequency: documentFrequencies[term] ?? 0, documents: n))
+    }
+    plan.isStructured = !filterParts.isEmpty || !people.isEmpty || intent != .search
     return plan
   }
 }

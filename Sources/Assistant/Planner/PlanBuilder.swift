@@ -23,6 +23,8 @@ struct PlanBuilder {
   // What was recognised.
   var contentTypes: [String] = []
   var domains: [String] = []
+  /// Domains named by a noun ("notes"), each with its sub-domains (`notes.*`).
+  var domainPrefixes: [String] = []
   var valueMatches: [ValueMatch] = []
   var valueFilters: [ValueFilter] = []
   var people: [PersonFilter] = []
@@ -37,6 +39,8 @@ struct PlanBuilder {
   var superlative: Superlative?
   var phrases: [QuestionText.Phrase] = []
   var textTerms: [String] = []
+  /// Content words no visible item contains (folded words of letters, three or more).
+  var misspelt: [String] = []
   /// The ranked search's terms and weights after relevance feedback (the question's terms
   /// and the words the first search's best items added); empty: `textTerms`, unweighted.
   var feedbackTerms: [RelevanceFeedback.WeightedTerm] = []

@@ -33,6 +33,28 @@ public struct PlannedQuery: Sendable, Hashable {
   /// The text-search terms with their weights (rarer terms weigh more), heaviest first. The
   /// query language does not carry term weights yet, so they are reported here (and in `notes`).
   public var termWeights: [TermWeight] = []
+  /// Words of the question that no visible item contains, with the closest words of the
+  /// index ("did you mean"), nearest and most frequent first. Empty when every word matched
+  /// or nothing is close.
+  public var suggestions: [Suggestion] = []
+  /// True when the plan filters, counts, groups or sorts (anything but a ranked text search
+  /// of the question's words).
+  public var isStructured = false
+  /// The content words that match no visible item (folded), the candidates for `suggestions`.
+  var misspelt: [String] = []
+  /// Every content word of the ranked search with its weight, those no visible item contains
+  /// included (they weigh most): an item is evidence only when it covers enough of them.
+  var evidenceTerms: [TermWeight] = []
+
+  /// A word that matched nothing and the index's words close to it.
+  public struct Suggestion: Sendable, Hashable {
+    public var word: String
+    public var alternatives: [String]
+    public init(word: String, alternatives: [String]) {
+      self.word = word
+      self.alternatives = alternatives
+    }
+  }
 
   /// A text-search term and its weight: the inverse document frequency in the index.
   public struct TermWeight: Sendable, Hashable {

@@ -58,6 +58,32 @@ struct QuestionText: Sendable {
     tokens = Self.words(in: rest)
   }
 
+  /// The question with its quotation marks taken out: quoted phrases read as words.
+  static func withoutQuotes(_ question: String) -> String {
+    String(question.map { "\"\u{201C}\u{201D}\u{201E}".contains($0) ? " " : $0 })
+  }
+
+  /// The question with each word whose folded form is a key of `replacements` replaced by
+  /// its value; everything else as written.
+  static func replacingWords(in question: String, _ replacements: [String: String]) -> String {
+    var result = ""
+    var word = ""
+    func flush() {
+      if !word.isEmpty { result += replacements[TextFolding.fold(word)] ?? word }
+      word = ""
+    }
+    for character in question {
+      if character.isLetter || character.isNumber {
+        word.append(character)
+      } else {
+        flush()
+        result.append(character)
+      }
+    }
+    flush()
+    return result
+  }
+
   /// Unit and ordinal suffixes that separate from a number written against them.
   static let numberSuffixes: Set<String> = [
     "km", "kms", "mi", "m", "ft", "h", "hr", "hrs", "min", "mins", "s", "st", "nd", "rd", "th", "k",

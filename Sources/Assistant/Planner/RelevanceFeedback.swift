@@ -77,6 +77,11 @@ public struct RelevanceFeedback: Sendable, Hashable {
   }
 
   private static let analyzer = TextAnalyzer(stemming: false)
+  /// Which question terms keep at least the heaviest added word's weight: `rare` (the
+  /// shipped rule: the rarer half), `added` (all), `one` (all, at the heaviest question
+  /// term's weight) or `none` (plain RM3); `SEARCHLIGHT_FEEDBACK_FLOOR` for experiments
+  /// (BENCHMARKS.md, issue 21).
+  static let floor = ProcessInfo.processInfo.environment["SEARCHLIGHT_FEEDBACK_FLOOR"] ?? "rare"
   /// Parts of mail and web addresses (`sam@example.com`): frequent in notes and mail, about
   /// nothing.
   static let addressWords: Set<String> = ["com", "org", "net", "edu", "gov", "www", "http", "https", "html", "mailto", "example"]
@@ -85,7 +90,10 @@ public struct RelevanceFeedback: Sendable, Hashable {
   /// term starts with the stem marker) in their order, then the added words as stemmed
   /// terms, heaviest first. Weights are scaled so the heaviest is 1. Returns the question's
   /// terms alone, each weighing 1, when the evidence suggests nothing.
-  func expand(_ terms: [String], evidence: [Evidence]) -> [WeightedTerm] {
+  /// `rarity` gives each question term's weight in the index (its idf); the rarer half of
+  /// the question's terms (at or above their mean rarity) keep at least the weight of the
+  /// heaviest added word. Without it, every question term does.
+  func expand(_ terms: [String], evidence: [Evidence], rarity: [String: Double] = [:]) -> [WeightedTerm] {
     guard !terms.isEmpty else { return [] }
     let plain = terms.map { WeightedTerm(term: $0, weight: 1, added: false) }
     let model = relevanceModel(evidence)
@@ -102,6 +110,23 @@ public struct RelevanceFeedback: Sendable, Hashable {
     let questionKeySet = Set(questionKeys)
     for entry in kept where !questionKeySet.contains(entry.key) {
       result.append(WeightedTerm(term: TermForms.searchTerm(entry.word, stemming: true), weight: weights[entry.key] ?? 0, added: true))
+    }
+    // The question's rarest words stay at least as heavy as any added word: an added word
+    // is a guess from a few items, a rare question word is the most specific thing asked,
+    // and RM3 alone can leave it lighter than a common added word.
+    let heaviestAdded = result.filter(\.added).map(\.weight).max() ?? 0
+    let rarities = terms.compactMap { rarity[$0] }
+    let meanRarity = rarities.isEmpty ? 0 : rarities.reduce(0, +) / Double(rarities.count)
+    let heaviestQuestionTerm = result.filter { !$0.added }.map(\.weight).max() ?? 0
+    for index in result.indices where !result[index].added {
+      let term = result[index].term
+      switch Self.floor {
+      case "none": break
+      case "added": result[index].weight = max(result[index].weight, heaviestAdded)
+      case "one": result[index].weight = max(result[index].weight, heaviestAdded, heaviestQuestionTerm)
+      default:
+        if (rarity[term] ?? meanRarity) >= meanRarity { result[index].weight = max(result[index].weight, heaviestAdded) }
+      }
     }
     let heaviest = result.map(\.weight).max() ?? 1
     guard heaviest > 0 else { return plain }

@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// Values the index knows ("in California", "by Sam Ortiz", "tagged waterfall", "hard
 /// trails", "the Orion launch project") and content types ("trails", "hikes", "emails",
@@ -72,6 +73,10 @@ extension PlanBuilder {
         }
       }
       guard length > 0 else {
+        if let person = personByOneName(at: index) {
+          valueMatches.append(ValueMatch(span: index..<index + 1, values: person))
+          claim(index..<index + 1)
+        }
         index += 1
         continue
       }
@@ -79,6 +84,18 @@ extension PlanBuilder {
       claim(index..<index + length)
       index += length
     }
+  }
+
+  /// A person named by one capitalised word ("Lena") that starts exactly one person's name
+  /// the index knows ("Lena Novak"), with every people attribute holding that name; nil
+  /// when no name or several different ones start with it.
+  func personByOneName(at index: Int) -> [IndexVocabulary.KnownValue]? {
+    guard isFree(index), let first = word(index), first.count >= 3, !StopWords.contains(first),
+      tokens[index].text.first?.isUppercase == true, let candidates = vocabulary.valuesByFirstWord[first]
+    else { return nil }
+    let people = candidates.filter { Self.role(of: $0.attribute) == .person && $0.words.count >= 2 }
+    guard let name = people.first?.value, people.allSatisfy({ TextFolding.fold($0.value) == TextFolding.fold(name) }) else { return nil }
+    return people
   }
 
   /// The free word before `index`, skipping articles and possessives.
@@ -92,6 +109,7 @@ extension PlanBuilder {
   /// Turns each value match into a filter, a `people` stage, or text.
   mutating func decideValues() {
     let scope = Set(contentTypes)
+    let shaped = counting || statistic != nil || superlative != nil || grouping != nil
     for match in valueMatches {
       let cue = cueBefore(match.span.lowerBound)
       let after = isFree(match.span.upperBound) ? word(match.span.upperBound) : nil
@@ -158,6 +176,15 @@ extension PlanBuilder {
         }
         if decided != nil { break }
       }
+      // In a count, statistic, grouping or superlative the words would be required text:
+      // a value the index knows is a predicate instead ("how many waterfall trails").
+      if decided == nil, shaped, let value = ordered.first {
+        if Self.role(of: value.attribute) == .person {
+          decided = (value, match.span, "any")
+        } else {
+          decided = (value, match.span, nil)
+        }
+      }
       guard let decided else {
         // Its words go back to the text search.
         for index in match.span { claimed[index] = false }
@@ -206,7 +233,10 @@ extension PlanBuilder {
     for index in 0..<count where isFree(index) {
       guard let name = word(index), !StopWords.contains(name) else { continue }
       let types = contentTypes(named: name)
-      guard !types.isEmpty else { continue }
+      guard !types.isEmpty else {
+        recognizeDomain(named: name, at: index, shaped: shaped)
+        continue
+      }
       let plural = name.hasSuffix("s") && !name.hasSuffix("ss")
       // A singular type word names the type only in "which trail", "the longest trail", ...
       let previous = index > 0 ? tokens[index - 1].word : ""
@@ -232,5 +262,56 @@ extension PlanBuilder {
       let domainText = span.count > 1 ? " && domainIdentifier == \(DSLText.quoted(domains.last!))" : ""
       note(span.lowerBound, "\(quote(span)) -> contentType == \(types.map { DSLText.quoted($0) }.joined(separator: " || "))\(domainText)")
     }
+  }
+
+  // MARK: Domains
+
+  /// The domains a word names, by the last component of their identifier ("notes" names
+  /// `notes` and `com.example.notes`; "trail" names `trails`), singular or plural, any case,
+  /// diacritics folded. A domain with sub-domains (`notes.work`) takes them along.
+  func domains(named word: String) -> [String] {
+    var forms: Set<String> = [word]
+    if word.hasSuffix("es") { forms.insert(String(word.dropLast(2))) }
+    if word.hasSuffix("s") { forms.insert(String(word.dropLast())) }
+    forms.insert(word + "s")
+    if let synonyms = Self.typeSynonyms[word] { for synonym in synonyms { forms.insert(synonym); forms.insert(synonym + "s") } }
+    return vocabulary.domains.keys.sorted().filter { domain in
+      guard let last = domain.split(separator: ".").last else { return false }
+      return forms.contains(TextFolding.fold(String(last)))
+    }
+  }
+
+  /// A word naming a domain ("trails", "notes") becomes a filter on it rather than a word the
+  /// text must contain: a plural ("recipes"), or a singular after "which", "what", "each",
+  /// "every" or "per", or in a count or superlative ("the work schedule" is not the `work`
+  /// domain). A domain that every item is in filters nothing. Its sub-domains are included
+  /// (`notes` and `notes.work`).
+  mutating func recognizeDomain(named name: String, at index: Int, shaped: Bool) {
+    guard domains.isEmpty else { return }
+    let named = domains(named: name)
+    guard !named.isEmpty else { return }
+    let plural = name.hasSuffix("s") && !name.hasSuffix("ss")
+    let previous = index > 0 ? tokens[index - 1].word : ""
+    guard plural || shaped || ["which", "what", "each", "every", "per"].contains(previous) else { return }
+    // Nested domains: "notes" also names "notes.work"; keep the outermost.
+    let outer = named.filter { domain in !named.contains { domain.hasPrefix($0 + ".") } }
+    let items = vocabulary.domains.filter { key, _ in outer.contains { key == $0 || key.hasPrefix($0 + ".") } }.values.reduce(0, +)
+    let span = index..<index + 1
+    claim(span)
+    guard items < vocabulary.documentCount else {
+      note(index, "\(quote(span)) -> every item is in \(outer.joined(separator: " or ")); no filter")
+      return
+    }
+    domainPrefixes += outer
+    note(index, "\(quote(span)) -> " + Self.domainPredicate(outer))
+  }
+
+  /// `(domainIdentifier == "notes" || domainIdentifier == "notes.*")` for each domain.
+  static func domainPredicate(_ domains: [String]) -> String {
+    let tests = domains.flatMap { domain in
+      // The sub-domain pattern: the domain taken literally, then a wildcard.
+      ["domainIdentifier == \(DSLText.quoted(domain))", "domainIdentifier == \(DSLText.quoted(domain + ".").dropLast())*\""]
+    }
+    return "(" + tests.joined(separator: " || ") + ")"
   }
 }

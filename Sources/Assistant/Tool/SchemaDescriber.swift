@@ -35,11 +35,43 @@ struct SchemaDescriber {
       }
       return "values of \(name) (value: items), most common first:\n" + values.map { "- \($0.0): \($0.1)" }.joined(separator: "\n")
     case .contentType:
+      let summary = try index.summary(scope: scope)
       var counts: [String: Int] = [:]
-      for entry in try index.summary(scope: scope).contentTypes { counts[entry.name ?? "", default: 0] += entry.count }
-      let rows = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
-      return "content types (type: items):\n" + rows.map { "- \($0.0.isEmpty ? "(none)" : $0.0): \($0.1)" }.joined(separator: "\n")
+      for entry in summary.contentTypes { counts[entry.name ?? "", default: 0] += entry.count }
+      var rows = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+      guard let asked = request.contentType, asked.contains(where: { !$0.isWhitespace }) else {
+        return "content types (type: items):\n" + rows.map { "- \($0.0.isEmpty ? "(none)" : $0.0): \($0.1)" }.joined(separator: "\n")
+      }
+      // One content type, matched as a contentType node matches it ("emails" finds email).
+      let stem = Self.contentTypeStem(asked)
+      rows = rows.filter { !$0.0.isEmpty && $0.0.lowercased().hasPrefix(stem) }
+      guard !rows.isEmpty else {
+        let known = counts.keys.filter { !$0.isEmpty }.sorted()
+        var message = "no items have content type '\(asked)'"
+        if let suggestion = closestMatch(to: asked, in: known) { message += "; did you mean '\(suggestion)'?" }
+        return message + "; content types: " + known.joined(separator: ", ")
+      }
+      let types = Set(rows.map(\.0))
+      var lines = ["content type \(asked) (type: items):"] + rows.map { "- \($0.0): \($0.1)" }
+      // The text attributes whose values occur on items of these types.
+      var attributes: [String: Int] = [:]
+      for (name, values) in summary.knownValues {
+        let count = values.filter { !types.isDisjoint(with: $0.contentTypes) }.count
+        if count > 0 { attributes[name] = count }
+      }
+      if !attributes.isEmpty {
+        lines.append("attributes with values on these items (name: distinct values): "
+          + attributes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+      }
+      return lines.joined(separator: "\n")
     }
+  }
+
+  /// A friendly content type name as a lowercased prefix: "emails" and "Email" find email.
+  static func contentTypeStem(_ name: String) -> String {
+    var stem = name.lowercased().trimmingCharacters(in: .whitespaces)
+    if stem.count > 3, stem.hasSuffix("s") { stem.removeLast() }
+    return stem
   }
 
   /// The values of a text attribute with their item counts, most common first, when it has

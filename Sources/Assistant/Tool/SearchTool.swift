@@ -43,7 +43,8 @@ public struct SearchTool: Sendable {
   /// in band; index failures (I/O) throw.
   public func call(_ arguments: String) throws -> Result {
     let hasEmbeddings = options.embedder != nil && ((try? executor.index.embeddingConfiguration()) ?? nil) != nil
-    let decoder = ToolCallDecoder(clock: options.clock, identity: options.identity, hasEmbeddings: hasEmbeddings)
+    var decoder = ToolCallDecoder(clock: options.clock, identity: options.identity, hasEmbeddings: hasEmbeddings)
+    decoder.stageNames = Set(executor.registry.names)
     do {
       return try run(try decoder.decode(arguments))
     } catch let error as ToolCallError {
@@ -111,12 +112,15 @@ public struct SearchTool: Sendable {
     let fetch = request.fetchAttributes ?? Array(Set(Self.defaultFetch + request.namedAttributes)).sorted {
       (Self.defaultFetch.firstIndex(of: $0) ?? 99, $0) < (Self.defaultFetch.firstIndex(of: $1) ?? 99, $1)
     }
-    let text = ToolResultFormatter(maximumResponseSize: maximumResponseSize, fetch: fetch)
-      .format(pagedReplies, more: more, offset: request.offset, autoDisplay: request.autoDisplay,
-              notes: request.notes + (try unknownFetchNotes(request.fetchAttributes)))
+    let stageFetch = request.stageFetchAttributes
+    var formatter = ToolResultFormatter(maximumResponseSize: maximumResponseSize, fetch: fetch)
+    formatter.fetchByLabel = stageFetch
+    let requested = (request.fetchAttributes ?? []) + stageFetch.keys.sorted().flatMap { stageFetch[$0] ?? [] }
+    let text = formatter.format(pagedReplies, more: more, offset: request.offset, autoDisplay: request.autoDisplay,
+                                notes: request.notes + (try unknownFetchNotes(requested.isEmpty ? nil : Self.unique(requested))))
     let shaped = pagedReplies.map { reply -> Reply in
       var copy = reply
-      copy.content = Self.fetching(reply.content, fetch)
+      copy.content = Self.fetching(reply.content, stageFetch[reply.label] ?? fetch)
       return copy
     }
     return Result(replies: shaped, text: text, error: nil, query: request.query)
@@ -131,6 +135,12 @@ public struct SearchTool: Sendable {
       let suggestion = closestMatch(to: name, in: catalog.allNames).map { " (did you mean '\($0)'?)" } ?? ""
       return "fetchAttributes: '\(name)' is not an attribute of this index, so no item shows it\(suggestion)"
     }
+  }
+
+  /// The names in their first order, each once.
+  static func unique(_ names: [String]) -> [String] {
+    var seen = Set<String>()
+    return names.filter { seen.insert($0).inserted }
   }
 
   /// Items keep only the fetch attributes.

@@ -3,11 +3,7 @@ import QueryEngine
 import SearchIndex
 
 extension DecodingState {
-  static let stageTypes = [
-    "query", "compute", "limit", "sampling", "hydration", "custom", "prompted", "count", "groupBy", "valueCount", "valueSum",
-    "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev", "itemSelect", "sort", "filter", "forEach", "merge",
-    "extractGroupItems",
-  ]
+  static let stageTypes = AppleVocabulary.names(AppleVocabulary.StageKind.self)
   static let stageExample = #"{"id":"trails","kind":{"type":"query","value":{"query":{"type":"allText","value":{"terms":["waterfall"]}}}}}"#
 
   /// One stage of a `pipeline.stages` array.
@@ -67,6 +63,18 @@ extension DecodingState {
       throw ToolCallError(path: "\(cursor.path).stages[0]", message: "a pipeline must begin with a query stage", example: Self.stageExample)
     }
     let ordered = try Self.dependencyOrder(stages, path: "\(cursor.path).stages")
+    // A query stage's `fetchAttributes` shape its items' replies and those of the stages that
+    // pass its items on (filter, sort, limit, ...), by the label each reply carries.
+    var fetchByID: [String: [String]] = [:]
+    for stage in ordered {
+      if stage.type == "query", let fetch = try stage.value.optional("fetchAttributes")?.strings() {
+        fetchByID[stage.id] = fetch
+        namedAttributes += fetch
+      } else if let input = stage.inputs.first, let inherited = fetchByID[input.id] {
+        fetchByID[stage.id] = inherited
+      }
+      if let fetch = fetchByID[stage.id] { stageFetchAttributes[stage.label ?? stage.id] = fetch }
+    }
     var grouped: [String: (attribute: String, input: String, path: String)] = [:]
     var referenced = Set<String>()
     for stage in ordered { for input in stage.inputs { referenced.insert(Self.statementName(input.id)) } }
@@ -78,7 +86,7 @@ extension DecodingState {
     var first_ = true
     for (position, stage) in ordered.enumerated() {
       let next = position + 1 < ordered.count ? ordered[position + 1] : nil
-      if linear, stage.type == "groupBy", let next, Self.valueStages.contains(next.type) {
+      if linear, stage.type == "groupBy", let next, Self.readsGroupsAsStatistic(next) {
         // `group by A` then `valueAverage(x)` is `stats avg(x) by A` over the items.
         let attribute = try stage.value.required("attribute", expected: "the attribute to group by").string()
         grouped[stage.name] = (attribute, previous ?? "", "\(stage.value.path).attribute")
@@ -87,7 +95,7 @@ extension DecodingState {
         continue
       }
       let readers = ordered.filter { $0.inputs.contains { $0.id == stage.id } }
-      if !linear, stage.type == "groupBy", !readers.isEmpty, readers.allSatisfy({ Self.valueStages.contains($0.type) }),
+      if !linear, stage.type == "groupBy", !readers.isEmpty, readers.allSatisfy(Self.readsGroupsAsStatistic),
         let from = try stage.value.optional("from")?.string()
       {
         // Read only by value stages, which run on its input by its attribute: as a statement
@@ -101,7 +109,7 @@ extension DecodingState {
       if !first_ && !linear { writer.write("; ") }
       first_ = false
       try writer.group(stage.cursor.path) { (writer: inout DSLWriter) throws(ToolCallError) in
-        try statement(stage, previous: previous, grouped: &grouped, ranking: stage.id == first.id ? ranking : nil,
+        try statement(stage, previous: previous, grouped: &grouped, ranking: ranking, isFirst: stage.id == first.id,
                       terminal: linear ? next == nil : !referenced.contains(stage.name), inline: linear, pageSize: pageSize, into: &writer)
       }
       previous = stage.name
@@ -111,7 +119,15 @@ extension DecodingState {
     }
   }
 
-  static let valueStages: Set<String> = ["valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev"]
+  static let valueStages = Set(AppleVocabulary.StageKind.allCases.filter { $0.statistic != nil }.map(\.rawValue))
+
+  /// True for a stage that computes a statistic per group of the groupBy it reads (a value
+  /// stage, or a forEach of a statistic): it runs on the groupBy's input, by its attribute.
+  static func readsGroupsAsStatistic(_ stage: PipelineStage) -> Bool {
+    if valueStages.contains(stage.type) { return true }
+    guard stage.type == "forEach", let operation = stage.value.optional("operation") else { return false }
+    return (try? forEachOperation(operation, stageNames: nil))?.isStatistic ?? false
+  }
 
   /// True when every stage reads exactly the stage before it and nothing else needs it.
   static func isLinear(_ stages: [PipelineStage]) -> Bool {
@@ -164,7 +180,7 @@ extension DecodingState {
   // swiftlint:disable:next function_body_length
   mutating func statement(
     _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String, path: String)], ranking: JSONCursor?,
-    terminal: Bool, inline: Bool = false, pageSize: Int, into writer: inout DSLWriter
+    isFirst: Bool, terminal: Bool, inline: Bool = false, pageSize: Int, into writer: inout DSLWriter
   ) throws(ToolCallError) {
     let value = stage.value
     var from: String?
@@ -179,6 +195,7 @@ extension DecodingState {
     func labelSuffix() -> String { " as \"\(ToolCallDecoder.escapeLabel(stage.label ?? stage.id))\"" }
     if !inline { writer.write("\(stage.name) = ") }
     var letStatements: [String] = []
+    var labelled = true
     switch stage.type {
     case "query":
       try value.checkKeys(["query", "fetchAttributes", "limit", "from", "extractValue"])
@@ -192,12 +209,21 @@ extension DecodingState {
         writer.write("search ")
         try searchPredicate(node, into: &writer)
       }
-      if let ranking { try rankingStage(ranking, into: &writer) }
+      let start = writer.text.utf8.count
+      // The search's ranking, post filters and order apply to the pipeline's first query.
+      if isFirst { try afterRetrieval(ranking: ranking, into: &writer) }
+      // After the order rankingMetadata asks for, keep the first items, not the most relevant.
+      let keep = isFirst && rankingMetadata != nil ? "limit" : "top"
       if let limit = try value.optional("limit")?.integer(in: 1...100_000) {
-        writer.write(" | top \(limit)")
+        writer.write(" | \(keep) \(limit)")
       } else if terminal {
         // A query stage that is a reply: one page (and one more item, to tell if there are more).
-        writer.write(" | top \(pageSize + 1)")
+        writer.write(" | \(keep) \(pageSize + 1)")
+      } else if stage.label != nil, writer.text.utf8.count == start {
+        // A label names a stage's reply, and a bare search has no stage to carry it: the
+        // stage's items flow on unlabelled, and a reply statement shows a page of them.
+        letStatements.append("\(stage.name)_shown = \(stage.name) | \(keep) \(pageSize + 1)" + labelSuffix())
+        labelled = false
       }
     case "filter":
       try value.checkKeys(["from", "extractValue", "filterPredicate"])
@@ -268,7 +294,7 @@ extension DecodingState {
       }
     case "valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev":
       try value.checkKeys(["from", "field", "bindVariable"])
-      let function = ["valueSum": "sum", "valueAverage": "avg", "valueMax": "max", "valueMin": "min", "valueMedian": "median", "valueStddev": "stddev"][stage.type]!
+      let function = AppleVocabulary.StageKind(rawValue: stage.type)!.statistic!
       let field = try value.required("field", expected: "a number or date attribute").string()
       namedAttributes.append(field)
       let input = try requireFrom()
@@ -306,12 +332,14 @@ extension DecodingState {
     case "extractGroupItems":
       try value.checkKeys(["from", "extractValue", "groupKey", "limit", "offset"])
       let key = try value.required("groupKey", expected: "a group key or a $variable").string()
-      if let offset = try value.optional("offset")?.integer(), offset > 0 {
-        throw ToolCallError(path: "\(value.path).offset", message: "offset is not supported; use limit", example: #""limit":10"#)
-      }
+      let offset = try value.optional("offset")?.integer(in: 0...1_000_000) ?? 0
       writer.write(try requireFrom() + " | extract ")
       writer.write(key.hasPrefix("$") ? "$" + Self.variableName(String(key.dropFirst())) : DSLWriter.exact(key), path: "\(value.path).groupKey")
-      if let limit = try value.optional("limit")?.integer(in: 1...1_000_000) { writer.write(" | limit \(limit)") }
+      let limit = try value.optional("limit")?.integer(in: 1...1_000_000)
+      if limit != nil || offset > 0 {
+        // The group's items from `offset` on, at most `limit` of them.
+        writer.write(" | limit \(limit ?? 1_000_000)" + (offset > 0 ? " offset \(offset)" : ""), path: "\(value.path).\(offset > 0 ? "offset" : "limit")")
+      }
     case "merge":
       try value.checkKeys(["inputStageIds"])
       let ids = try value.required("inputStageIds", expected: "stage ids").strings().map(Self.statementName)
@@ -351,15 +379,58 @@ extension DecodingState {
         throw ToolCallError(path: "\(value.path).timeoutSeconds", message: "timeoutSeconds must be from 0.1 to 300")
       }
       writer.write(try requireFrom() + " | hydrate timeout \(DSLWriter.number(timeout))")
+    case "forEach":
+      try value.checkKeys(["from", "operation"])
+      let operationCursor = try value.required("operation", expected: Self.forEachExpected, example: Self.forEachExample)
+      let operation = try Self.forEachOperation(operationCursor, stageNames: decoder.stageNames)
+      let input = try requireFrom()
+      if let from, let group = grouped[from], operation.isStatistic {
+        // A statistic for each group: over the grouped stage's items, by the group attribute.
+        writer.write((inline ? "" : group.input) + " | ")
+        writer.write(operation.text, path: operationCursor.path)
+        writer.write(" by ")
+        writer.write(group.attribute, path: group.path)
+      } else {
+        // Stages on groups run per group (count: each group's size; select: one item of
+        // each); stages on items run per item (table: a row each; where: keep or drop it).
+        writer.write(input + " | ")
+        writer.write(operation.text, path: operationCursor.path)
+      }
     default:
       throw ToolCallError(path: stage.cursor.path, message: "\(stage.type) is not supported without a model",
                           expected: "a pipeline of query, filter, sort, limit, groupBy, count and value stages")
     }
-    if stage.label != nil || terminal { writer.write(labelSuffix()) }
+    if labelled && (stage.label != nil || terminal) { writer.write(labelSuffix()) }
     if let extract = value.optional("extractValue") {
       letStatements.append(try extraction(extract, stage: stage, grouped: grouped))
     }
     for statement in letStatements { writer.write("; " + statement) }
+  }
+
+  static let forEachExpected = "stages of Searchlight's language to run for each group or item, e.g. count, stats avg(rating), select max-by rating, table title, rating"
+  static let forEachExample = #"{"from":"byState","operation":"stats avg(rating)"}"#
+
+  /// A forEach operation checked to be stages of the language (no statements, no source);
+  /// an instruction in words needs a model, which a search call does not have.
+  static func forEachOperation(_ cursor: JSONCursor, stageNames: Set<String>?) throws(ToolCallError) -> (text: String, isStatistic: Bool) {
+    let text = try cursor.string().trimmingCharacters(in: .whitespacesAndNewlines)
+    let needsModel = ToolCallError(
+      path: cursor.path, message: "forEach operation \"\(text)\" is an instruction for a model, and a search runs without one; write stages of the query language, or use a prompted stage in an answer session",
+      expected: forEachExpected, example: forEachExample)
+    guard !text.isEmpty else { throw cursor.fail("the operation is empty", expected: forEachExpected, example: forEachExample) }
+    let prefix = "search * | "
+    guard let syntax = try? Parser.parse(SourceText(prefix + text)), syntax.statements.count == 1,
+      let statement = syntax.statements.first, statement.name == nil, let first = statement.pipeline.stages.first
+    else { throw needsModel }
+    if let stageNames {
+      for stage in statement.pipeline.stages where !stageNames.contains(stage.name) && stage.name != "fork" { throw needsModel }
+    }
+    // A statistic without `by` runs per group when its input is grouped.
+    var isStatistic = false
+    if first.name == "stats", statement.pipeline.stages.count == 1, case .clauses(let clauses) = first.arguments {
+      isStatistic = !clauses.contains { clause in clause.contains { $0.identifierName == "by" } }
+    }
+    return (text, isStatistic)
   }
 
   /// `extractValue`: binds a variable to a field of one selected result.
@@ -479,22 +550,30 @@ extension DecodingState {
     }
   }
 
-  func models(_ cursor: JSONCursor) throws(ToolCallError) -> [String] {
+  mutating func models(_ cursor: JSONCursor) throws(ToolCallError) -> [String] {
     let list = try cursor.array()
     guard !list.isEmpty else { throw cursor.fail("models is empty", example: #"[{"type":"topic","value":{"terms":"budget","weight":1.0}}]"#) }
     var terms: [String] = []
     for model in list {
-      let (type, value) = try model.discriminated(["sender", "recipient", "host", "participant", "topic", "semantic", "popularity"], what: "model", example: #"{"type":"topic","value":{"terms":"budget","weight":1.0}}"#)
+      let (type, value) = try model.discriminated(AppleVocabulary.names(AppleVocabulary.RankingModel.self), what: "model", example: #"{"type":"topic","value":{"terms":"budget","weight":1.0}}"#)
       guard let value else { throw model.fail("missing 'value'") }
+      let personRole = AppleVocabulary.RankingModel(rawValue: type)?.personRole
+      if case .string(let name) = value.value, let personRole {
+        // Apple's string form ({"type":"participant","value":"Lena Novak"}): the person, at
+        // the weight of a major signal.
+        guard name.contains(where: { $0.isLetter || $0.isNumber }) else { throw value.fail("the name is empty", example: #"{"type":"participant","value":"Lena Novak"}"#) }
+        terms.append("5 * if(\(Self.personTest(name, attributes: personRole.attributes)), 1, 0)")
+        namedAttributes += personRole.attributes.filter { !$0.hasSuffix("Addresses") }
+        continue
+      }
       let weightCursor = try value.required("weight", expected: "a weight from 0.1 (minor) to 1.0 (major)")
       let weight = try weightCursor.number()
       guard weight >= 0, weight <= 10 else { throw weightCursor.fail("weight must be from 0 to 10") }
       let w = DSLWriter.number(5 * weight)
       switch type {
-      case "sender", "recipient", "host", "participant":
+      case _ where personRole != nil:
         let name = try entityName(value.required("entity", expected: "a user, namedPerson or organization"))
-        let role = type == "sender" || type == "host" ? "originator" : type
-        terms.append("\(w) * if(\(Self.personTest(name, attributes: Self.roleAttributes[role]!)), 1, 0)")
+        terms.append("\(w) * if(\(Self.personTest(name, attributes: personRole!.attributes)), 1, 0)")
       case "topic":
         let words = try value.required("terms", expected: "words of the topic").string()
         guard words.contains(where: { $0.isLetter || $0.isNumber }) else { throw value.fail("topic terms have no words") }

@@ -21,6 +21,9 @@ public struct ToolCallDecoder: Sendable {
   /// `semantic` ranking model scores by embedding similarity; otherwise both fall back to
   /// keywords and text relevance.
   public var hasEmbeddings: Bool
+  /// The stages the executor knows, when the caller knows them: a `forEach` operation naming
+  /// none of them is an instruction for a model, reported in band.
+  public var stageNames: Set<String>?
 
   public init(clock: QueryClock, identity: Identity = Identity(), hasEmbeddings: Bool = false) {
     self.clock = clock
@@ -68,6 +71,12 @@ public struct ToolCallDecoder: Sendable {
       let topic = try value?.optional("topic")?.string() ?? ""
       return .help(topic: topic)
     case "display":
+      // Apple's display query asks the host to show results to the user; here the results a
+      // search marks with autoDisplay are shown, and the answer says how.
+      if let value {
+        try value.checkKeys(["display"], example: #"{"type":"display","value":{"display":true}}"#)
+        _ = try value.optional("display")?.bool()
+      }
       return .help(topic: "display")
     case "dsl":
       guard let value else { throw query.fail("missing 'value'", example: #"{"type":"dsl","value":{"query":"search \"budget\" | top 5"}}"#) }
@@ -96,13 +105,12 @@ public struct ToolCallDecoder: Sendable {
     var state = DecodingState(decoder: self)
     let pageSize = try value.optional("pageSize")?.integer(in: 1...1000) ?? defaultPageSize
     let offset = try Self.offset(value)
-    if let filters = try value.optional("postFilters")?.strings(), !filters.isEmpty {
-      throw ToolCallError(path: "\(value.path).postFilters", message: "postFilters are not supported; put conditions in root or in a filter stage",
-                          example: #"{"type":"operation","value":{"logic":"all","children":[...]}}"#)
-    }
     if let scopes = value.optional("scopes") {
       state.scopes = try scopes.strings()
     }
+    state.source = try Self.source(value.optional("source"))
+    state.postFilters = try Self.postFilters(value.optional("postFilters"))
+    state.rankingMetadata = try state.rankingMetadata(value.optional("rankingMetadata"))
     let ranking = value.optional("modelComposition") ?? value.optional("ranking")
     var writer = DSLWriter()
     if let pipeline = value.optional("pipeline") {
@@ -112,18 +120,68 @@ public struct ToolCallDecoder: Sendable {
       writer.write("search ")
       let root = value.optional("root")
       try state.searchPredicate(root, into: &writer)
-      if let ranking { try state.rankingStage(ranking, into: &writer) }
-      // One more than the page, to know whether another page exists.
+      try state.afterRetrieval(ranking: ranking, into: &writer)
+      // One more than the page, to know whether another page exists; `top` keeps the best
+      // by relevance or score, `limit` the first in the order rankingMetadata asked for.
+      let keep = state.rankingMetadata == nil ? "top" : "limit"
       if let label = try value.optional("label")?.string() {
-        writer.write(" | top \(offset + pageSize + 1) as \"\(Self.escapeLabel(label))\"")
+        writer.write(" | \(keep) \(offset + pageSize + 1) as \"\(Self.escapeLabel(label))\"")
       } else {
-        writer.write(" | top \(offset + pageSize + 1)")
+        writer.write(" | \(keep) \(offset + pageSize + 1)")
       }
     }
     return SearchRequest(
       query: writer.text, fetchAttributes: try value.optional("fetchAttributes")?.strings(), namedAttributes: state.namedAttributes,
       pageSize: pageSize, offset: offset, label: try value.optional("label")?.string(),
-      autoDisplay: try value.optional("autoDisplay")?.bool() ?? false, notes: state.notes, marks: writer.pathMarks)
+      autoDisplay: try value.optional("autoDisplay")?.bool() ?? false, notes: state.notes,
+      stageFetchAttributes: state.stageFetchAttributes, marks: writer.pathMarks)
+  }
+
+  /// Apple's `source` values and the items each covers: items indexed from files carry a
+  /// `file:` contentURL; everything else was donated by an app (Core Spotlight's side).
+  static let sources = ["all", "both", "coreSpotlight", "managed", "files"]
+
+  /// The condition a `source` puts on the items; nil when it covers every item.
+  static func source(_ cursor: JSONCursor?) throws(ToolCallError) -> String? {
+    guard let cursor else { return nil }
+    let name = try cursor.string()
+    switch name {
+    case "all", "both": return nil
+    case "coreSpotlight", "managed": return #"contentURL != "file:*""#
+    case "files": return #"contentURL == "file:*""#
+    default:
+      var message = "unknown source \"\(name)\""
+      if let suggestion = closestMatch(to: name, in: sources) { message += "; did you mean \"\(suggestion)\"?" }
+      throw ToolCallError(path: cursor.path, message: message, expected: sources.joined(separator: ", "), example: #""source":"all""#)
+    }
+  }
+
+  /// `postFilters`: Spotlight query strings, each checked to be one predicate (no stages, no
+  /// statements), with the path of its entry.
+  static func postFilters(_ cursor: JSONCursor?) throws(ToolCallError) -> [(text: String, path: String)] {
+    guard let cursor else { return [] }
+    var filters: [(String, String)] = []
+    for entry in try cursor.array() {
+      let text = try entry.string()
+      let example = #"["rating > 3", "contentModificationDate >= $time.today(-30)"]"#
+      guard text.contains(where: { !$0.isWhitespace }) else { throw entry.fail("the filter is empty", expected: "a Spotlight query string", example: example) }
+      let syntax: QuerySyntax
+      do {
+        syntax = try Parser.parse(SourceText(text))
+      } catch {
+        let (line, column) = error.source.location(of: error.primary.span.start)
+        throw ToolCallError(path: entry.path, message: "\(error.primary.message) (line \(line), column \(column))",
+                            expected: error.primary.help ?? "a Spotlight query string", example: example)
+      }
+      guard syntax.statements.count == 1, let statement = syntax.statements.first, statement.name == nil, statement.pipeline.stages.isEmpty,
+        case .search(let predicate, _)? = statement.pipeline.source
+      else {
+        throw entry.fail("a post filter is one predicate, without stages or statements", expected: "a Spotlight query string", example: example)
+      }
+      let bytes = Array(text.utf8)
+      filters.append((String(decoding: bytes[predicate.span.start..<predicate.span.end], as: UTF8.self), entry.path))
+    }
+    return filters
   }
 
   /// The items to skip, from the `cursor` an earlier result gave ("offset:20").
@@ -146,6 +204,14 @@ struct DecodingState {
   var notes: [String] = []
   var namedAttributes: [String] = []
   var scopes: [String] = []
+  /// The condition of the search's `source`, if it narrows the items.
+  var source: String?
+  /// `postFilters`, applied after ranking.
+  var postFilters: [(text: String, path: String)] = []
+  /// The order `rankingMetadata` asks for, as the keys of a sort stage, and its path.
+  var rankingMetadata: (keys: String, path: String)?
+  /// Per-stage `fetchAttributes`, by the label of the stage's reply.
+  var stageFetchAttributes: [String: [String]] = [:]
   /// Whether a predicate needed Swift-only functions (recurring dates), so the search must
   /// filter with `where`.
   var needsSwiftFilter = false
@@ -154,13 +220,10 @@ struct DecodingState {
 
   init(decoder: ToolCallDecoder) { self.decoder = decoder }
 
-  static let nodeTypes = [
-    "operation", "predicate", "contentType", "temporal", "person", "personMe", "allText", "application", "documentsFor",
-    "semanticSimilar",
-  ]
+  static let nodeTypes = AppleVocabulary.names(AppleVocabulary.NodeKind.self)
   static let nodeExample = #"{"type":"predicate","value":{"attribute":"title","operator":"prefix","value":{"type":"string","value":"June"}}}"#
 
-  /// `search PREDICATE`: the root, scopes, and (for recurring dates) a where stage.
+  /// `search PREDICATE`: the root, scopes, source, and (for recurring dates) a where stage.
   mutating func searchPredicate(_ root: JSONCursor?, into writer: inout DSLWriter) throws(ToolCallError) {
     var body = DSLWriter()
     if let root {
@@ -168,17 +231,89 @@ struct DecodingState {
     } else {
       body.write("*")
     }
-    let scope = scopes.map { "domainIdentifier == \(DSLWriter.pattern($0, trailing: false))" }.joined(separator: " || ")
+    // A scope is a domain with its sub-domains, as `delete --domain` reads it: "mail" covers
+    // mail.inbox and mail.sent.
+    let scope = scopes.map { "domainIdentifier == \(DSLWriter.pattern($0, trailing: false)) || domainIdentifier == \(DSLWriter.pattern($0 + ".", trailing: true))" }
+      .joined(separator: " || ")
+    var narrowing: [String] = []
+    if !scopes.isEmpty { narrowing.append("(\(scope))") }
+    if let source { narrowing.append("(\(source))") }
     if needsSwiftFilter {
       // Calendar parts of dates (recurring) are computed in Swift: filter after the search.
-      writer.write(scopes.isEmpty ? "*" : "(\(scope))")
+      writer.write(narrowing.isEmpty ? "*" : narrowing.joined(separator: " && "))
       writer.write(" | where ")
       writer.appendShifted(body)
     } else {
-      if !scopes.isEmpty { writer.write("(\(scope)) && ") }
+      for part in narrowing { writer.write(part + " && ") }
       writer.write("(")
       writer.appendShifted(body)
       writer.write(")")
+    }
+  }
+
+  /// What follows the retrieval of the search's main query: the ranking model's score, the
+  /// post filters (after ranking, as Apple applies them), and the order `rankingMetadata` asks
+  /// for.
+  mutating func afterRetrieval(ranking: JSONCursor?, into writer: inout DSLWriter) throws(ToolCallError) {
+    if let ranking { try rankingStage(ranking, into: &writer) }
+    for filter in postFilters {
+      writer.write(" | where ")
+      writer.write("(" + filter.text + ")", path: filter.path)
+    }
+    if let order = rankingMetadata {
+      writer.write(" | sort ")
+      writer.write(order.keys, path: order.path)
+    }
+  }
+
+  /// `rankingMetadata`: how the results are ordered. Alphabetical and recency sort by an
+  /// attribute (title and the modification date unless `sortAttribute` names another),
+  /// temporal adjacency by the distance from now, relevance keeps the ranked order.
+  mutating func rankingMetadata(_ cursor: JSONCursor?) throws(ToolCallError) -> (keys: String, path: String)? {
+    guard let cursor else { return nil }
+    let example = #"{"rankingType":"alphabetical","wasExplicit":true,"sortAttribute":"title","sortDirection":"ascending"}"#
+    try cursor.checkKeys(["rankingType", "wasExplicit", "sortAttribute", "sortDirection"], example: example)
+    let typeCursor = try cursor.required("rankingType", expected: "temporal-adjacency, recency, alphabetical or relevance", example: example)
+    let type = try typeCursor.string()
+    _ = try cursor.optional("wasExplicit")?.bool()
+    let attribute = try cursor.optional("sortAttribute")?.string()
+    if let attribute, !attribute.isEmpty {
+      guard attribute.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+        throw ToolCallError(path: "\(cursor.path).sortAttribute", message: "\"\(attribute)\" is not an attribute name", expected: "an attribute name such as title")
+      }
+    }
+    var descending: Bool?
+    if let directionCursor = cursor.optional("sortDirection") {
+      let direction = try directionCursor.string()
+      switch direction.lowercased() {
+      case "ascending", "asc": descending = false
+      case "descending", "desc": descending = true
+      default:
+        throw ToolCallError(path: directionCursor.path, message: "unknown sortDirection \"\(direction)\"", expected: "ascending or descending")
+      }
+    }
+    let chosen = attribute.flatMap { $0.isEmpty ? nil : Self.sortKey($0) }
+    switch type {
+    case "alphabetical":
+      let key = chosen ?? "title"
+      namedAttributes.append(key)
+      return ("\(key) \(descending == true ? "desc" : "asc")", typeCursor.path)
+    case "recency":
+      let key = chosen ?? "contentModificationDate"
+      namedAttributes.append(key)
+      return ("\(key) \(descending == false ? "asc" : "desc")", typeCursor.path)
+    case "temporal-adjacency", "temporalAdjacency":
+      let key = chosen ?? "contentModificationDate"
+      namedAttributes.append(key)
+      // Closest to now first, in the past or the future.
+      return ("abs(\(key) - $time.now) asc", typeCursor.path)
+    case "relevance":
+      if let chosen { return ("\(chosen) \(descending == false ? "asc" : "desc")", typeCursor.path) }
+      return nil
+    default:
+      var message = "unknown rankingType \"\(type)\""
+      if let suggestion = closestMatch(to: type, in: ["temporal-adjacency", "recency", "alphabetical", "relevance"]) { message += "; did you mean \"\(suggestion)\"?" }
+      throw ToolCallError(path: typeCursor.path, message: message, expected: "temporal-adjacency, recency, alphabetical or relevance", example: example)
     }
   }
 
@@ -186,8 +321,23 @@ struct DecodingState {
 
   mutating func node(_ cursor: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
     let (type, value) = try cursor.discriminated(Self.nodeTypes, what: "query node", example: Self.nodeExample)
-    guard let value else { throw cursor.fail("missing 'value' of the \(type) node", example: Self.nodeExample) }
+    // allText also comes in the inline form Apple's runtime errors show,
+    // {"type":"allText","terms":[...]}, and with the terms as the value itself.
+    var inlineTerms: JSONCursor?
+    if type == "allText" {
+      if value == nil, let terms = cursor.optional("terms") {
+        try cursor.checkKeys(["type", "terms"], example: #"{"type":"allText","value":{"terms":["budget"]}}"#)
+        inlineTerms = terms
+      } else if let value, case .array = value.value {
+        inlineTerms = value
+      }
+    }
+    guard let value = value ?? inlineTerms else { throw cursor.fail("missing 'value' of the \(type) node", example: Self.nodeExample) }
     try writer.group(cursor.path) { (writer: inout DSLWriter) throws(ToolCallError) in
+      if let inlineTerms {
+        try allTextTerms(inlineTerms, into: &writer)
+        return
+      }
       switch type {
       case "operation": try operation(value, into: &writer)
       case "predicate": try predicate(value, into: &writer)
@@ -307,11 +457,26 @@ struct DecodingState {
       default: throw ToolCallError(path: valueCursor.path, message: "\(op) needs a string value", example: #"{"type":"string","value":"June"}"#)
       }
     }
+    if case .variable(let name) = literal {
+      // A variable stands for a whole value (bound by an earlier stage): it can be equal,
+      // hold as a word, or be ordered; modifiers go in brackets after the operator.
+      switch op {
+      case "equals": text = (modifiers.isEmpty ? " == " : " ==[\(modifiers)] ") + "$" + name
+      case "containsWord": text = " ==[\(modifiers)w] $" + name
+      case "greaterThan", "lessThan", "greaterThanOrEqual", "lessThanOrEqual":
+        text = " " + ["greaterThan": ">", "lessThan": "<", "greaterThanOrEqual": ">=", "lessThanOrEqual": "<="][op]! + " $" + name
+      default:
+        throw ToolCallError(path: valueCursor.path, message: "\(op) needs the text itself; a variable stands for a whole value",
+                            expected: "equals, containsWord or an ordering operator with a variable", example: #"{"attribute":"stateOrProvince","operator":"equals","value":{"type":"variable","value":"best"}}"#)
+      }
+      writer.write(text, path: valueCursor.path)
+      return
+    }
     switch op {
     case "equals":
       text = " == " + (try render(literal, modifiers: modifiers, path: valueCursor.path))
     case "prefix":
-      if case .variable(let name) = literal { text = " == $\(name)" } else { text = " == " + DSLWriter.pattern(try textValue(), trailing: true) + modifiers }
+      text = " == " + DSLWriter.pattern(try textValue(), trailing: true) + modifiers
     case "slowInfix":
       text = " == " + DSLWriter.pattern(try textValue(), leading: true, trailing: true) + modifiers
     case "containsWord":
@@ -371,12 +536,17 @@ struct DecodingState {
 
   mutating func allText(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
     try value.checkKeys(["terms"])
-    let terms = try value.required("terms", expected: "an array of words to find").strings()
-    let words = terms.flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }.map(String.init)
+    try allTextTerms(try value.required("terms", expected: "an array of words to find"), into: &writer)
+  }
+
+  /// The words of an allText node, every one required.
+  mutating func allTextTerms(_ terms: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+    let path = terms.path
+    let words = try terms.strings().flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }.map(String.init)
     guard words.contains(where: { $0.contains(where: { $0.isLetter || $0.isNumber }) }) else {
-      throw ToolCallError(path: "\(value.path).terms", message: "terms has no words", example: #"{"terms":["budget","review"]}"#)
+      throw ToolCallError(path: path, message: "terms has no words", example: #"{"terms":["budget","review"]}"#)
     }
-    writer.write(DSLWriter.searchText(words.joined(separator: " ")), path: "\(value.path).terms")
+    writer.write(DSLWriter.searchText(words.joined(separator: " ")), path: path)
   }
 
   mutating func semanticSimilar(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
@@ -427,12 +597,7 @@ struct DecodingState {
   // MARK: People
 
   /// Person attributes by role.
-  static let roleAttributes: [String: [String]] = [
-    "originator": ["authorNames", "authorEmailAddresses"],
-    "recipient": ["recipientNames", "recipientEmailAddresses"],
-    "participant": ["participants", "authorNames", "recipientNames", "editors"],
-    "any": ["authorNames", "authorEmailAddresses", "recipientNames", "recipientEmailAddresses", "participants", "editors"],
-  ]
+  static let roleAttributes = Dictionary(uniqueKeysWithValues: AppleVocabulary.PersonRole.allCases.map { ($0.rawValue, $0.attributes) })
 
   static func personTest(_ name: String, attributes: [String]) -> String {
     let isEmail = name.contains("@")
@@ -442,7 +607,7 @@ struct DecodingState {
 
   mutating func person(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
     let example = #"{"type":"originator","value":"Sam Ortiz"}"#
-    let (role, name) = try value.discriminated(["originator", "recipient", "participant", "any"], what: "person", example: example)
+    let (role, name) = try value.discriminated(AppleVocabulary.names(AppleVocabulary.PersonRole.self), what: "person", example: example)
     guard let name else { throw value.fail("missing the person's name", example: example) }
     let text = try name.string()
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw name.fail("the name is empty", example: example) }
@@ -479,35 +644,54 @@ struct DecodingState {
     switch type {
     case "on":
       try value.checkKeys(["type", "reference", "offset", "tense"], example: Self.temporalExample)
-      var (start, end) = try period(value.required("reference", expected: "a relative or absolute reference", example: Self.temporalExample),
-                                    offset: value.optional("offset"))
-      if let tense = try value.optional("tense")?.string() {
-        let now = decoder.clock.now
-        switch tense {
-        case "past": end = min(end, now)
-        case "future": start = max(start, now)
-        case "current": break
-        default: throw ToolCallError(path: "\(value.path).tense", message: "unknown tense \"\(tense)\"", expected: "past, current or future")
+      let bound = try reference(value.required("reference", expected: "a relative or absolute reference", example: Self.temporalExample),
+                                offset: value.optional("offset"))
+      var tense: String?
+      if let tenseCursor = value.optional("tense") {
+        tense = try tenseCursor.string()
+        guard ["past", "current", "future"].contains(tense!) else {
+          throw ToolCallError(path: tenseCursor.path, message: "unknown tense \"\(tense!)\"", expected: "past, current or future")
         }
       }
-      writer.write(condition { "\($0) >= \(Self.iso(start)) && \($0) < \(Self.iso(end))" }, path: value.path)
+      switch bound {
+      case .period(var start, var end):
+        let now = decoder.clock.now
+        if tense == "past" { end = min(end, now) }
+        if tense == "future" { start = max(start, now) }
+        writer.write(condition { "\($0) >= \(Self.iso(start)) && \($0) < \(Self.iso(end))" }, path: value.path)
+      case .components(let parts, _):
+        needsSwiftFilter = true
+        let clamp = tense == "past" ? " <= $time.now" : tense == "future" ? " >= $time.now" : nil
+        writer.write(condition { attribute in
+          Self.componentTest(parts, attribute, "==") + (clamp.map { " && \(attribute)\($0)" } ?? "")
+        }, path: value.path)
+      }
     case "after":
       try value.checkKeys(["type", "reference", "offset"], example: Self.temporalExample)
-      let (_, end) = try period(value.required("reference", expected: "a relative or absolute reference"), offset: value.optional("offset"))
-      writer.write(condition { "\($0) >= \(Self.iso(end))" }, path: value.path)
+      let bound = try reference(value.required("reference", expected: "a relative or absolute reference"), offset: value.optional("offset"))
+      writer.write(condition { bound.test($0, after: true) }, path: value.path)
+      if case .components = bound { needsSwiftFilter = true }
     case "before":
       try value.checkKeys(["type", "reference", "offset"], example: Self.temporalExample)
-      let (start, _) = try period(value.required("reference", expected: "a relative or absolute reference"), offset: value.optional("offset"))
-      writer.write(condition { "\($0) < \(Self.iso(start))" }, path: value.path)
+      let bound = try reference(value.required("reference", expected: "a relative or absolute reference"), offset: value.optional("offset"))
+      writer.write(condition { bound.test($0, after: false) }, path: value.path)
+      if case .components = bound { needsSwiftFilter = true }
     case "between":
       try value.checkKeys(["type", "startReference", "startOffset", "endReference", "endOffset"])
-      let (start, _) = try period(value.required("startReference", expected: "a reference"), offset: value.optional("startOffset"))
-      let (_, end) = try period(value.required("endReference", expected: "a reference"), offset: value.optional("endOffset"))
-      guard start < end else {
-        throw ToolCallError(path: value.path, message: "the period is empty: it starts \(ISO8601.format(start)) and ends \(ISO8601.format(end))",
-                            expected: "a startReference before the endReference")
+      let startBound = try reference(value.required("startReference", expected: "a reference"), offset: value.optional("startOffset"))
+      let endBound = try reference(value.required("endReference", expected: "a reference"), offset: value.optional("endOffset"))
+      if case .period(let start, _) = startBound, case .period(_, let end) = endBound {
+        guard start < end else {
+          throw ToolCallError(path: value.path, message: "the period is empty: it starts \(ISO8601.format(start)) and ends \(ISO8601.format(end))",
+                              expected: "a startReference before the endReference")
+        }
+        writer.write(condition { "\($0) >= \(Self.iso(start)) && \($0) < \(Self.iso(end))" }, path: value.path)
+      } else {
+        // From the start of the first period to the end of the second: not before the one,
+        // not after the other.
+        needsSwiftFilter = true
+        writer.write(condition { "!(\(startBound.test($0, after: false))) && !(\(endBound.test($0, after: true)))" }, path: value.path)
       }
-      writer.write(condition { "\($0) >= \(Self.iso(start)) && \($0) < \(Self.iso(end))" }, path: value.path)
     default:
       try value.checkKeys(["type", "value"])
       guard let components = value.optional("value") else { throw value.fail("missing 'value' of recurring", example: #"{"type":"recurring","value":{"month":{"type":"concrete","value":12}}}"#) }
@@ -538,7 +722,87 @@ struct DecodingState {
 
   static func iso(_ date: Date) -> String { "$time.iso(\(ISO8601.format(date)))" }
 
-  static let relativeReferences = ["now", "today", "yesterday", "thisWeek", "thisMonth", "thisYear", "lastWeek", "lastMonth", "lastYear", "nextWeek", "nextMonth"]
+  /// A reference resolved: a period of time, or (when a component is a variable bound by an
+  /// earlier stage) calendar components compared at run time.
+  enum Bound {
+    case period(Date, Date)
+    /// (calendar function, number or `$variable`) from the year down, and the JSON path.
+    case components([(function: String, value: String)], path: String)
+
+    /// The condition that `attribute` lies after the period (`after`) or before it.
+    func test(_ attribute: String, after: Bool) -> String {
+      switch self {
+      case .period(let start, let end):
+        return after ? "\(attribute) >= \(DecodingState.iso(end))" : "\(attribute) < \(DecodingState.iso(start))"
+      case .components(let parts, _):
+        // Compared as a tuple from the year down: earlier components equal, this one beyond.
+        let op = after ? ">" : "<"
+        return "(" + parts.indices.map { index in
+          (parts[..<index].map { "\($0.function)(\(attribute)) == \($0.value)" } + ["\(parts[index].function)(\(attribute)) \(op) \(parts[index].value)"])
+            .joined(separator: " && ")
+        }.joined(separator: " || ") + ")"
+      }
+    }
+  }
+
+  /// Every component equal (`op` "=="): the date lies in the period they name.
+  static func componentTest(_ parts: [(function: String, value: String)], _ attribute: String, _ op: String) -> String {
+    "(" + parts.map { "\($0.function)(\(attribute)) \(op) \($0.value)" }.joined(separator: " && ") + ")"
+  }
+
+  /// A reference with an optional offset, as a period or, with variable components, as
+  /// components.
+  func reference(_ reference: JSONCursor, offset: JSONCursor?) throws(ToolCallError) -> Bound {
+    if reference.optional("type")?.value == .string("absolute"), let value = reference.optional("value"), let parts = try variableComponents(value) {
+      if let offset {
+        throw ToolCallError(path: offset.path, message: "an offset cannot shift a date whose components are variables",
+                            expected: "no offset, or concrete components", example: #"{"year":{"type":"variable","value":"year"},"month":{"type":"concrete","value":6}}"#)
+      }
+      return .components(parts, path: value.path)
+    }
+    let (start, end) = try period(reference, offset: offset)
+    return .period(start, end)
+  }
+
+  /// The components of an absolute date when any is a variable; nil when all are numbers.
+  func variableComponents(_ value: JSONCursor) throws(ToolCallError) -> [(function: String, value: String)]? {
+    let keys = [("year", "year", 1...9999), ("month", "month", 1...12), ("day", "dayOfMonth", 1...31), ("hour", "hour", 0...23), ("minute", "", 0...59), ("second", "", 0...59)]
+    let hasVariable = keys.contains { value.optional($0.0)?.optional("type")?.value == .string("variable") }
+    guard hasVariable else { return nil }
+    try value.checkKeys(keys.map(\.0))
+    var parts: [(String, String)] = []
+    for (key, function, range) in keys {
+      guard let part = value.optional(key) else {
+        // Components after a missing one would not name one period.
+        continue
+      }
+      if function.isEmpty {
+        throw ToolCallError(path: part.path, message: "with a variable component, an absolute date goes down to the hour",
+                            expected: "year, month, day and hour", example: #"{"year":{"type":"variable","value":"year"},"month":{"type":"concrete","value":6}}"#)
+      }
+      guard parts.count == keys.firstIndex(where: { $0.0 == key })! else {
+        throw ToolCallError(path: part.path, message: "\(key) needs the components above it", expected: "year, then month, then day, then hour")
+      }
+      if case .number = part.value {
+        parts.append((function, String(try part.integer(in: range))))
+        continue
+      }
+      let (type, inner) = try part.discriminated(["concrete", key, "variable"], what: key, example: #"{"type":"variable","value":"year"}"#)
+      guard let inner else { throw part.fail("missing 'value'") }
+      if type == "variable" {
+        let name = try inner.string()
+        guard name.contains(where: { $0.isLetter }) else { throw inner.fail("\"\(name)\" is not a variable name") }
+        parts.append((function, "$" + Self.variableName(name)))
+      } else if case .object = inner.value {
+        parts.append((function, String(try inner.required("value", expected: "an integer").integer(in: range))))
+      } else {
+        parts.append((function, String(try inner.integer(in: range))))
+      }
+    }
+    return parts
+  }
+
+  static let relativeReferences = AppleVocabulary.names(AppleVocabulary.RelativeReference.self)
 
   /// The period `[start, end)` of a reference shifted by an offset.
   func period(_ reference: JSONCursor, offset: JSONCursor?) throws(ToolCallError) -> (Date, Date) {
@@ -550,12 +814,9 @@ struct DecodingState {
     var start: Date, end: Date
     if type == "relative" {
       let name = try value.string()
-      let map: [String: (String, Double)] = [
-        "now": ("now", 0), "today": ("today", 0), "yesterday": ("yesterday", 0), "thisWeek": ("this_week", 0),
-        "thisMonth": ("this_month", 0), "thisYear": ("this_year", 0), "lastWeek": ("last_week", 0), "lastMonth": ("last_month", 0),
-        "lastYear": ("last_year", 0), "nextWeek": ("next_week", 0), "nextMonth": ("this_month", 1),
-      ]
-      guard let (function, shift) = map[name], let resolved = TimeResolver.resolve(function: function, offset: shift, clock: clock) else {
+      guard let (function, shift) = AppleVocabulary.RelativeReference(rawValue: name)?.timeFunction,
+        let resolved = TimeResolver.resolve(function: function, offset: shift, clock: clock)
+      else {
         var message = "unknown relative reference \"\(name)\""
         if let suggestion = closestMatch(to: name, in: Self.relativeReferences) { message += "; did you mean \"\(suggestion)\"?" }
         throw ToolCallError(path: value.path, message: message, expected: Self.relativeReferences.joined(separator: ", "))

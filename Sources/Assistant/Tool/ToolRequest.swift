@@ -31,6 +31,9 @@ public struct SearchRequest: Sendable {
   public var autoDisplay: Bool
   /// What the decoder assumed or could not honour, told to the model.
   public var notes: [String]
+  /// Attributes the replies of particular stages carry (a query stage's own
+  /// `fetchAttributes`), by reply label; other replies use `fetchAttributes`.
+  public var stageFetchAttributes: [String: [String]] = [:]
   /// Which JSON path produced which part of `query`, to report errors by path.
   var marks: [(range: Range<Int>, path: String)]
 

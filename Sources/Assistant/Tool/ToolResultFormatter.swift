@@ -8,6 +8,8 @@ import SearchIndex
 struct ToolResultFormatter {
   var maximumResponseSize: Int
   var fetch: [String]
+  /// The fetch lists of particular replies (a query stage's own `fetchAttributes`), by label.
+  var fetchByLabel: [String: [String]] = [:]
   /// Longest text shown for one attribute value.
   var maximumValueLength = 300
 
@@ -31,7 +33,7 @@ struct ToolResultFormatter {
         }
         if items.isEmpty { body.append("No items matched."); continue }
         for (number, item) in items.enumerated() {
-          body.append("[\(offset + number + 1)] " + line(for: item, scored: scored))
+          body.append("[\(offset + number + 1)] " + line(for: item, scored: scored, fetch: fetchByLabel[reply.label] ?? fetch))
         }
         if let remaining = more[reply.label], remaining > 0 {
           // Outside the fence: an instruction for the model, not retrieved data.
@@ -152,7 +154,7 @@ struct ToolResultFormatter {
     return templateTokens.contains(inside) ? close - index + 1 : nil
   }
 
-  private func line(for item: ResultItem, scored: Bool) -> String {
+  private func line(for item: ResultItem, scored: Bool, fetch: [String]) -> String {
     var parts = ["id: \(item.id)"]
     if scored, let score = item.score { parts.append(String(format: "score: %.3f", score)) }
     for name in fetch {

@@ -111,7 +111,7 @@ public struct ToolSchemaGenerator {
       ]))
     }
     if features.contains(.dates) {
-      let relative = ["now", "today", "yesterday", "thisWeek", "lastWeek", "thisMonth", "lastMonth", "thisYear", "lastYear", "nextWeek", "nextMonth"]
+      let relative = AppleVocabulary.names(AppleVocabulary.RelativeReference.self)
       defs["Reference"] = Schema.anyOf([
         Schema.discriminated("relative", Schema.enumeration(relative)),
         Schema.discriminated("absolute", Schema.object([
@@ -130,7 +130,7 @@ public struct ToolSchemaGenerator {
       defs["Temporal"] = Schema.discriminated("temporal", ref("TemporalQuery"))
     }
     if features.contains(.people) {
-      addNode("Person", Schema.anyOf(["originator", "recipient", "participant", "any"].map { Schema.discriminated($0, Schema.string) }))
+      addNode("Person", Schema.anyOf(AppleVocabulary.names(AppleVocabulary.PersonRole.self).map { Schema.discriminated($0, Schema.string) }))
       addNode("PersonMe", Schema.anyOf(["fromMe", "toMe"].map { Schema.discriminated($0, Schema.boolean) }))
     }
     if features.contains(.contentType) {
@@ -154,6 +154,7 @@ public struct ToolSchemaGenerator {
     if guidance != .focused {
       search.append(("fetchAttributes", Schema.array(Schema.string, description: nil), false))
       search.append(("cursor", Schema.string, false))
+      search.append(("postFilters", Schema.array(Schema.string, description: "Spotlight query strings applied after ranking, e.g. rating > 3"), false))
     }
     if features.contains(.ranking) {
       defs["Model"] = Schema.anyOf([
@@ -169,6 +170,10 @@ public struct ToolSchemaGenerator {
       defs["TemporalModel"] = Schema.anyOf(["recency", "upcoming", "temporalAdjacency"].map {
         Schema.discriminated($0, Schema.object([("multiplier", Schema.number, true)]))
       })
+      search.append(("rankingMetadata", Schema.object([
+        ("rankingType", Schema.enumeration(["relevance", "recency", "alphabetical", "temporal-adjacency"]), true), ("wasExplicit", Schema.boolean, true),
+        ("sortAttribute", Schema.string, false), ("sortDirection", Schema.enumeration(["ascending", "descending"]), false),
+      ]), false))
       search.append(("modelComposition", Schema.anyOf([
         Schema.discriminated("none", Schema.object([("placeholder", Schema.integer, true)])),
         Schema.discriminated("purelyTemporal", ref("TemporalModel")),
@@ -190,11 +195,12 @@ public struct ToolSchemaGenerator {
           Schema.discriminated("count", Schema.object([("from", Schema.string, true)])),
           Schema.discriminated("valueCount", Schema.object([("from", Schema.string, true), ("bindVariable", Schema.string, false)])),
         ]
-        for kind in ["valueSum", "valueAverage", "valueMin", "valueMax", "valueMedian", "valueStddev"] {
+        for kind in AppleVocabulary.StageKind.allCases.filter({ $0.statistic != nil }).map(\.rawValue) {
           kinds.append(Schema.discriminated(kind, Schema.object([("from", Schema.string, true), ("field", Schema.string, true), ("bindVariable", Schema.string, false)])))
         }
         kinds.append(Schema.discriminated("extractGroupItems", Schema.object([("from", Schema.string, true), ("groupKey", Schema.string, true), ("limit", Schema.integer, false)])))
         kinds.append(Schema.discriminated("merge", Schema.object([("inputStageIds", Schema.array(Schema.string, description: nil), true)])))
+        kinds.append(Schema.discriminated("forEach", Schema.object([("from", Schema.string, true), ("operation", Schema.string, true)])))
       }
       let custom = customStages(guidance)
       if !custom.isEmpty {

@@ -6,7 +6,9 @@ import QueryEngine
 /// The question is split into words the way FTS5's `unicode61` tokenizer splits text (runs of
 /// letters and digits), lowercased, and stripped of a short list of English stopwords and
 /// question words; the rest become one `TextSearch` with `requireAll: false`, ranked by BM25
-/// with the index's column weights. The query language's `"a b c"` requires every word, so the
+/// with the index's column weights. Words of letters are searched in every form (their Porter
+/// stem, `"word"s`), as the stemmed BM25 peers (FTS5 `porter`, tantivy `en_stem`) search them;
+/// words with digits as written. The query language's `"a b c"` requires every word, so the
 /// graph is built directly: a prepared `search * | top N` whose source is replaced by the OR
 /// search. A question with no words left finds nothing.
 package struct PlainQuestionPlanner: QuestionPlanner {
@@ -47,7 +49,12 @@ package struct PlainQuestionPlanner: QuestionPlanner {
   package static func textSearch(_ question: String) -> TextSearch? {
     let words = terms(question)
     guard !words.isEmpty else { return nil }
-    return TextSearch(terms: words.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false)
+    return TextSearch(terms: words.map { TextSearch.Term(text: stemmed($0), isPrefix: false) }, requireAll: false)
+  }
+
+  /// The term for a word: any form of it (`"word"s`) for a word of letters, else as written.
+  package static func stemmed(_ word: String) -> String {
+    word.allSatisfy(\.isLetter) ? String(TextSearch.Term.stemMarker) + word : word
   }
 
   package func plan(_ question: String, context: PlanningContext) throws -> EvaluationQuery {

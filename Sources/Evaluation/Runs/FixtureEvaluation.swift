@@ -11,6 +11,13 @@ import SearchIndex
 /// - no-evidence accuracy: share of `expectNoEvidence` questions that returned nothing;
 /// - time to first result: from the start of planning to the first reply, p50 and p95 over
 ///   all questions.
+///
+/// With answers (`scoreAnswers`, the offline responder's sources for each question), the
+/// answer itself is scored too:
+/// - answer coverage: expected ids among the answer's sources, over all expected ids;
+///   averaged over the questions that have expected ids;
+/// - answer no-evidence accuracy: share of `expectNoEvidence` questions answered with no
+///   sources (the "nothing found" reply).
 package struct FixtureEvaluation: Sendable {
   /// One question's outcome.
   package struct Detail: Sendable {
@@ -23,6 +30,10 @@ package struct FixtureEvaluation: Sendable {
     /// For `expectNoEvidence` questions: true when nothing came back.
     package var noEvidenceCorrect: Bool?
     package var firstReplyMs: Double
+    /// The sources the answer cited, when answers were scored.
+    package var answerSources: [String]?
+    package var answerCoverage: Double?
+    package var answerNoEvidenceCorrect: Bool?
   }
 
   package var k: Int
@@ -54,6 +65,25 @@ package struct FixtureEvaluation: Sendable {
     return detail
   }
 
+  /// Scores each question's answer from the ids of the sources it cited, in fixture order.
+  package mutating func scoreAnswers(_ sources: [[String]]) {
+    for (index, cited) in zip(details.indices, sources) {
+      let fixture = details[index].fixture
+      details[index].answerSources = cited
+      if !fixture.expectedIdentifiers.isEmpty {
+        let expected = Set(fixture.expectedIdentifiers)
+        details[index].answerCoverage = Double(Set(cited).intersection(expected).count) / Double(expected.count)
+      }
+      if fixture.expectNoEvidence { details[index].answerNoEvidenceCorrect = cited.isEmpty }
+    }
+  }
+
+  package var answerCoverage: Double? { Percentiles.mean(details.compactMap(\.answerCoverage)) }
+  package var answerNoEvidenceAccuracy: Double? {
+    Percentiles.mean(details.compactMap(\.answerNoEvidenceCorrect).map { $0 ? 1 : 0 })
+  }
+  package var answersScored: Bool { details.contains { $0.answerSources != nil } }
+
   package var questions: Int { details.count }
   package var coverage: Double? { Percentiles.mean(details.compactMap(\.coverage)) }
   package var precision: Double? { Percentiles.mean(details.compactMap(\.precision)) }
@@ -78,6 +108,11 @@ package struct FixtureEvaluation: Sendable {
     ]))
     object["k"] = .number(Double(k))
     object["planner"] = .string(planner)
+    if answersScored {
+      object["answer"] = .object(JSONObject([
+        ("coverage", Self.metric(answerCoverage)), ("noEvidenceAccuracy", Self.metric(answerNoEvidenceAccuracy)),
+      ]))
+    }
     if includeDetails {
       object["details"] = .array(details.map { detail in
         var entry = JSONObject()
@@ -91,6 +126,11 @@ package struct FixtureEvaluation: Sendable {
         entry["reciprocalRank"] = Self.metric(detail.reciprocalRank)
         entry["noEvidenceCorrect"] = detail.noEvidenceCorrect.map(JSONValue.bool) ?? .null
         entry["timeToFirstResultMs"] = Self.milliseconds(detail.firstReplyMs)
+        if let sources = detail.answerSources {
+          entry["answerSources"] = .array(sources.map(JSONValue.string))
+          entry["answerCoverage"] = Self.metric(detail.answerCoverage)
+          entry["answerNoEvidenceCorrect"] = detail.answerNoEvidenceCorrect.map(JSONValue.bool) ?? .null
+        }
         return .object(entry)
       })
     }

@@ -68,6 +68,10 @@ public struct QueryExecutor: Sendable {
   /// words is prepared instead and returned as `searched`, so the caller can say so. The
   /// original diagnostics are thrown when the rule does not apply.
   public func prepareTyped(_ text: String, options: QueryOptions, sourceName: String = "query") throws -> (graph: QueryGraph, searched: String?) {
+    // A lone `*` is not a predicate, but a person typing it means every item.
+    if text.trimmingCharacters(in: .whitespacesAndNewlines) == "*" {
+      return (try prepare("search *", options: options, sourceName: sourceName), nil)
+    }
     do {
       return (try prepare(text, options: options, sourceName: sourceName), nil)
     } catch let diagnostics as DiagnosticsError {

@@ -272,7 +272,9 @@ public struct Parser {
         throw fail("parse.expected-predicate", "expected a predicate after 'search'", at: current.span,
                    help: "write search * for every item, or search \"words\", or search title == \"x\"cd")
       }
-      return .search(try expression(), keywordSpan: keyword.span)
+      let predicate = try expression()
+      try checkCondition(predicate)
+      return .search(predicate, keywordSpan: keyword.span)
     }
     if isIdentifier(current, "merge"), case .leftParen = token(at: 1).kind {
       let keyword = advance()
@@ -303,7 +305,44 @@ public struct Parser {
     }
     // A bare predicate (an Apple query string) is an implicit `search`.
     let start = current.span
-    return .search(try expression(), keywordSpan: SourceSpan(start.start, start.start))
+    let predicate = try expression()
+    if case .anyAttribute(deep: false) = predicate.kind {
+      // Not an Apple query string; the CLI and the REPL read it as `search *` (see prepareTyped).
+      throw fail("parse.lone-star", "'*' alone is not a predicate", at: predicate.span,
+                 help: "write search * for every item, or * == \"word\"cd for items with the word in any text attribute")
+    }
+    try checkCondition(predicate)
+    return .search(predicate, keywordSpan: SourceSpan(start.start, start.start))
+  }
+
+  /// Rejects conditions Apple's query syntax does not have, which would otherwise mean
+  /// something other than what they seem to: `-word` (a negated name, not an exclusion) and
+  /// `* != "x"` (which text attribute differs?). Walks the `&&`, `||` and `!` of a predicate.
+  mutating func checkCondition(_ expression: Expression) throws {
+    switch expression.kind {
+    case .binary(.and, let lhs, let rhs), .binary(.or, let lhs, let rhs):
+      try checkCondition(lhs)
+      try checkCondition(rhs)
+    case .unary(.not, let operand):
+      try checkCondition(operand)
+    case .unary(.negate, let operand):
+      switch operand.kind {
+      case .identifier(let word):
+        throw fail("parse.leading-minus", "'-' does not exclude a word: -\(word) is the negative of a name", at: expression.span,
+                   help: "write !\"\(word)\" for items without the word")
+      case .string(let literal):
+        throw fail("parse.leading-minus", "'-' does not exclude text", at: expression.span,
+                   help: "write !\"\(literal.text)\" for items without it")
+      default: break
+      }
+    case .comparison(.notEqual, let lhs, _, _):
+      if case .anyAttribute(let deep) = lhs.kind {
+        let star = deep ? "**" : "*"
+        throw fail("parse.any-attribute-not-equal", "'\(star) !=' has no single meaning: some attribute differs, or none matches", at: expression.span,
+                   help: "write !(\(star) == \"x\") for items in which no attribute matches")
+      }
+    default: break
+    }
   }
 
   // MARK: stage = name ( callArguments | "fork" branch { branch } | clauses ) [ "as" string ]
@@ -618,6 +657,29 @@ public struct Parser {
     return try primary()
   }
 
+  /// Seconds in the unit each `$time` function counts its offset in (now: seconds; today,
+  /// yesterday, tomorrow: days; the week functions: weeks). Months and years have no fixed
+  /// length, so their offsets take no unit.
+  static let timeOffsetUnits: [String: (seconds: Double, name: String)] = [
+    "now": (1, "seconds"), "today": (86_400, "days"), "yesterday": (86_400, "days"), "tomorrow": (86_400, "days"),
+    "this_week": (604_800, "weeks"), "last_week": (604_800, "weeks"), "next_week": (604_800, "weeks"),
+  ]
+
+  /// An offset given with a unit, converted to the function's own unit; an error when it is
+  /// not a whole number of that unit.
+  mutating func offset(_ seconds: Double, of function: String, at span: SourceSpan) throws -> Double {
+    guard let unit = Self.timeOffsetUnits[function] else {
+      throw fail("parse.offset-unit", "an offset of $time.\(function) counts \(function.hasSuffix("year") ? "years" : "months") and takes no unit", at: span,
+                 help: "write $time.\(function)(-1)")
+    }
+    let count = seconds / unit.seconds
+    guard count.rounded() == count else {
+      throw fail("parse.offset-unit", "an offset of $time.\(function) is a whole number of \(unit.name)", at: span,
+                 help: "write $time.\(function)(\(Int(count.rounded()))) or use $time.now(\(Int(seconds))) for an offset in seconds")
+    }
+    return count
+  }
+
   /// primary = number | duration | string | time | variable | "true" | "false" | "*" | "**"
   ///         | "(" expression ")" | name [ "(" callArguments ]
   private mutating func primary() throws -> Expression {
@@ -642,17 +704,27 @@ public struct Parser {
       var span = token.span
       if isLeftParen, !current.precededBySpace {
         advance()
+        // `$time.this_week()`: empty parentheses are no offset.
+        if isRightParen {
+          span = span.union(advance().span)
+          return Expression(.time(literal), span)
+        }
         var sign = 1.0
         if case .operator(let op) = current.kind, op == .minus || op == .plus {
           sign = op == .minus ? -1 : 1
           advance()
         }
-        guard case .number(let n) = current.kind else {
+        switch current.kind {
+        case .number(let n):
+          literal.offset = sign * n
+        case .duration(let seconds):
+          // An offset with a unit (`-30d`, `+1w`, `-3600s`), in the function's own unit.
+          literal.offset = try offset(sign * seconds, of: function, at: current.span)
+        default:
           throw fail("parse.expected-offset", "expected a signed number offset in $time.\(function)(...)", at: current.span,
-                     help: "write $time.today(-7) for seven days ago")
+                     help: "write $time.today(-7) or $time.today(-7d) for seven days ago")
         }
         advance()
-        literal.offset = sign * n
         guard isRightParen else { throw fail("parse.expected-paren", "expected ')' after the offset", at: current.span) }
         span = span.union(advance().span)
       }

@@ -155,6 +155,25 @@ extension SearchIndex {
     }
   }
 
+  /// Which of these items keep their `textContent` searchable but not stored (indexed with
+  /// `setStoresText(false)`): their text comes only from the app's store, by hydration.
+  public func identifiersWithUnstoredText(_ identifiers: [String]) throws(SearchIndexError) -> Set<String> {
+    guard !identifiers.isEmpty else { return [] }
+    return try read { db in
+      var found = Set<String>()
+      // SQLite limits bound parameters per statement; ask in chunks.
+      for start in stride(from: 0, to: identifiers.count, by: 500) {
+        let chunk = Array(identifiers[start..<min(start + 500, identifiers.count)])
+        let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+        let rows = try db.rows(
+          "SELECT i.id FROM items i JOIN fts_unstored u ON u.item = i.rowid WHERE i.indexId = ? AND i.id IN (\(marks))",
+          [.integer(indexID)] + chunk.map { .text($0) }) { $0.string(0) ?? "" }
+        found.formUnion(rows)
+      }
+      return found
+    }
+  }
+
   /// Records how a source is configured (hydration asks it for current records later).
   public func recordSource(name: String, configuration: JSONValue) throws(SearchIndexError) {
     try writeTyped { writer in

@@ -128,7 +128,14 @@ enum EvalCommand: Command {
     let hybridRunner = compare ? QuestionRunner(executor: runner.executor, options: options, planner: BuiltinQuestionPlanner(hybrid: true)) : runner
     do {
       if let fixtures {
-        let result = try FixtureEvaluation.run(fixtures, runner: hybridRunner, k: k)
+        var result = try FixtureEvaluation.run(fixtures, runner: hybridRunner, k: k)
+        if planner.name == "builtin" {
+          // The offline answer (as `ask` gives it with no model) is scored too: its sources.
+          let offline = try AskCommand.session(
+            executor: runner.executor, options: options, guidance: .focused, model: nil, resultLimit: AskCommand.resultLimit)
+          let answered = try blocking { try await ModelAnswerEvaluation.run(fixtures, session: offline) }
+          result.scoreAnswers(answered.details.map { $0.summary.sources.map(\.id) })
+        }
         let answers = try model.map { model in
           let session = try AskCommand.session(
             executor: runner.executor, options: options, guidance: .focused, model: model, resultLimit: AskCommand.resultLimit,
@@ -281,6 +288,10 @@ enum EvalCommand: Command {
     text += "  precision             \(number(result.precision))\n"
     text += "  MRR                   \(number(result.meanReciprocalRank))\n"
     text += "  no-evidence accuracy  \(number(result.noEvidenceAccuracy))  (\(expectingNone) expecting none)\n"
+    if result.answersScored {
+      text += "  answer coverage       \(number(result.answerCoverage))  (expected items among the offline answer's sources)\n"
+      text += "  answer no-evidence    \(number(result.answerNoEvidenceAccuracy))  (answered with no sources)\n"
+    }
     text += "  time to first result  p50 \(milliseconds(result.timeToFirstResultP50)), p95 \(milliseconds(result.timeToFirstResultP95))\n"
     return text
   }

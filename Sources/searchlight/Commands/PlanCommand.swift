@@ -16,7 +16,8 @@ enum PlanCommand: Command {
     superlatives and quoted phrases; the remaining words become a ranked text search.
     The first line of text output is the query, ready for 'searchlight query'.
     JSON output: {"question","dsl","notes","intent","toolCall"} ("evidence" too for counts and
-    statistics); "toolCall" is the query in Apple's FullArguments shape, as explain --json.
+    statistics; "suggestions", [{"word","alternatives"}], for words no item contains);
+    "toolCall" is the query in Apple's FullArguments shape, as explain --json.
 
     EXAMPLES:
       searchlight plan --db items.db 'how many hikes did I complete in California this year'
@@ -48,6 +49,11 @@ enum PlanCommand: Command {
       if let evidence = plan.evidenceDSL { object["evidence"] = .string(evidence) }
       object["intent"] = .string(plan.intent.description)
       object["notes"] = .array(plan.notes.map(JSONValue.string))
+      if !plan.suggestions.isEmpty {
+        object["suggestions"] = .array(plan.suggestions.map { suggestion in
+          .object(JSONObject([("word", .string(suggestion.word)), ("alternatives", .array(suggestion.alternatives.map(JSONValue.string)))]))
+        })
+      }
       if let toolCall = try toolCallJSON(for: plan, index: index, clock: clock, scope: scope) { object["toolCall"] = toolCall }
       Terminal.out(JSONValue.object(object).compactText + "\n")
       return .success

@@ -51,15 +51,19 @@ enum QueryCommand: Command {
     let start = Date()
     var first: Date?
     var assembler = ReplyAssembler()
+    var replies: [Reply] = []
+    var searchedText: String?
     let timing = PhaseTiming.shared
     do {
       let executor = setup.executor
       let (graph, searched) = try timing.measure(.plan) { try executor.prepareTyped(text, options: setup.options) }
       if let searched { Terminal.noteBareWords(searched) }
+      searchedText = searched
       if format == "table" { renderer.snippet = Self.snippet(for: searched ?? text) }
       try timing.measure(.execute) {
         try executor.execute(graph, options: setup.options) { reply in
           if first == nil { first = Date() }
+          if !reply.isPartial || !reply.content.resultItems.isEmpty { replies.append(reply) }
           timing.measure(.render) {
             // In tables, batches of one reply print as one; JSON streams every batch.
             if format == "json" {
@@ -72,6 +76,9 @@ enum QueryCommand: Command {
       }
     } catch {
       throw queryFailure(error)
+    }
+    if SpellingNotes.foundNothing(replies) {
+      for note in SpellingNotes.notes(for: searchedText ?? text, index: setup.executor.index, scope: setup.options.scope) { Terminal.note(note) }
     }
     if arguments.has("timing") {
       let total = Date().timeIntervalSince(start) * 1000

@@ -34,10 +34,11 @@ struct QuerySetup {
   static let stagesOption = OptionSpec(
     name: "stages", kind: .value, valueName: "DIR", help: "Load custom stages from the .stage files in DIR (repeatable; also SEARCHLIGHT_STAGES).")
 
-  init(_ arguments: ParsedArguments, command: String) throws {
+  /// `index`: an index the command opened itself (`serve` writes); nil opens `--db` for reading.
+  init(_ arguments: ParsedArguments, command: String, index opened: SearchIndex? = nil) throws {
     let scope = try Common.scope(arguments, command: command)
     let timing = PhaseTiming.shared
-    let index = try timing.measure(.open) { try Common.openIndex(arguments, command: command, create: false, readOnly: true) }
+    let index = try opened ?? timing.measure(.open) { try Common.openIndex(arguments, command: command, create: false, readOnly: true) }
     self.index = index
     registry = try timing.measure(.catalogue) { try Self.registry(arguments, catalog: try index.catalog(scope: scope), command: command) }
     var options = QueryOptions(scope: scope, clock: QueryClock(now: try Common.now(arguments, command: command), timeZone: TimeZone.current))

@@ -128,9 +128,11 @@ final class ReplSession {
     let renderer = makeRenderer()
     var assembler = ReplyAssembler()
     var replies: [Reply] = []
+    var searchedText: String?
     try InterruptMonitor.shared.running(options.cancellation) {
       let (graph, searched) = try executor.prepareTyped(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
       if let searched { Terminal.noteBareWords(searched) }
+      searchedText = searched
       try executor.execute(graph, options: options) { reply in
         if renderer.format == .json { Terminal.out(renderer.render(reply)) }
         guard let whole = assembler.add(reply) else { return }
@@ -139,6 +141,9 @@ final class ReplSession {
       }
     }
     lastReplies = replies
+    if SpellingNotes.foundNothing(replies) {
+      for note in SpellingNotes.notes(for: searchedText ?? query, index: executor.index, scope: options.scope) { Terminal.note(note) }
+    }
     if timer { Terminal.out(String(format: "Run time: %.1f ms\n", Date().timeIntervalSince(start) * 1000)) }
   }
 

@@ -1,0 +1,67 @@
+@testable import Assistant
+import Foundation
+import QueryEngine
+import SearchIndex
+import SearchlightTestSupport
+import Testing
+
+/// Offline answers that answer: the sentence that covers the question (its intent words
+/// included), no markup, near copies collapsed, and no sources below the evidence bar.
+@Suite struct AnswerEvidenceTests {
+  typealias F = AnswerFixture
+
+  static func item(_ id: String, _ attributes: [(String, AttributeValue)]) -> SearchableItem {
+    SearchableItem(uniqueIdentifier: id, attributeSet: AttributeSet(attributes))
+  }
+
+  @Test func whatWentWrongQuotesWhatFailedNotWhatWentWell() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "What went wrong at the Orion launch?"))
+    let line = try #require(collected.text.split(separator: "\n").first { $0.hasPrefix("- Orion launch retrospective") })
+    #expect(!line.contains("What went well"), "\(line)")
+    #expect(line.contains("wrong") || line.contains("badly") || line.contains("failed"), "\(line)")
+  }
+
+  @Test func intentWordsDecideBetweenSentencesSharingTheOtherWords() {
+    let writer = ExtractiveAnswer(terms: ["\u{1}went", "\u{1}launch"], question: "What went wrong at the launch?")
+    let item = Self.item("n", [("textContent", .string("What went well: the launch was on time.\nWhat went badly: the launch emails went out late."))])
+    #expect(writer.sentence(of: item) == "What went badly: the launch emails went out late.")
+    let positive = ExtractiveAnswer(terms: ["\u{1}went", "\u{1}launch"], question: "What went well at the launch?")
+    #expect(positive.sentence(of: item) == "What went well: the launch was on time.")
+  }
+
+  @Test func rarerTermsOutweighCommonOnes() {
+    let writer = ExtractiveAnswer(terms: ["\u{1}licence", "\u{1}project"], weights: ["\u{1}licence": 4, "\u{1}project": 1])
+    let item = Self.item("n", [("textContent", .string("This project builds with make. The licence is MIT."))])
+    #expect(writer.sentence(of: item) == "The licence is MIT.")
+  }
+
+  @Test func markupAndBoilerplateAreNeverQuoted() {
+    let readme = """
+      <p align="center"><img src="docs/logo.png" alt="license logo" width="200"></p>
+      [![License: MIT](https://img.shields.io/badge/License-MIT-yellow.svg)](https://opensource.org/licenses/MIT)
+      ## License
+      This project is released under the **MIT License**; see [the licence file](LICENSE).
+      """
+    let writer = ExtractiveAnswer(terms: ["\u{1}license"], question: "What license does it use?")
+    let sentence = writer.sentence(of: Self.item("r", [("textContent", .string(readme))]))
+    #expect(sentence == "This project is released under the MIT License; see the licence file.")
+    #expect(ExtractiveAnswer.plainText("<b>bold</b> and [a link](http://x.y)") == " bold  and a link")
+  }
+
+  @Test func nearCopiesAreOneSource() {
+    let text = "The garage window is broken; Dan from Clearview Glass fixes it on Thursday at nine in the morning."
+    let a = TermCoverage.words(of: Self.item("a", [("title", .string("Garage window")), ("textContent", .string(text))]))
+    let b = TermCoverage.words(of: Self.item("b", [("title", .string("Garage window")), ("textContent", .string("Fwd: " + text))]))
+    let c = TermCoverage.words(of: Self.item("c", [("title", .string("Kitchen")), ("textContent", .string("The kitchen remodel quote came in at $38,400 for cabinets and counters."))]))
+    #expect(TermCoverage.isNearDuplicate(a, b), "a forwarded copy adds one word")
+    #expect(TermCoverage.isNearDuplicate(a, a))
+    #expect(!TermCoverage.isNearDuplicate(a, c))
+  }
+
+  @Test(arguments: ["What is my cat's name?", "How much did the Hawaii trip cost?", "What is my driver's license number?", "When is my car's next oil change due?"])
+  func questionsTheItemsCannotAnswerCiteNothing(_ question: String) async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: question))
+    #expect(collected.text == AnswerInstructions.notFound, "\(question): \(collected.text)")
+    #expect(collected.sourceIDs.isEmpty, "\(question): \(collected.sourceIDs)")
+  }
+}

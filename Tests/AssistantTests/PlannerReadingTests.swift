@@ -1,0 +1,183 @@
+@testable import Assistant
+import Foundation
+import QueryEngine
+import SearchIndex
+import SearchlightTestSupport
+import Testing
+
+/// Never empty-handed and collection-aware: structured readings that find nothing give way
+/// to the question's words; nouns naming a domain, content type, known value or person
+/// become predicates; identifiers weigh like words; exact titles rank first; misspelt words
+/// get suggestions from the visible vocabulary.
+@Suite struct PlannerReadingTests {
+  func read(_ question: String) throws -> PlannedQuery { try PlannerSupport.plannerWithoutFeedback.plan(question) }
+
+  // MARK: Never empty-handed
+
+  @Test func aDateReadingThatFindsNothingFallsBackToTheWords() throws {
+    // "in 1979" is a date filter no item satisfies: the words still find the retrospective.
+    let plan = try read("Orion launch retrospective in 1979")
+    #expect(plan.intent == .search)
+    #expect(!plan.dsl.contains("$time"), "\(plan.dsl)")
+    #expect(plan.notes.first?.hasPrefix("the structured reading found nothing (search contentModificationDate >= $time.iso(1979-01-01)") == true, "\(plan.notes)")
+    #expect(plan.notes.contains("read as text: the question's content words, ranked"))
+    #expect(try PlannerSupport.ids(plan.dsl).first == "note-52")
+  }
+
+  @Test func todayAsADateThatFindsNothingFallsBack() throws {
+    let plan = try read("Orion launch retrospective action items today")
+    #expect(plan.intent == .search)
+    #expect(plan.notes.first?.contains("$time.today") == true, "\(plan.notes)")
+    #expect(try PlannerSupport.ids(plan.dsl).first == "note-52")
+  }
+
+  @Test func aCountOfManyRequiredWordsThatFindsNothingFallsBack() throws {
+    let plan = try read("How many launches raise the number of sign-ups at Orion?")
+    #expect(plan.intent == .search, "\(plan.dsl)")
+    #expect(plan.notes.first?.hasPrefix("the structured reading found nothing (") == true)
+    #expect(plan.notes.first?.contains("| count") == true)
+    #expect(try !PlannerSupport.ids(plan.dsl).isEmpty)
+  }
+
+  @Test func aQuotedPhraseThatFindsNothingIsReadAsWords() throws {
+    let plan = try read(#"Orion retrospective "launch telemetry dashboard""#)
+    #expect(!plan.dsl.contains("'launch telemetry dashboard'"), "\(plan.dsl)")
+    #expect(plan.dsl.contains(#""dashboard"s"#) || plan.notes.contains { $0.contains("dashboard") })
+    #expect(try PlannerSupport.ids(plan.dsl).first == "note-52")
+  }
+
+  @Test func aStructuredReadingThatFindsSomethingIsKept() throws {
+    let plan = try read("How many trails are in Utah?")
+    #expect(plan.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | count"#)
+    #expect(!plan.notes.contains { $0.contains("structured reading found nothing") })
+  }
+
+  // MARK: Collection-aware
+
+  /// Recipes and journal entries in domains whose content type says nothing ("text").
+  static func domains() throws -> SearchIndex {
+    let index = try SearchIndex(path: TemporaryFiles.database("planner-domains"))
+    func item(_ id: String, _ domain: String, _ title: String, _ text: String, author: String? = nil) -> SearchableItem {
+      var attributes: [(String, AttributeValue)] = [("title", .string(title)), ("textContent", .string(text))]
+      if let author { attributes.append(("authorNames", .list([.string(author)]))) }
+      return SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, contentType: "text", attributeSet: AttributeSet(attributes))
+    }
+    try index.indexSearchableItems([
+      item("r1", "recipes", "Rösti", "Grate the potatoes and fry them in butter.", author: "Mara Keller"),
+      item("r2", "recipes", "Flatbread", "Flour, water, salt and oil.", author: "Mara Keller"),
+      item("r3", "recipes.baking", "Shortbread", "Butter, sugar and flour, baked slowly.", author: "Jon Berg"),
+      item("j1", "journal", "Sunday", "Made rösti with butter from the recipes book.", author: "Jon Berg"),
+      item("j2", "journal", "Monday", "A long walk by the lake."),
+    ])
+    return index
+  }
+
+  @Test func aDomainNounBecomesADomainPredicate() throws {
+    let index = try Self.domains()
+    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    // Any case, singular or plural; its sub-domains come along.
+    for question in ["which recipes use butter", "Which RECIPES use butter?", "which recipe uses butter"] {
+      let plan = try planner.plan(question)
+      #expect(plan.dsl.contains(#"(domainIdentifier == "recipes" || domainIdentifier == "recipes.*")"#), "\(plan.dsl)")
+      let ids = try PlannerSupport.ids(plan.dsl, on: index)
+      #expect(Set(ids) == ["r1", "r3"], "the journal entry says recipes and butter but is not a recipe: \(ids)")
+    }
+    // A singular after "the" is a word, not the collection.
+    #expect(!(try planner.plan("the recipe book").dsl.contains("domainIdentifier")))
+    // A count applies to the collection, not to items that say "recipes".
+    let count = try planner.plan("how many recipes are there")
+    #expect(count.intent == .count)
+    #expect(try Set(PlannerSupport.ids(count.itemsDSL, on: index)) == ["r1", "r2", "r3"])
+  }
+
+  @Test func aKnownValueInACountBecomesAPredicate() throws {
+    let plan = try read("How many waterfall trails are there?")
+    #expect(plan.dsl == #"search contentType == "trail" && keywords == "waterfall"cd | count"#)
+    let ids = try PlannerSupport.ids(plan.itemsDSL)
+    #expect(!ids.isEmpty && ids.allSatisfy { $0.hasPrefix("trail-") })
+  }
+
+  @Test func aFirstNameResolvesToThePersonItStarts() throws {
+    let index = try Self.domains()
+    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    let plan = try planner.plan("Which recipes did Mara write?")
+    #expect(plan.dsl.contains(#"people "Mara Keller" role from"#), "\(plan.dsl)")
+    #expect(try Set(PlannerSupport.ids(plan.dsl, on: index)) == ["r1", "r2"])
+  }
+
+  // MARK: Ranking
+
+  @Test func aWordWithDigitsWeighsLikeAWord() throws {
+    // A word of letters is searched as written and in every form (two alternatives); an
+    // identifier with digits only as written, at double weight.
+    let plan = try read("Q3 budget review follow-ups")
+    #expect(plan.dsl.contains(#""q3"^2"#), "\(plan.dsl)")
+    #expect(plan.dsl.contains(#""budget" || "budget"s"#))
+    #expect(PlanBuilder.rankedText("ccl19", boost: 0.5) == #""ccl19"^1"#)
+    #expect(PlanBuilder.rankedText("\u{1}budget", boost: 0.5) == #""budget"^0.5 || "budget"s^0.5"#)
+  }
+
+  @Test func feedbackKeepsTheRarestQuestionTermsAtLeastAsHeavyAsAddedWords() throws {
+    let feedback = RelevanceFeedback(documents: 3, terms: 5, questionWeight: 0.3, minimumQuestionTerms: 1)
+    // The items are all about moraines; the question's rarest word is in none of them, so
+    // plain RM3 would give it a fraction of the weight of "moraine".
+    let evidence = [RelevanceFeedback.Evidence(texts: ["moraine moraine moraine moraine glacier boulder"], relevance: 2)]
+    let terms = feedback.expand(["\u{1}glacier", "\u{1}zyzzyva"], evidence: evidence, rarity: ["\u{1}glacier": 1, "\u{1}zyzzyva": 5])
+    let rare = try #require(terms.first { $0.term == "\u{1}zyzzyva" })
+    let added = try #require(terms.filter(\.added).map(\.weight).max())
+    #expect(terms.contains { $0.added && $0.term == "\u{1}moraine" })
+    #expect(rare.weight >= added, "\(terms)")
+  }
+
+  /// A package named git and packages that mention git far more.
+  static func packages() throws -> SearchIndex {
+    let index = try SearchIndex(path: TemporaryFiles.database("planner-known-item"))
+    func item(_ id: String, _ title: String, _ text: String) -> SearchableItem {
+      SearchableItem(uniqueIdentifier: id, domainIdentifier: "packages", attributeSet: AttributeSet([("title", .string(title)), ("textContent", .string(text))]))
+    }
+    var items = [item("git", "git", "Distributed version control system.")]
+    for n in 0..<6 { items.append(item("ext\(n)", "Git extension \(n)", "Adds git commands: git git git, for git repositories.")) }
+    try index.indexSearchableItems(items)
+    return index
+  }
+
+  @Test func anExactTitleRanksFirst() throws {
+    let index = try Self.packages()
+    #expect(try PlannerSupport.ids(#"search "git" || "git"s | top 10"#, on: index).first != "git", "without the boost it is not first")
+    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    for question in ["git", "Git", "\"git\""] {
+      let plan = try planner.plan(question)
+      #expect(try PlannerSupport.ids(plan.dsl, on: index).first == "git", "\(question): \(plan.dsl)")
+    }
+    #expect(try planner.plan("git").notes.contains { $0.contains("known item") })
+  }
+
+  // MARK: Spelling
+
+  @Test func aMisspeltWordGetsASuggestionAndTheSearchIsRetried() throws {
+    let retried = try read("retrospectve")
+    #expect(retried.suggestions.first?.word == "retrospectve")
+    #expect(retried.suggestions.first?.alternatives.first == "retrospective")
+    #expect(retried.notes.first?.contains("\u{201C}retrospectve\u{201D} -> \u{201C}retrospective\u{201D}") == true, "\(retried.notes)")
+    #expect(try PlannerSupport.ids(retried.dsl).first == "note-52")
+    // Found something as written: the suggestion is only a note.
+    let found = try read("Orion retrospectve")
+    #expect(found.suggestions.map(\.word) == ["retrospectve"])
+    #expect(found.notes.contains { $0.contains("did you mean \u{201C}retrospective\u{201D}") })
+  }
+
+  @Test func suggestionsNeverComeFromHiddenItems() throws {
+    let (index, _) = try PlannerFeedbackTests.collection()
+    // "zyzzyva" is only in a protected note.
+    let hidden = try index.spellingSuggestions(for: "zyzzyvs", scope: AccessScope(now: SampleIndex.now))
+    #expect(hidden.isEmpty)
+    let allowed = try index.spellingSuggestions(for: "zyzzyvs", scope: AccessScope(now: SampleIndex.now, protectionClasses: ["private"]))
+    #expect(allowed.map(\.word) == ["zyzzyva"])
+    let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock)
+    let plan = try planner.plan("zyzzyvs")
+    #expect(plan.suggestions.isEmpty)
+    #expect(!plan.notes.joined().contains("zyzzyva"))
+    // Visible words are suggested, the nearest and most frequent first.
+    #expect(try index.spellingSuggestions(for: "glaicer", scope: AccessScope(now: SampleIndex.now)).first?.word == "glacier")
+  }
+}

@@ -1,0 +1,81 @@
+import Assistant
+import Foundation
+import QueryEngine
+import SearchIndex
+import SearchlightTestSupport
+import Testing
+
+/// Every example query of the stage library (each stage's `examples`, the example custom
+/// stages included) and of the README goes through the tool-call encoder (`explain --json`)
+/// and the decoder and comes back meaning the same: the same results, or the same error.
+/// (`ToolCallEncoderTests` does the same for the grammar's examples.)
+@Suite struct ToolCallRoundTripTests {
+  struct Example: Sendable, CustomTestStringConvertible {
+    var origin: String
+    var query: String
+    var testDescription: String { "\(origin): \(query)" }
+  }
+
+  /// The examples of every registered stage.
+  static let stageExamples: [Example] = Harness.registry.all.flatMap { definition in
+    definition.descriptor.examples.map { Example(origin: "stage \(definition.descriptor.name)", query: $0) }
+  }
+
+  /// The queries the README runs (`searchlight query ... 'QUERY'`) and those it lists under
+  /// "The query language".
+  static let readmeExamples: [Example] = {
+    let text = (try? String(contentsOf: SampleIndex.repository.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    var examples: [Example] = []
+    var inLanguageBlock = false
+    var sawLanguageHeading = false
+    for (offset, line) in text.components(separatedBy: "\n").enumerated() {
+      if line.hasPrefix("## The query language") { sawLanguageHeading = true; continue }
+      if sawLanguageHeading, line.hasPrefix("```") {
+        if inLanguageBlock { sawLanguageHeading = false }
+        inLanguageBlock.toggle()
+        continue
+      }
+      if inLanguageBlock, !line.isEmpty {
+        examples.append(Example(origin: "README.md:\(offset + 1)", query: line))
+        continue
+      }
+      guard line.contains("searchlight query ") || line.contains("searchlight explain "), line.hasSuffix("'"),
+        let open = line.dropLast().lastIndex(of: "'")
+      else { continue }
+      examples.append(Example(origin: "README.md:\(offset + 1)", query: String(line[line.index(after: open)..<line.index(before: line.endIndex)])))
+    }
+    return examples
+  }()
+
+  @Test func thereAreExamples() {
+    #expect(Self.stageExamples.count >= 25)
+    #expect(Self.readmeExamples.count >= 25)
+  }
+
+  /// What a query gives on the samples: its replies, or its error.
+  static func outcome(_ query: String) -> [String] {
+    do {
+      return Harness.fingerprint(try Harness.run(query))
+    } catch {
+      return ["error: \(error)"]
+    }
+  }
+
+  @Test(arguments: stageExamples + readmeExamples)
+  func anExampleComesBackFromTheToolCallMeaningTheSame(_ example: Example) throws {
+    let original = Self.outcome(example.query)
+    let encoded: JSONValue
+    do {
+      encoded = try ToolCallEncoder().encode(example.query, verifyingWith: Harness.executor, options: SampleIndex.options).json
+    } catch {
+      // Only a query that does not prepare has no tool call; its error is the example's.
+      #expect(original.first?.hasPrefix("error: ") == true, "\(error)")
+      return
+    }
+    guard case .search(let request) = try Harness.decoder().decode(encoded) else {
+      Issue.record("not a search: \(encoded.compactText)")
+      return
+    }
+    #expect(Self.outcome(request.query) == original, "\(encoded.compactText)\nbecame: \(request.query)")
+  }
+}
