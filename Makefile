@@ -4,9 +4,10 @@
 #               test of `serve`'s page (headless Chromium; required under CI=true) and the example
 #   make example builds and runs Examples/LibraryTour, an app that uses only the public API
 #   make fuzz   builds the libFuzzer harnesses (Tests/Fuzz) and runs each for FUZZ_SECONDS
+#   make man    writes docs/searchlight.1 and the bash, zsh and fish completions under docs/
 SWIFT ?= swift
 
-.PHONY: demo test build deps clean fuzz example
+.PHONY: demo test build deps clean fuzz example man
 
 deps:
 	@./scripts/install-deps.sh
@@ -28,6 +29,15 @@ example: deps
 
 clean:
 	rm -rf .build
+
+# The man page and completions, generated from the command table and help text.
+man: deps
+	$(SWIFT) build --product searchlight
+	mkdir -p docs/completions
+	.build/debug/searchlight man > docs/searchlight.1
+	.build/debug/searchlight completions bash > docs/completions/searchlight.bash
+	.build/debug/searchlight completions zsh > docs/completions/_searchlight
+	.build/debug/searchlight completions fish > docs/completions/searchlight.fish
 
 FUZZ_SECONDS ?= 60
 

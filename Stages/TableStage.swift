@@ -44,16 +44,37 @@ public struct TableStage: StageDefinition {
       return nil
     }
     var columns: [(String, BoundExpression)] = []
+    var snippetColumns = Set<Int>()
     for clause in clauses {
       guard clause.count == 1 else {
         context.report(Diagnostic("stage.usage", "expected ',' between columns", at: clause[1].span))
         return nil
       }
+      // `snippet`: the passage around the searched words (unless an attribute has that name).
+      if case .identifier(Self.snippetColumn) = clause[0].kind, context.binder.resolveAttribute(Self.snippetColumn) == nil {
+        snippetColumns.insert(columns.count)
+        columns.append((Self.snippetColumn, .constant(.string(""))))
+        continue
+      }
       guard let (bound, _) = context.bindValue(clause[0]) else { return nil }
       columns.append((context.source.slice(clause[0].span), bound))
     }
-    return Bound(columns: columns)
+    var snippet: Snippet?
+    if !snippetColumns.isEmpty {
+      let binder = context.binder
+      snippet = Snippet(terms: Snippet.terms(in: context.source, before: call.span.start) { name in
+        switch binder.resolveAttribute(name) {
+        case .attribute(_, let type): type.scalar == .string
+        case .anyText: true
+        default: false
+        }
+      })
+    }
+    return Bound(columns: columns, snippet: snippet, snippetColumns: snippetColumns)
   }
+
+  /// The column name `table` reads as the snippet of each item's text.
+  public static let snippetColumn = "snippet"
 
   /// Chosen columns of a table.
   struct Projection: BoundStage {
@@ -77,6 +98,9 @@ public struct TableStage: StageDefinition {
   struct Bound: BoundStage, @unchecked Sendable {
     /// Column names and expressions (all Sendable values).
     let columns: [(String, BoundExpression)]
+    /// The searched words, when a column is `snippet`; the positions of those columns.
+    var snippet: Snippet? = nil
+    var snippetColumns: Set<Int> = []
     var outputType: PipelineType { .table }
     var explanation: String { columns.isEmpty ? "a table of group keys and counts" : "a table of \(columns.map(\.0).joined(separator: ", "))" }
 
@@ -88,7 +112,9 @@ public struct TableStage: StageDefinition {
       var rows: [[Value]] = []
       for item in input.resultItems {
         try context.cancellation.check()
-        rows.append(try columns.map { _, expression in
+        rows.append(try columns.enumerated().map { position, column in
+          let expression = column.1
+          if let snippet, snippetColumns.contains(position) { return .string(snippet.passage(of: item.item)) }
           if case .attribute(.attribute(let name, let type)) = expression, type.isList,
             let list = item.item.attributeSet[name]
           {

@@ -50,7 +50,10 @@ func runCommandLine(_ argv: [String]) -> ExitCode {
   }
   let wantsJSON = rest.contains("--format=json") || zip(rest, rest.dropFirst()).contains { $0 == "--format" && $1 == "json" }
   do {
-    let arguments = try ArgumentParser.parse(rest, options: command.options, command: command.name)
+    var arguments = try ArgumentParser.parse(rest, options: command.options, command: command.name)
+    let config = Config.load()
+    for warning in config.warnings { Terminal.err("warning: \(warning)\n") }
+    arguments = config.apply(to: arguments, command: command.name, options: command.options)
     return try command.run(arguments)
   } catch let error as UsageError {
     ErrorReporter.report(error)

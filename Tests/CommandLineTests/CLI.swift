@@ -49,6 +49,8 @@ enum CLI {
     env["SEARCHLIGHT_DB"] = nil
     env["SEARCHLIGHT_NOW"] = nil
     env["NO_COLOR"] = "1"
+    // The configuration file is the workspace's own (none unless a test writes one).
+    env["XDG_CONFIG_HOME"] = directory.appendingPathComponent(".config").path
     env.merge(environment) { $1 }
     process.environment = env
 

@@ -37,8 +37,12 @@ import Testing
   @Test func readCommandsWorkOnReadOnlyMedia() throws {
     try withMiniIndex { workspace in
       let before = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).sorted()
-      // The mount is really read-only: a write there fails.
-      let touch = try runOnReadOnlyMedia(workspace, ["index", "--db", "index.db", fixtures.appendingPathComponent("mini.jsonl").path])
+      // The mount is really read-only: a write there fails (a new item: indexing the stored
+      // items again would write nothing, as they are unchanged).
+      try workspace.write("../ro-new-\(workspace.directory.lastPathComponent).jsonl", #"{"id":"new","attributes":{"title":"New"}}"# + "\n")
+      let newItems = workspace.directory.deletingLastPathComponent().appendingPathComponent("ro-new-\(workspace.directory.lastPathComponent).jsonl")
+      defer { try? FileManager.default.removeItem(at: newItems) }
+      let touch = try runOnReadOnlyMedia(workspace, ["index", "--db", "index.db", newItems.path])
       #expect(touch.status == 74, "\(touch)")
       let query = try runOnReadOnlyMedia(workspace, ["query", "--db", "index.db", "--format", "json", "--", "*"])
       #expect(query.status == 0, "\(query)")

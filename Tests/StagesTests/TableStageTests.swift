@@ -50,4 +50,57 @@ import Testing
     expectError("search * | count | table title", id: "type.stage-input",
                 message: "'table' needs items or scoredItems or groupedItems or table; 'count' produces count", column: 20, help: "stages that accept count: text")
   }
+
+  // MARK: Snippets
+
+  static func snippetIndex() throws -> TemporaryIndex {
+    try TemporaryIndex([
+      item("t1", [("title", .string("Terminal tools")), ("textContent", .string(
+        "A long introduction about many things that are not relevant at all to anything here, then tmux: a terminal multiplexer that keeps sessions alive.\u{1B}[2J\u{07} More text follows after it."))]),
+      item("t2", [("title", .string("Tmux cheat sheet"))]),
+      item("hidden", protection: "secret", [("title", .string("Secret tmux notes")), ("textContent", .string("the hidden tmux password is swordfish"))]),
+      item("walk", domain: "notes", [("title", .string("Walks")), ("textContent", .string("She walked, he was walking; they walk to notes."))]),
+    ])
+  }
+
+  @Test func snippetMarksTheSearchedWordsInTheItemsText() throws {
+    let index = try Self.snippetIndex()
+    let result = try table(#"search "tmux" | table id, snippet"#, in: index.index)
+    #expect(result.columns == ["id", "snippet"])
+    let snippets = Dictionary(uniqueKeysWithValues: result.rows.map { ($0[0].displayText, $0[1].displayText) })
+    #expect(snippets.keys.sorted() == ["t1", "t2"], "only visible items")
+    let t1 = try #require(snippets["t1"])
+    #expect(t1.contains("then [tmux]: a terminal multiplexer"), "\(t1)")
+    #expect(t1.hasPrefix("… "))
+    #expect(!t1.unicodeScalars.contains { $0.properties.generalCategory == .control }, "no control characters")
+    // Without textContent the title is the text.
+    #expect(snippets["t2"] == "[Tmux] cheat sheet")
+    // Nothing of the hidden item anywhere in the table.
+    #expect(!"\(result.rows)".contains("swordfish"))
+  }
+
+  @Test func snippetFollowsPrefixesStemsAndTextComparisons() throws {
+    let index = try Self.snippetIndex()
+    let stems = try table(#"search "walk"s | table snippet"#, in: index.index)
+    #expect(stems.rows.map { $0[0].displayText } == ["She [walked], he was [walking]; they [walk] to notes."])
+    let prefix = try table(#"search textContent == "walk*"cdw | table snippet"#, in: index.index)
+    #expect(prefix.rows.map { $0[0].displayText } == ["She [walked], he was [walking]; they [walk] to notes."])
+    // A string compared with an item field is not a searched word.
+    let field = try table(#"search domainIdentifier == "notes" && "walk" | table snippet"#, in: index.index)
+    #expect(field.rows.map { $0[0].displayText } == ["She walked, he was walking; they [walk] to notes."])
+  }
+
+  @Test func anAttributeNamedSnippetIsTheAttribute() throws {
+    let index = try TemporaryIndex([item("s", [("title", .string("tmux")), ("snippet", .string("stored"))])])
+    #expect(try table(#"search "tmux" | table snippet"#, in: index.index).rows == [[.string("stored")]])
+  }
+
+  @Test func snippetPassageWindowAndCuts() {
+    let snippet = Snippet(terms: [Snippet.Term("needle")], length: 5)
+    let text = (1...20).map { "w\($0)" }.joined(separator: " ") + " needle " + (21...40).map { "w\($0)" }.joined(separator: " ")
+    #expect(snippet.passage(of: text) == "… w20 [needle] w21 w22 w23 …")
+    #expect(snippet.passage(of: "no match here at all, none") == "no match here at all, …")
+    #expect(snippet.passage(of: "") == "")
+    #expect(Snippet(terms: [Snippet.Term("creme")]).passage(of: "Crème brûlée") == "[Crème] brûlée")
+  }
 }

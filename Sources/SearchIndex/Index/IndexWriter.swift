@@ -15,6 +15,8 @@ package struct IndexWriter {
   private var changed = false
   /// Items written or deleted in this transaction.
   private(set) var rowsWritten = 0
+  /// Items `upsert` left alone because they were stored exactly as given.
+  package private(set) var unchanged = 0
   /// False when the index keeps `textContent` only in the full-text index: hydration
   /// supplies the text from the app's store (as on Apple's platforms).
   let storesText: Bool
@@ -52,14 +54,39 @@ package struct IndexWriter {
     return id
   }
 
-  private func existingRow(_ id: String) throws -> (rowid: Int64, attributes: String)? {
-    let statement = try db.cachedStatement("SELECT rowid, attributes FROM items WHERE indexId = ? AND id = ?")
+  /// The stored row of the item `id`: its rowid, record and the other stored columns.
+  private struct ExistingRow {
+    var rowid: Int64
+    var attributes: String
+    var domain: String?
+    var contentType: String?
+    var expiration: Double?
+    var protection: String?
+  }
+
+  private func existingRow(_ id: String) throws -> ExistingRow? {
+    let statement = try db.cachedStatement(
+      "SELECT rowid, attributes, domain, contentType, expiration, protection FROM items WHERE indexId = ? AND id = ?")
     try statement.bind(int: indexID, at: 1)
     try statement.bind(text: id, at: 2)
     guard try statement.step() else { return nil }
-    let result = (statement.int64(0), statement.string(1) ?? "{}")
+    let result = ExistingRow(
+      rowid: statement.int64(0), attributes: statement.string(1) ?? "{}", domain: statement.string(2),
+      contentType: statement.string(3), expiration: statement.isNull(4) ? nil : statement.double(4),
+      protection: statement.string(5))
     statement.reset()
     return result
+  }
+
+  /// True when the stored row already holds exactly what `item` would write: the same record,
+  /// item fields and (for an index that does not store text) the same searchable-only text.
+  private func isUnchanged(_ existing: ExistingRow, _ item: SearchableItem, json: String, unstoredText: String?) throws -> Bool {
+    guard existing.attributes == json, existing.domain == item.domainIdentifier, existing.contentType == item.contentType,
+      existing.expiration == item.expirationDate?.timeIntervalSince1970, existing.protection == item.protectionClass
+    else { return false }
+    guard !storesText else { return true }
+    let stored = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(existing.rowid)])?.stringValue
+    return (stored ?? "") == (unstoredText ?? "")
   }
 
   /// Checks an item that is being staged in the journal, as `upsert` would.
@@ -112,8 +139,11 @@ package struct IndexWriter {
     return !type.isList && scalarConforms(value)
   }
 
-  /// Adds `item`, replacing a stored item with the same identifier.
-  package mutating func upsert(_ item: SearchableItem) throws {
+  /// Adds `item`, replacing a stored item with the same identifier. An item stored exactly
+  /// as given is left alone (a rerun of an interrupted `index --batch` skips what it kept
+  /// cheaply, and its embeddings stay current); returns false then.
+  @discardableResult
+  package mutating func upsert(_ item: SearchableItem) throws -> Bool {
     try validate(item)
     var stored = item.attributeSet
     var unstoredText: String?
@@ -126,6 +156,10 @@ package struct IndexWriter {
     let json = JSONValue.object(stored.jsonObject).compactText
     let rowid: Int64
     if let existing = try existingRow(item.uniqueIdentifier) {
+      if try isUnchanged(existing, item, json: json, unstoredText: unstoredText) {
+        unchanged += 1
+        return false
+      }
       rowid = existing.rowid
       try removeDerivedRows(rowid, record: existing.attributes)
       let update = try db.cachedStatement(
@@ -145,6 +179,7 @@ package struct IndexWriter {
     try insertDerivedRows(rowid, stored, unstoredText: unstoredText)
     changed = true
     rowsWritten += 1
+    return true
   }
 
   /// Binds an item's stored columns (domain, content type, expiration, protection, the record
@@ -159,11 +194,12 @@ package struct IndexWriter {
   }
 
   /// Merges `update` into the stored item: given attributes replace stored ones, names in
-  /// `removing` are deleted, item fields change only when given.
-  package mutating func merge(_ update: SearchableItem, removing: Set<String> = []) throws {
+  /// `removing` are deleted, item fields change only when given. Returns false when that
+  /// leaves the stored item as it was.
+  @discardableResult
+  package mutating func merge(_ update: SearchableItem, removing: Set<String> = []) throws -> Bool {
     guard let existing = try existingRow(update.uniqueIdentifier) else {
-      try upsert(update)
-      return
+      return try upsert(update)
     }
     var stored = try storedItem(rowid: existing.rowid)
     if !storesText, let text = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(existing.rowid)])?.stringValue {
@@ -176,7 +212,7 @@ package struct IndexWriter {
     if let contentType = update.contentType { stored.contentType = contentType }
     if let expiration = update.expirationDate { stored.expirationDate = expiration }
     if let protection = update.protectionClass { stored.protectionClass = protection }
-    try upsert(stored)
+    return try upsert(stored)
   }
 
   private func storedItem(rowid: Int64) throws -> SearchableItem {
@@ -362,6 +398,19 @@ package struct IndexWriter {
 
   /// Records the catalogue, writes the ranked postings and bumps the generation; called
   /// before the transaction commits.
+  /// Commits what this transaction wrote so far and goes on in a new one (`index --batch`):
+  /// an interrupted run keeps every committed batch. The writer starts afresh from the
+  /// committed state (catalogue, ranked statistics, generation), as the next `write` would.
+  package mutating func commitBatch() throws {
+    try finish()
+    try db.execute("COMMIT")
+    try db.execute("BEGIN IMMEDIATE")
+    let (written, unchanged) = (rowsWritten, self.unchanged)
+    self = try IndexWriter(connection: db, indexID: indexID)
+    rowsWritten = written
+    self.unchanged = unchanged
+  }
+
   mutating func finish() throws {
     for (name, type) in catalog.customTypes where attributeIDs[name] == nil {
       _ = try attributeID(name, type: type)

@@ -24,6 +24,13 @@ enum Terminal {
     return 100
   }
 
+  /// Columns of the terminal on standard error (where progress goes), 100 when unknown.
+  static var errWidth: Int {
+    var size = winsize()
+    if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return 100
+  }
+
   /// Writes to standard output.
   static func out(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
@@ -44,39 +51,5 @@ enum Terminal {
   /// The note for a query that ran as a text search by the bare-word rule (`BareWords`).
   static func noteBareWords(_ search: String) {
     note("note: no query here, so searched the text: \(search)")
-  }
-}
-
-/// A progress line on standard error for long operations: shown once the work takes more than
-/// a second, rewritten in place at most ten times a second, and silent when standard error is
-/// not a terminal.
-final class ProgressLine {
-  private let start = Date()
-  private var lastDraw = Date.distantPast
-  private var drawn = false
-  private let enabled = Terminal.stderrIsTTY
-  private let label: String
-
-  init(_ label: String) { self.label = label }
-
-  func update(count: Int) {
-    guard enabled else { return }
-    let now = Date()
-    let elapsed = now.timeIntervalSince(start)
-    guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.1 else { return }
-    lastDraw = now
-    drawn = true
-    Terminal.err("\r\u{1B}[K\(label) \(count) items (\(Int(Double(count) / elapsed)) items/s)")
-  }
-
-  /// Prints `warning: TEXT` on its own line, clearing the progress line first (it is drawn
-  /// again by the next update).
-  func warn(_ text: String) {
-    if drawn { Terminal.err("\r\u{1B}[K") }
-    Terminal.err("warning: \(text)\n")
-  }
-
-  func finish() {
-    if drawn { Terminal.err("\r\u{1B}[K") }
   }
 }

@@ -5,7 +5,7 @@ import SearchIndex
 enum IndexCommand: Command {
   static let name = "index"
   static let abstract = "Add items to an index from JSON, JSON Lines, documents (Markdown, text, HTML, e-mail, PDF), folders or standard input."
-  static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] [--strict] PATH..."
+  static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] [--strict] [--batch N] [--progress] PATH..."
   static let discussion = """
     PATH is a .json file (an array of items), a .jsonl file (one item per line), '-' for
     standard input, a document, or a folder of any of these. Documents: Markdown and text
@@ -24,10 +24,20 @@ enum IndexCommand: Command {
     The invocation is one transaction, and a file is written whole or not at all. With
     --strict the first bad file stops the run (exit 65) and nothing is written.
 
+    LONG JOBS: on a terminal a progress bar shows done/total, percent, rate and time left
+    (the total is a quick count of files and lines); --progress prints the same as lines,
+    at most one a second, for scripts and logs. With --batch N every N items are committed,
+    so an interrupted run keeps what it committed and a rerun resumes: items stored exactly
+    as given are skipped cheaply (counted as unchanged in the summary). Ctrl-C stops after
+    the current item and exits 130:
+      interrupted: kept 14,000 of 200,000 items; rerun to continue
+    Without --batch the run is one transaction and Ctrl-C keeps nothing (it says so).
+
     EXAMPLES:
       searchlight index --db items.db trails.jsonl notes.jsonl
       searchlight index --db items.db --domain notes ~/Notes
       cat items.jsonl | searchlight index --db items.db -
+      searchlight index --db big.db --batch 5000 --progress big.jsonl
     """
   static let options: [OptionSpec] = [
     Common.db, Common.indexName,
@@ -35,6 +45,8 @@ enum IndexCommand: Command {
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "items, corpus ({\"id\",\"title\",\"text\"} lines) or auto (default)."),
     OptionSpec(name: "strict", kind: .flag, help: "Stop at the first file that cannot be read or parsed (exit 65) and write nothing."),
     OptionSpec(name: "update", kind: .flag, help: "Merge into stored items instead of replacing them."),
+    OptionSpec(name: "batch", kind: .value, valueName: "N", help: "Commit every N items: an interrupted run keeps them and a rerun resumes."),
+    OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, percent, rate, ETA) at most once a second."),
     OptionSpec(name: "declare", kind: .value, valueName: "NAME=TYPE,...", help: "Declare custom attribute types (string, number, date, bool, url, [string], ...); repeatable."),
   ]
 
@@ -59,6 +71,13 @@ enum IndexCommand: Command {
         throw CommandFailure(.noInput, "\(path): no such file or directory", location: path)
       }
     }
+    var batchSize: Int?
+    if let text = arguments.value("batch") {
+      guard let value = Int(text), value > 0 else {
+        throw UsageError(message: "'--batch' needs a positive number of items, got '\(text)'", command: name)
+      }
+      batchSize = value
+    }
     let dbPath = try Common.dbPath(arguments, command: name)
     let isNewFile = !FileManager.default.fileExists(atPath: dbPath)
     let index = try Common.openIndex(arguments, command: name, create: true)
@@ -69,11 +88,20 @@ enum IndexCommand: Command {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dbPath + suffix) }
       }
     }
-    let progress = ProgressLine("indexing")
+    let progress = ProgressMeter("indexing", mode: ProgressMeter.mode(lines: arguments.has("progress")))
     let start = Date()
     let update = arguments.has("update")
     let strict = arguments.has("strict")
     var run = IndexRun()
+    // Ctrl-C stops the run between two items (`IndexRun.shouldStop`).
+    let interrupts = InterruptMonitor.shared
+    interrupts.install()
+    let baseline = interrupts.count
+    run.shouldStop = { interrupts.count != baseline }
+    /// Items in committed batches, and whether the run was interrupted with --batch.
+    var committed = 0
+    var interrupted = false
+    var unchanged = 0
     do {
       try index.write { writer in
         for (attribute, type) in declarations {
@@ -86,8 +114,13 @@ enum IndexCommand: Command {
           format: ItemReader.Format(rawValue: format) ?? .auto)
         reader.isUpdate = update
         var checker = ItemChecker(catalog: writer.catalog)
+        var files: [DocumentFile?] = []
         for path in arguments.positionals {
-          let files: [DocumentFile?] = path == "-" ? [nil] : try reader.files(at: path).map { $0 }
+          files += path == "-" ? [nil] : try reader.files(at: path).map { $0 }
+        }
+        progress.total = IndexPreCount.items(in: files)
+        var written = 0
+        do {
           for file in files {
             try run.ingest(file, reader: &reader, checker: &checker, strict: strict, progress: progress) { item, line, removed in
               do {
@@ -102,22 +135,47 @@ enum IndexCommand: Command {
                 }
                 throw error
               }
+              written += 1
+              if let batchSize, written % batchSize == 0 {
+                try writer.commitBatch()
+                committed = written
+              }
             }
           }
+        } catch is IndexInterrupted where batchSize != nil {
+          // Stopped between two items: what was written commits with this transaction.
+          interrupted = true
         }
+        unchanged = writer.unchanged
       }
+    } catch is IndexInterrupted {
+      progress.finish()
+      Terminal.err("interrupted: kept 0 of \(ProgressMeter.grouped(progress.total ?? run.items)) items (without --batch the run is one transaction); nothing written\n")
+      return .interrupted
     } catch {
       progress.finish()
+      // With --batch, committed batches stay (the file is not removed) and the error says so.
+      if committed > 0 {
+        succeeded = true
+        Terminal.err("note: kept \(ProgressMeter.grouped(committed)) items committed in batches before the failure\n")
+      }
       throw error
     }
     progress.finish()
     succeeded = true
+    if interrupted {
+      let kept = run.items
+      let of = ProgressMeter.grouped(max(progress.total ?? kept, kept))
+      Terminal.err("interrupted: kept \(ProgressMeter.grouped(kept)) of \(of) items; rerun to continue\n")
+      return .interrupted
+    }
     let seconds = Date().timeIntervalSince(start)
     let count = run.items
     let rate = seconds > 0 ? Int(Double(count) / seconds) : count
+    let unchangedNote = unchanged > 0 ? "\(unchanged) unchanged; " : ""
     Terminal.out(
       "indexed \(count) item\(count == 1 ? "" : "s") from \(run.files) file\(run.files == 1 ? "" : "s"); \(run.skipped) skipped; "
-        + "into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
+        + unchangedNote + "into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
     EmbeddingsCommand.embedNewItems(index)
     return .success
   }

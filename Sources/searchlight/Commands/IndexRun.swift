@@ -16,17 +16,23 @@ struct IndexRun {
   /// in memory. Standard input, which cannot be read twice, is always kept.
   static let bufferedFileBytes = 16 << 20
 
+  /// Asked after each item: true once the run should stop (Ctrl-C). The run then ends with
+  /// `IndexInterrupted` after the item that was being written, never in the middle of one.
+  var shouldStop: () -> Bool = { false }
+
   /// Reads `file` (nil for standard input) and hands its items to `write`, or skips it with a
   /// warning when it cannot be read or parsed.
   mutating func ingest(
     _ file: DocumentFile?, reader: inout ItemReader, checker: inout ItemChecker, strict: Bool,
-    progress: ProgressLine, write: ItemReader.Body
+    progress: ProgressMeter, write: ItemReader.Body
   ) throws {
     var items = self.items
+    let shouldStop = self.shouldStop
     func counted(_ item: SearchableItem, _ line: Int?, _ removed: Set<String>) throws {
       try write(item, line, removed)
       items += 1
       progress.update(count: items)
+      if shouldStop() { throw IndexInterrupted() }
     }
     defer { self.items = items }
     if strict {
@@ -44,6 +50,7 @@ struct IndexRun {
     var pending: [(SearchableItem, Int?, Set<String>)] = []
     do {
       try Self.read(file, with: &attempt) { item, line, removed in
+        if shouldStop() { throw IndexInterrupted() }
         do { try checked.check(item) } catch {
           throw IngestError(file: name, line: line, message: "\(error)")
         }
@@ -74,8 +81,11 @@ struct IndexRun {
   }
 
   /// Prints the warnings a file left (front-matter keys dropped) and clears them.
-  private func report(_ reader: inout ItemReader, progress: ProgressLine) {
+  private func report(_ reader: inout ItemReader, progress: ProgressMeter) {
     for warning in reader.warnings { progress.warn(warning.description) }
     reader.warnings = []
   }
 }
+
+/// Ends an `index` run that was interrupted (Ctrl-C) between two items.
+struct IndexInterrupted: Error {}

@@ -1,6 +1,7 @@
 import Foundation
 import QueryEngine
 import SearchIndex
+import Stages
 
 /// `searchlight query`: runs a query (a predicate or a pipeline) and prints its replies.
 enum QueryCommand: Command {
@@ -12,6 +13,11 @@ enum QueryCommand: Command {
     (search "budget" | top 5 | table title, contentModificationDate). See Grammar/ and the README.
     JSON output is one reply per line: {"queryToken","label","content"}; item replies stream
     in batches.
+
+    A text search shown as a table gets a snippet column: the item's text around the
+    searched words, marked [like this] ('| table title, snippet' asks for it anywhere).
+    Identical documents (same title and text) appear once: 'ID (+N identical)' in tables,
+    "identical": N on the item in JSON; CSV keeps every row.
 
     EXAMPLES:
       searchlight query --db items.db 'keywords == "waterfall"c && rating >= 4.5'
@@ -32,6 +38,7 @@ enum QueryCommand: Command {
     var renderer = ReplyRenderer(format: ReplyRenderer.Format(rawValue: format)!)
     renderer.color = format == "table" && Terminal.useColor
     renderer.why = arguments.has("why")
+    renderer.collapsesIdentical = true
     if arguments.has("fetch") {
       renderer.fetch = arguments.all("fetch").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
     }
@@ -52,6 +59,7 @@ enum QueryCommand: Command {
       let (graph, searched) = try timing.measure(.plan) { try executor.prepareTyped(text, options: setup.options) }
       if let searched { Terminal.noteBareWords(searched) }
       searchedText = searched
+      if format == "table" { renderer.snippet = Self.snippet(for: searched ?? text) }
       try timing.measure(.execute) {
         try executor.execute(graph, options: setup.options) { reply in
           if first == nil { first = Date() }
@@ -79,5 +87,13 @@ enum QueryCommand: Command {
       Terminal.err(timing.summary + "\n")
     }
     return .success
+  }
+
+  /// The snippet of a text search's words (`search "tmux"`, bare words, `* == "tmux*"`), nil
+  /// for a query that searches no text: tables of its items show a snippet column by default.
+  /// Comparisons with one attribute (`title == "Mist Trail"`) are filters, not text searches.
+  static func snippet(for text: String) -> Snippet? {
+    let terms = Snippet.terms(in: SourceText(text), before: text.utf8.count) { _ in false }
+    return terms.isEmpty ? nil : Snippet(terms: terms)
   }
 }

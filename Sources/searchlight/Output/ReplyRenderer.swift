@@ -1,6 +1,7 @@
 import Foundation
 import QueryEngine
 import SearchIndex
+import Stages
 
 /// Renders replies for the terminal (readable tables sized to the width), as JSON Lines (the
 /// reply format of DESIGN §4) or as CSV.
@@ -16,12 +17,19 @@ struct ReplyRenderer {
   var limit: Int?
   var width = Terminal.width
   var color = false
+  /// The searched words of a text search: item tables (without --fetch) get a `snippet`
+  /// column of each item's text around them.
+  var snippet: Snippet?
+  /// Show identical documents once (`query`, table and JSON): see `collapseIdentical`.
+  var collapsesIdentical = false
 
   /// Items shown in a terminal table when no limit is given.
   static let defaultTableLimit = 25
 
   func render(_ reply: Reply) -> String {
     var reply = reply
+    var identical: [String: Int] = [:]
+    if collapsesIdentical && format != .csv { (reply.content, identical) = Self.collapseIdentical(reply.content) }
     var hidden = 0
     if let limit {
       let before = Self.size(reply.content)
@@ -29,12 +37,65 @@ struct ReplyRenderer {
       hidden = before - Self.size(reply.content)
     }
     switch format {
-    case .json: return reply.jsonValue(fetch: fetch, why: why).compactText + "\n"
+    case .json: return Self.marking(identical, in: reply.jsonValue(fetch: fetch, why: why)).compactText + "\n"
     case .csv: return csv(reply.content)
     case .table:
       let dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
-      return table(reply) + (hidden > 0 ? "  \(dim)… \(hidden) more\(reset)\n" : "")
+      return table(reply, identical: identical) + (hidden > 0 ? "  \(dim)… \(hidden) more\(reset)\n" : "")
     }
+  }
+
+  /// Items of `data` whose content is identical to an earlier item's (the same title and the
+  /// same non-empty text) left out; returns, by the kept item's id, how many were left out.
+  /// Only documents collapse: items without text (trails, contacts) stay, however alike.
+  /// Within one reply, before `--limit`, so the top results are distinct documents.
+  static func collapseIdentical(_ data: PipelineData) -> (PipelineData, [String: Int]) {
+    func collapse(_ items: [ResultItem]) -> ([ResultItem], [String: Int]) {
+      var firstWithContent: [String: String] = [:]
+      var counts: [String: Int] = [:]
+      var kept: [ResultItem] = []
+      for item in items {
+        let text = item.item.attributeSet["textContent"]?.elements.compactMap(\.stringValue).joined(separator: "\n") ?? ""
+        guard !text.isEmpty else { kept.append(item); continue }
+        let content = (item.item.attributeSet.title ?? "") + "\u{0}" + text
+        if let first = firstWithContent[content] {
+          counts[first, default: 0] += 1
+        } else {
+          firstWithContent[content] = item.id
+          kept.append(item)
+        }
+      }
+      return (kept, counts)
+    }
+    switch data {
+    case .items(let items):
+      let (kept, counts) = collapse(items)
+      return (.items(kept), counts)
+    case .scoredItems(let items):
+      let (kept, counts) = collapse(items)
+      return (.scoredItems(kept), counts)
+    default: return (data, [:])
+    }
+  }
+
+  /// The reply JSON with `"identical": N` on each item that stands for N left-out copies.
+  static func marking(_ identical: [String: Int], in json: JSONValue) -> JSONValue {
+    guard !identical.isEmpty, case .object(var reply) = json, case .object(var content)? = reply["content"],
+      let items = content["items"]?.arrayValue
+    else { return json }
+    content["items"] = .array(items.map { entry in
+      guard case .object(var object) = entry else { return entry }
+      if case .object(var item)? = object["item"] {
+        // scoredItems: {"score":..,"item":{..}}
+        if let id = item["id"]?.stringValue, let count = identical[id] { item["identical"] = .number(Double(count)) }
+        object["item"] = .object(item)
+      } else if let id = object["id"]?.stringValue, let count = identical[id] {
+        object["identical"] = .number(Double(count))
+      }
+      return .object(object)
+    })
+    reply["content"] = .object(content)
+    return .object(reply)
   }
 
   /// Items, groups or rows in a reply.
@@ -61,7 +122,7 @@ struct ReplyRenderer {
 
   // MARK: Table
 
-  private func table(_ reply: Reply) -> String {
+  private func table(_ reply: Reply, identical: [String: Int] = [:]) -> String {
     let (bold, dim, reset) = color ? ("\u{1B}[1m", "\u{1B}[2m", "\u{1B}[0m") : ("", "", "")
     var out = "\(bold)\(VisibleText.visible(reply.label, keepingLines: false))\(reset) \(dim)[\(reply.content.type) · \(reply.queryToken)]\(reset)\n"
     switch reply.content {
@@ -69,13 +130,15 @@ struct ReplyRenderer {
       if items.isEmpty { return out + "  (no items)\n" }
       let scored: Bool = if case .scoredItems = reply.content { true } else { false }
       let columns = fetch ?? Self.defaultColumns(items)
-      let header = (scored ? ["score"] : []) + ["id"] + columns
+      let snippet = fetch == nil ? self.snippet : nil
+      let header = (scored ? ["score"] : []) + ["id"] + columns + (snippet == nil ? [] : [TableStage.snippetColumn])
       var rows: [[String]] = []
       let shown = limit == nil ? Array(items.prefix(Self.defaultTableLimit)) : items
       for item in shown {
         var row = scored ? [String(format: "%.3f", item.score ?? 0)] : []
-        row.append(item.id)
+        row.append(identical[item.id].map { "\(item.id) (+\($0) identical)" } ?? item.id)
         row += columns.map { item.item.attributeSet[$0]?.displayText ?? "" }
+        if let snippet { row.append(snippet.passage(of: item.item)) }
         rows.append(row)
       }
       out += grid(header, rows)

@@ -61,11 +61,11 @@ enum ReplCommand: Command {
     return session.failures > 0 ? .dataError : .success
   }
 
-  /// The history file: SEARCHLIGHT_HISTORY, else ~/.searchlight_history; nil when
-  /// SEARCHLIGHT_HISTORY is empty.
+  /// The history file: SEARCHLIGHT_HISTORY, else $HOME/.searchlight_history (the account's
+  /// home folder when HOME is unset); nil when SEARCHLIGHT_HISTORY is empty.
   static var historyPath: String? {
     if let path = ProcessInfo.processInfo.environment["SEARCHLIGHT_HISTORY"] { return path.isEmpty ? nil : path }
-    return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".searchlight_history").path
+    return (Config.homeDirectory as NSString).appendingPathComponent(".searchlight_history")
   }
 
   private static func runInteractive(_ session: ReplSession, setup: QuerySetup) {
