@@ -146,13 +146,7 @@ extension SearchlightAPI {
     do {
       let planner = try BuiltinPlanner(index: index, clock: options(scope).clock, scope: scope)
       let plan = try planner.plan(question)
-      var object = JSONObject()
-      object["question"] = .string(plan.question)
-      object["dsl"] = .string(plan.dsl)
-      if let evidence = plan.evidenceDSL { object["evidence"] = .string(evidence) }
-      object["intent"] = .string(plan.intent.description)
-      object["notes"] = .array(plan.notes.map(JSONValue.string))
-      return Self.json(.object(object))
+      return Self.json(.object(plan.jsonObject))
     } catch {
       return Self.failure(error)
     }

@@ -1,3 +1,5 @@
+import SearchIndex
+
 /// What the built-in planner made of a question: a query in Searchlight's language, what it
 /// understood (one note per recognised phrase, in the order of the question), and the kind
 /// of answer the query produces.
@@ -88,5 +90,25 @@ extension PlannedQuery.Intent: CustomStringConvertible {
     case .statistic(let function, let attribute, let by): "\(function)(\(attribute))" + (by.map { " by \($0)" } ?? "")
     case .superlative(let attribute, let descending, let limit): "\(descending ? "largest" : "smallest") \(attribute) (\(limit))"
     }
+  }
+}
+
+extension PlannedQuery {
+  /// The plan as `plan --format json` prints it (and `serve`'s `/v1/plan` answers): question,
+  /// dsl, evidence (for counts and statistics), intent, notes, and suggestions when a word
+  /// matched nothing.
+  public var jsonObject: JSONObject {
+    var object = JSONObject()
+    object["question"] = .string(question)
+    object["dsl"] = .string(dsl)
+    if let evidenceDSL { object["evidence"] = .string(evidenceDSL) }
+    object["intent"] = .string(intent.description)
+    object["notes"] = .array(notes.map(JSONValue.string))
+    if !suggestions.isEmpty {
+      object["suggestions"] = .array(suggestions.map { suggestion in
+        .object(JSONObject([("word", .string(suggestion.word)), ("alternatives", .array(suggestion.alternatives.map(JSONValue.string)))]))
+      })
+    }
+    return object
   }
 }

@@ -43,17 +43,7 @@ enum PlanCommand: Command {
       throw queryFailure(error)
     }
     if format == "json" {
-      var object = JSONObject()
-      object["question"] = .string(plan.question)
-      object["dsl"] = .string(plan.dsl)
-      if let evidence = plan.evidenceDSL { object["evidence"] = .string(evidence) }
-      object["intent"] = .string(plan.intent.description)
-      object["notes"] = .array(plan.notes.map(JSONValue.string))
-      if !plan.suggestions.isEmpty {
-        object["suggestions"] = .array(plan.suggestions.map { suggestion in
-          .object(JSONObject([("word", .string(suggestion.word)), ("alternatives", .array(suggestion.alternatives.map(JSONValue.string)))]))
-        })
-      }
+      var object = plan.jsonObject
       if let toolCall = try toolCallJSON(for: plan, index: index, clock: clock, scope: scope) { object["toolCall"] = toolCall }
       Terminal.out(JSONValue.object(object).compactText + "\n")
       return .success
