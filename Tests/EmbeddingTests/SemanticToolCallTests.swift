@@ -56,6 +56,12 @@ import Testing
     #expect(plan.dsl.contains("merge(text, vectors) | fuse agreement | top 10"))
     #expect(plan.dsl.contains(#"similar "kitchen remodel quotes""#))
     #expect(try samples.items(plan.dsl).count == 10)
+    // Readings that are checked before they are chosen (a misspelt word, a structured reading
+    // that finds nothing) plan without calling the embeddings endpoint.
+    let respelt = try planner.plan("kitchen remodle quotes")
+    #expect(respelt.dsl.contains("similar"), "\(respelt.dsl)")
+    let dated = try planner.plan("kitchen notes from 1979")
+    #expect(!dated.dsl.isEmpty)
 
     let plain = try BuiltinPlanner(index: try EmbeddedSamples(embed: false).index, clock: SampleIndex.clock)
     #expect(!plain.hybrid)

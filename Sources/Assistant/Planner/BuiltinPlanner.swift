@@ -149,9 +149,18 @@ public struct BuiltinPlanner: Sendable {
 
   /// True when the items of `plan` (for an aggregate, the items behind it) are not empty.
   func finds(_ plan: PlannedQuery) throws -> Bool {
+    // A hybrid plan's `similar` side needs the embeddings endpoint, which planning never
+    // calls (and which finds neighbours for anything): whether a reading finds something is
+    // decided by the same reading without it.
+    var probe = plan
+    if hybrid {
+      var textOnly = self
+      textOnly.hybrid = false
+      probe = try textOnly.readPlan(plan.question, structured: plan.isStructured)
+    }
     let executor = QueryExecutor(index: index, registry: registry)
     var found = false
-    _ = try executor.run(plan.itemsDSL + " | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
+    _ = try executor.run(probe.itemsDSL + " | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
       if !reply.content.resultItems.isEmpty { found = true }
     }
     return found
