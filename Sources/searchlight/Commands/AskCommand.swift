@@ -44,13 +44,7 @@ enum AskCommand: Command {
       searchlight ask --db items.db --model-url http://localhost:8080 --model qwen3 'how many hikes in Utah?'
     """
   static let options: [OptionSpec] = QuerySetup.options + [
-    OptionSpec(name: "model-url", kind: .value, valueName: "URL", help: "The chat-completions server, e.g. http://localhost:8080 (also SEARCHLIGHT_MODEL_URL)."),
-    OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
     OptionSpec(name: "guide", kind: .value, valueName: "LEVEL", help: "The search tool offered to the model: focused (default), complete or profile:..."),
-    OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
-    OptionSpec(name: "timeout", kind: .value, valueName: "SECONDS", help: "Longest the model server may take to connect, or stay silent before or during its answer (default 60)."),
-    OptionSpec(name: "total-timeout", kind: .value, valueName: "SECONDS", help: "Longest a model request may take in all (default 300)."),
-    OptionSpec(name: "grounding", kind: .value, valueName: "MODE", help: "Check the model's sentences against the sources: flag (default, mark unsupported ones), strict (leave them out) or off."),
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "text (default) or json (JSON Lines events)."),
     OptionSpec(name: "timing", kind: .flag, help: "Print the time to the first source, to the first text and in total, and the time of each phase of the process, on stderr."),
   ] + ModelAccess.options

@@ -61,7 +61,7 @@ enum EvalCommand: Command {
     OptionSpec(name: "no-compare", kind: .flag, help: "With embeddings: skip the text-only run that the gain is measured against."),
     Common.now, Common.protection, QuerySetup.stagesOption,
     OptionSpec(name: "format", kind: .value, valueName: "FORMAT", help: "table (default) or json (one object)."),
-  ] + ModelAccess.options
+  ] + ModelAccess.accessOptions
 
   /// Planners `--planner` accepts now, and those that arrive later.
   static let planners = ["plain", "builtin", "fts5"]

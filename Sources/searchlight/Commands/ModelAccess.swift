@@ -5,8 +5,19 @@ import Foundation
 /// idle timeout and what happens when the model fails. One place, so `ask`, `eval`, the
 /// REPL and `serve` read the same flags and environment the same way.
 struct ModelAccess {
-  /// The options every model-using command offers besides its own.
+  /// The options every model-using command (`ask`, `serve`) offers besides its own; what
+  /// `AskCommand.languageModel` and `AskCommand.modelBounds` read.
   static let options: [OptionSpec] = [
+    OptionSpec(name: "model-url", kind: .value, valueName: "URL", help: "The chat-completions server, e.g. http://localhost:8080 (also SEARCHLIGHT_MODEL_URL)."),
+    OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
+    OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
+    OptionSpec(name: "timeout", kind: .value, valueName: "SECONDS", help: "Longest the model server may take to connect, or stay silent before or during its answer (default 60)."),
+    OptionSpec(name: "total-timeout", kind: .value, valueName: "SECONDS", help: "Longest a model request may take in all (default 300)."),
+    OptionSpec(name: "grounding", kind: .value, valueName: "MODE", help: "Check the model's sentences against the sources: flag (default, mark unsupported ones), strict (leave them out) or off."),
+  ] + accessOptions
+
+  /// The API key and the fallback, for commands that name their model server their own way (`eval`).
+  static let accessOptions: [OptionSpec] = [
     OptionSpec(name: "api-key-file", kind: .value, valueName: "FILE", help: "Read the server's API key from FILE (otherwise SEARCHLIGHT_API_KEY, then OPENAI_API_KEY); never on the command line."),
     OptionSpec(name: "fallback", kind: .value, valueName: "WHEN", help: "Answer offline when the model fails: unreachable (default: only when the server cannot be reached), offline (on any model failure) or none."),
   ]

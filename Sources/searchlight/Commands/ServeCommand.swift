@@ -33,10 +33,6 @@ enum ServeCommand: Command {
     OptionSpec(name: "token-file", kind: .value, valueName: "FILE", help: "Bearer tokens and the protection classes each grants."),
     OptionSpec(name: "max-body", kind: .value, valueName: "BYTES", help: "The largest request body (default 16777216); larger ones get 413."),
     OptionSpec(name: "connection-timeout", kind: .value, valueName: "SECONDS", help: "Close a connection idle this long (default 30)."),
-    OptionSpec(name: "model-url", kind: .value, valueName: "URL", help: "The chat-completions server /v1/ask uses (also SEARCHLIGHT_MODEL_URL); default: the offline answer."),
-    OptionSpec(name: "model", kind: .value, valueName: "NAME", help: "The model name the server knows (also SEARCHLIGHT_MODEL)."),
-    OptionSpec(name: "max-tokens", kind: .value, valueName: "N", help: "Tokens each model turn may generate (default 512)."),
-    OptionSpec(name: "grounding", kind: .value, valueName: "MODE", help: "flag (default), strict or off, as for ask."),
   ] + ModelAccess.options
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
