@@ -119,6 +119,31 @@ func snapshot(_ index: SearchIndex) throws -> [String: String] {
     #expect(try Set(index.allItems().map(\.uniqueIdentifier)) == ["a.md", "mail-1"])
   }
 
+  @Test func aFolderSourceReadsEveryFormatAndKeysTheMessagesOfAMailbox() throws {
+    let folder = try NoteFolder()
+    let documents = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/documents")
+    for name in ["tmux.html", "meeting.eml", "list.mbox"] {
+      try FileManager.default.copyItem(at: documents.appendingPathComponent(name), to: folder.root.appendingPathComponent(name))
+    }
+    try folder.write("a.md", NoteFolder.note(1))
+    let index = try temporaryIndex()
+    let source = FolderSource(folder: folder.root.path)
+    var report = try Synchronizer(index: index, source: source).sync()
+    #expect(Set(report.applied.upserted) == ["a.md", "tmux.html", "meeting.eml", "list.mbox#1", "list.mbox#2", "list.mbox#3"])
+    let keys = Set(try index.sourceState(source.name).keys)
+    #expect(keys == ["a.md", "tmux.html", "meeting.eml", "list.mbox", "list.mbox\n2", "list.mbox\n3"])
+    report = try Synchronizer(index: index, source: source).sync()
+    #expect(report.staged == 0, "an unchanged folder stages nothing, a mailbox included")
+    // A rebuild from the source reads the unchanged files again.
+    report = try Synchronizer(index: index, source: source).sync(full: true)
+    #expect(report.applied.upserted.count == 6)
+    try folder.remove("list.mbox")
+    report = try Synchronizer(index: index, source: source).sync()
+    #expect(Set(report.applied.deleted) == ["list.mbox#1", "list.mbox#2", "list.mbox#3"])
+    #expect(try Set(index.allItems().map(\.uniqueIdentifier)) == ["a.md", "tmux.html", "meeting.eml"])
+  }
+
   @Test func twoFilesWithTheSameIDAreAnError() throws {
     let folder = try NoteFolder()
     try folder.write("a.md", "---\nid: same\n---\nA\n")

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A folder of Markdown and text notes as a source: one item per file (front matter gives
-/// metadata), keyed by the file's path inside the folder; a file's version is its
-/// modification time, size and a hash of its content.
+/// A folder of documents as a source, read as `searchlight index` reads one (every
+/// `DocumentImporter`): one item per document (an mbox gives one per message), keyed by the
+/// file's path inside the folder; a file's version is its modification time, size and a hash
+/// of its content.
 public struct FolderSource: ItemSource {
   public let folder: String
   public let domain: String
@@ -17,47 +18,63 @@ public struct FolderSource: ItemSource {
   public var name: String { "folder:\(folder)" }
   public var configuration: JSONValue { ["kind": "folder", "folder": .string(folder), "domain": .string(domain)] }
 
-  static let extensions: Set<String> = ["md", "markdown", "txt"]
-
-  /// Every note file, by path inside the folder, sorted.
-  func files() throws -> [String] {
+  /// Every file a folder walk of `index` picks up, by path inside the folder, sorted.
+  func files() throws -> [DocumentFile] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw IngestError(.missingInput, file: folder, line: nil, message: "no such folder")
     }
-    guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
-      throw IngestError(.missingInput, file: folder, line: nil, message: "cannot read the folder")
-    }
-    var files: [String] = []
-    while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
-      if name.hasPrefix(".") { enumerator.skipDescendants(); continue }
-      if Self.extensions.contains((relative as NSString).pathExtension.lowercased()) { files.append(relative) }
-    }
-    return files.sorted()
+    return try reader().files(at: folder)
   }
 
+  private func reader() -> ItemReader {
+    ItemReader(decoder: ItemDecoder(catalog: AttributeCatalog(), defaultDomain: domain), noteDomain: domain)
+  }
+
+  /// The items of one file, read as `index` reads it (every importer).
+  static func items(of file: DocumentFile, with reader: ItemReader) throws -> [SearchableItem] {
+    var reader = reader
+    var items: [SearchableItem] = []
+    try reader.read(file) { item, _, _ in items.append(item) }
+    return items
+  }
+
+  /// One record per item, keyed as `index` and `sync` record a folder (`FolderFiles`): the
+  /// file's path inside the folder, with `"\n"` and the item's number for the second and later
+  /// items of a file (an mbox). A file whose modification time and size are as recorded is
+  /// not read unless a record is loaded.
   public func scan() throws -> [SourceRecord] {
-    let domain = self.domain
-    let folder = self.folder
-    return try files().map { relative in
-      let path = (folder as NSString).appendingPathComponent(relative)
-      let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-      let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-      let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-      let stamp = "\(Int64((modified * 1_000_000).rounded()))-\(size)"
-      var version: String
-      if let previous = previousVersions[relative], previous.hasPrefix(stamp + "-") {
-        version = previous
-      } else {
-        let data = FileManager.default.contents(atPath: path) ?? Data()
-        version = stamp + "-" + String(Self.fnv1a(data), radix: 16)
+    let reader = self.reader()
+    var previousKeys: [String: [String]] = [:]
+    for key in previousVersions.keys.sorted() {
+      let file = key.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+      previousKeys[file, default: []].append(key)
+    }
+    var records: [SourceRecord] = []
+    for file in try files() {
+      let stamp = FolderFiles.stamp(file.path)
+      if let previous = previousVersions[file.identifier], previous.hasPrefix(stamp + "-") {
+        for (number, key) in (previousKeys[file.identifier] ?? []).enumerated() {
+          records.append(SourceRecord(key: key, version: previous) {
+            let items = try Self.items(of: file, with: reader)
+            guard number < items.count else {
+              throw IngestError(file: file.path, line: nil, message: "the file changed while it was synced")
+            }
+            return items[number]
+          })
+        }
+        continue
       }
-      return SourceRecord(key: relative, version: version) {
-        var reader = ItemReader(decoder: ItemDecoder(catalog: AttributeCatalog(), defaultDomain: domain), noteDomain: domain)
-        return try reader.readNote(path, identifier: relative)
+      let version = stamp + "-" + FolderFiles.hash(file.path)
+      let items: [SearchableItem]
+      do { items = try Self.items(of: file, with: reader) } catch let error as IngestError where error.line == nil {
+        continue  // not a document (binary, an unknown format): no items, as `index` skips it
+      }
+      for (number, item) in items.enumerated() {
+        records.append(SourceRecord(key: IndexWriter.deliveredKey(file.identifier, number: number), version: version) { item })
       }
     }
+    return records
   }
 
   /// FNV-1a, 64-bit: a fast content fingerprint for change detection (not for security).

@@ -90,93 +90,58 @@ enum IndexCommand: Command {
     }
     let progress = ProgressMeter("indexing", mode: ProgressMeter.mode(lines: arguments.has("progress")))
     let start = Date()
-    let update = arguments.has("update")
-    let strict = arguments.has("strict")
-    var run = IndexRun()
+    let job = IngestJob(
+      paths: arguments.positionals, format: ItemReader.Format(rawValue: format) ?? .auto, domain: arguments.value("domain"),
+      update: arguments.has("update"), strict: arguments.has("strict"), batchSize: batchSize, declarations: declarations,
+      command: name)
     // Ctrl-C stops the run between two items (`IndexRun.shouldStop`).
     let interrupts = InterruptMonitor.shared
     interrupts.install()
     let baseline = interrupts.count
-    run.shouldStop = { interrupts.count != baseline }
-    /// Items in committed batches, and whether the run was interrupted with --batch.
-    var committed = 0
-    var interrupted = false
-    var unchanged = 0
+    var outcome = IngestJob.Outcome()
     do {
-      try index.write { writer in
-        for (attribute, type) in declarations {
-          do { try writer.declare(attribute, as: type) } catch let error as SearchIndexError {
-            throw UsageError(message: error.description, command: name)
-          }
-        }
-        var reader = ItemReader(
-          decoder: ItemDecoder(catalog: writer.catalog, defaultDomain: arguments.value("domain")),
-          format: ItemReader.Format(rawValue: format) ?? .auto)
-        reader.isUpdate = update
-        var checker = ItemChecker(catalog: writer.catalog)
-        var files: [DocumentFile?] = []
-        for path in arguments.positionals {
-          files += path == "-" ? [nil] : try reader.files(at: path).map { $0 }
-        }
-        progress.total = IndexPreCount.items(in: files)
-        var written = 0
-        do {
-          for file in files {
-            try run.ingest(file, reader: &reader, checker: &checker, strict: strict, progress: progress) { item, line, removed in
-              do {
-                if update {
-                  try writer.merge(item, removing: removed)
-                } else {
-                  try writer.upsert(item)
-                }
-              } catch let error as SearchIndexError {
-                if case .invalidItem(_, let message) = error {
-                  throw IngestError(file: file?.path ?? "<stdin>", line: line, message: message)
-                }
-                throw error
-              }
-              written += 1
-              if let batchSize, written % batchSize == 0 {
-                try writer.commitBatch()
-                committed = written
-              }
-            }
-          }
-        } catch is IndexInterrupted where batchSize != nil {
-          // Stopped between two items: what was written commits with this transaction.
-          interrupted = true
-        }
-        unchanged = writer.unchanged
-      }
+      try job.run(index: index, progress: progress, shouldStop: { interrupts.count != baseline }, outcome: &outcome)
     } catch is IndexInterrupted {
       progress.finish()
-      Terminal.err("interrupted: kept 0 of \(ProgressMeter.grouped(progress.total ?? run.items)) items (without --batch the run is one transaction); nothing written\n")
+      Terminal.err("interrupted: kept 0 of \(ProgressMeter.grouped(progress.total ?? outcome.items)) items (without --batch the run is one transaction); nothing written\n")
       return .interrupted
     } catch {
       progress.finish()
       // With --batch, committed batches stay (the file is not removed) and the error says so.
-      if committed > 0 {
+      if outcome.committed > 0 {
         succeeded = true
-        Terminal.err("note: kept \(ProgressMeter.grouped(committed)) items committed in batches before the failure\n")
+        Terminal.err("note: kept \(ProgressMeter.grouped(outcome.committed)) items committed in batches before the failure\n")
       }
       throw error
     }
     progress.finish()
     succeeded = true
-    if interrupted {
-      let kept = run.items
+    if outcome.interrupted {
+      let kept = outcome.items
       let of = ProgressMeter.grouped(max(progress.total ?? kept, kept))
       Terminal.err("interrupted: kept \(ProgressMeter.grouped(kept)) of \(of) items; rerun to continue\n")
       return .interrupted
     }
     let seconds = Date().timeIntervalSince(start)
-    let count = run.items
+    let count = outcome.items
     let rate = seconds > 0 ? Int(Double(count) / seconds) : count
-    let unchangedNote = unchanged > 0 ? "\(unchanged) unchanged; " : ""
     Terminal.out(
-      "indexed \(count) item\(count == 1 ? "" : "s") from \(run.files) file\(run.files == 1 ? "" : "s"); \(run.skipped) skipped; "
-        + unchangedNote + "into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
+      "indexed \(count) item\(count == 1 ? "" : "s") from \(outcome.files) file\(outcome.files == 1 ? "" : "s"); \(outcome.skipped) skipped; "
+        + Self.changeNotes(outcome) + "into \(index.path) (\(index.name)) in \(String(format: "%.2f", seconds)) s, \(rate) items/s\n")
     EmbeddingsCommand.embedNewItems(index)
     return .success
+  }
+
+  /// The summary's notes on unchanged and removed items, each ending in "; " (none when there
+  /// is nothing to say): `U unchanged; `, `U unchanged (F files not read); `, `R removed; `.
+  static func changeNotes(_ outcome: IngestJob.Outcome) -> String {
+    var notes = ""
+    if outcome.unchanged > 0 || outcome.unchangedFiles > 0 {
+      notes += "\(outcome.unchanged) unchanged"
+      if outcome.unchangedFiles > 0 { notes += " (\(outcome.unchangedFiles) file\(outcome.unchangedFiles == 1 ? "" : "s") not read)" }
+      notes += "; "
+    }
+    if !outcome.removed.isEmpty { notes += "\(outcome.removed.count) removed; " }
+    return notes
   }
 }
