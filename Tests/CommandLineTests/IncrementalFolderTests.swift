@@ -169,10 +169,14 @@ import Testing
       env.merge(environment) { $1 }
       process.environment = env
       process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
+      try workspace.write("stderr.txt", "")
+      let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: workspace.path("stderr.txt")))
+      defer { try? errors.close() }
+      process.standardError = errors
       try process.run()
       defer {
-        if process.isRunning { process.terminate() }
+        // SIGKILL: the test runner's children inherit SIGTERM ignored.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
       }
       let db = workspace.path("notes/w.db")
@@ -182,6 +186,8 @@ import Testing
       try FileManager.default.removeItem(atPath: workspace.path("notes/first.md"))
       #expect(waitFor(db) { $0 == ["sub/second.md"] }, "a deleted file's item is removed")
       #expect(process.isRunning, "the watcher keeps running")
+      let stderr = String(decoding: workspace.contents("stderr.txt") ?? Data(), as: UTF8.self)
+      #expect(stderr.isEmpty, "the index's own files are not read: \(stderr)")
     }
   }
 }

@@ -10,8 +10,9 @@ import SearchIndex
 /// second. `isActive` is false where inotify is unavailable or fails (another platform, the
 /// watch limit reached for the folder itself); the caller then polls.
 ///
-/// Files a sync never reads do not wake it: hidden files (editors' swap files) and SQLite's
-/// own files (an index kept inside the folder it indexes would otherwise wake itself).
+/// Files a sync never reads do not wake it (`DocumentImporters.walkIncludes`): hidden files
+/// (editors' swap files), formats no importer reads and SQLite's own files (an index kept
+/// inside the folder it indexes would otherwise wake itself).
 final class FolderWatcher {
   private let folder: String
   private var descriptor: Int32 = -1
@@ -128,10 +129,5 @@ final class FolderWatcher {
   #endif
 
   /// Whether a change to a file or folder named `name` wakes a sync.
-  static func wakes(_ name: String) -> Bool {
-    guard !name.hasPrefix(".") else { return false }
-    for suffix in ["-wal", "-shm", "-journal"] where name.hasSuffix(suffix) { return false }
-    let ext = (name as NSString).pathExtension.lowercased()
-    return !DocumentImporters.ignoredExtensions.contains(ext)
-  }
+  static func wakes(_ name: String) -> Bool { DocumentImporters.walkIncludes(name) }
 }

@@ -94,9 +94,14 @@ package enum DocumentImporters {
     return .failure(.binary)
   }
 
-  /// Whether a folder walk picks up a file with this name: not hidden, and not of a format
-  /// no importer reads.
-  static func walkIncludes(_ name: String) -> Bool {
-    !name.hasPrefix(".") && !ignoredExtensions.contains((name as NSString).pathExtension.lowercased())
+  /// Whether a folder walk picks up a file with this name: not hidden, not of a format no
+  /// importer reads, and not one of SQLite's side files (`items.db-wal`, `-shm`, `-journal`:
+  /// an index kept inside the folder it indexes).
+  package static func walkIncludes(_ name: String) -> Bool {
+    let ext = (name as NSString).pathExtension.lowercased()
+    if name.hasPrefix(".") || ignoredExtensions.contains(ext) { return false }
+    let parts = ext.split(separator: "-", maxSplits: 1)
+    if parts.count == 2, ignoredExtensions.contains(String(parts[0])), ["wal", "shm", "journal"].contains(parts[1]) { return false }
+    return true
   }
 }
