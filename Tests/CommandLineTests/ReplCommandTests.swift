@@ -21,6 +21,30 @@ import Testing
     }
   }
 
+  @Test func textSearchTablesShowSnippetsAndIdenticalDocumentsOnceAsInQuery() throws {
+    try Workspace.with { workspace in
+      let lines = [
+        #"{"id":"copy-1","attributes":{"title":"GPL","textContent":"GNU General Public License version 3"}}"#,
+        #"{"id":"copy-2","attributes":{"title":"GPL","textContent":"GNU General Public License version 3"}}"#,
+        #"{"id":"other","attributes":{"title":"GPL","textContent":"GNU General Public License version 2"}}"#,
+        #"{"id":"secret","protectionClass":"hr","attributes":{"title":"License key","textContent":"license swordfish"}}"#,
+      ]
+      try workspace.write("docs.jsonl", lines.joined(separator: "\n") + "\n")
+      #expect(try workspace.run("index", "--db", "index.db", "docs.jsonl").status == 0)
+      let result = try CLI.run(
+        ["repl", "--db", "index.db"], stdin: "search \"license\" | sort id\nlicense\ntitle == \"GPL\" | sort id\n",
+        in: workspace.directory, environment: ["COLUMNS": "200"])
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout.contains("copy-1 (+1 identical)"), "\(result)")
+      #expect(!result.stdout.contains("copy-2"), "\(result)")
+      #expect(!result.stdout.contains("swordfish"), "\(result)")
+      #expect(result.stdout.contains("GNU General Public [License] version 3"), "a snippet: \(result)")
+      let snippetHeaders = result.stdout.components(separatedBy: "\n").filter { $0.hasSuffix("snippet") }
+      #expect(snippetHeaders.count == 2, "both text searches (the bare word too) get the column; the filter does not: \(result)")
+      #expect(result.stdout.components(separatedBy: "copy-1 (+1 identical)").count == 4, "each of the three replies collapses: \(result)")
+    }
+  }
+
   @Test func aLineEndingInAPipeContinuesTheQuery() throws {
     try Workspace.withReplIndex { workspace in
       let result = try workspace.repl("search keywords == \"lake\" |\n  sort rating desc |\n  table title, rating\n(rating >\n 4.5) && (distance < 6\n)\n")

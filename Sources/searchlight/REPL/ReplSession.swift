@@ -125,7 +125,7 @@ final class ReplSession {
     let start = Date()
     let options = currentOptions()
     let executor = setup.executor
-    let renderer = makeRenderer()
+    var renderer = makeRenderer()
     var assembler = ReplyAssembler()
     var replies: [Reply] = []
     var searchedText: String?
@@ -133,6 +133,8 @@ final class ReplSession {
       let (graph, searched) = try executor.prepareTyped(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
       if let searched { Terminal.noteBareWords(searched) }
       searchedText = searched
+      // As `query` shows them: a text search's tables get a snippet column.
+      if renderer.format == .table { renderer.snippet = QueryCommand.snippet(for: searched ?? query) }
       try executor.execute(graph, options: options) { reply in
         if renderer.format == .json { Terminal.out(renderer.render(reply)) }
         guard let whole = assembler.add(reply) else { return }
@@ -153,6 +155,8 @@ final class ReplSession {
     renderer.limit = limit ?? (format == .table ? ReplyRenderer.defaultTableLimit : nil)
     renderer.color = color && format == .table
     renderer.why = why
+    // Identical documents appear once, as in `query`'s tables and JSON.
+    renderer.collapsesIdentical = true
     return renderer
   }
 
