@@ -71,6 +71,27 @@ import Testing
     }
   }
 
+  @Test func aRenamedFileKeepsItsIdentifierAndAMailboxLosesOnlyTheMessageRemoved() throws {
+    try Workspace.with { workspace in
+      try workspace.write("notes/a.md", "---\nid: keeper\n---\n# Keeper\n\nkept\n")
+      let mbox = "From a@example.com Mon Jan  5 10:00:00 2026\nFrom: a@example.com\nSubject: One\n\nfirst\n\n"
+        + "From b@example.com Mon Jan  5 11:00:00 2026\nFrom: b@example.com\nSubject: Two\n\nsecond\n"
+      try workspace.write("notes/list.mbox", mbox)
+      #expect(try workspace.run("index", "--db", "i.db", "notes").status == 0)
+      #expect(try identifiers(workspace.path("i.db")) == ["keeper", "list.mbox#1", "list.mbox#2"])
+
+      try FileManager.default.moveItem(atPath: workspace.path("notes/a.md"), toPath: workspace.path("notes/b.md"))
+      try workspace.write("notes/list.mbox", String(mbox.prefix(while: { $0 != "\n" })) + "\nFrom: a@example.com\nSubject: One\n\nfirst\n")
+      let result = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(result.status == 0, "\(result)")
+      // The renamed file rewrites its item (its URL and name changed); the first message is as it was.
+      #expect(result.stdout.hasPrefix("indexed 2 items from 2 files; 0 skipped; 1 unchanged; 1 removed; into "), "\(result)")
+      #expect(try identifiers(workspace.path("i.db")) == ["keeper", "list.mbox#1"])
+      let again = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(again.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 2 unchanged (2 files not read); into "), "\(again)")
+    }
+  }
+
   @Test func aRemovedHiddenItemLeavesNoTraceInTheSummary() throws {
     try Workspace.with { workspace in
       try workspace.write("notes/open.md", "# Open\n\nvisible\n")

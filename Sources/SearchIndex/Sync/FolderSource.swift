@@ -67,8 +67,8 @@ public struct FolderSource: ItemSource {
       }
       let version = stamp + "-" + FolderFiles.hash(file.path)
       let items: [SearchableItem]
-      do { items = try Self.items(of: file, with: reader) } catch let error as IngestError where error.line == nil {
-        continue  // not a document (binary, an unknown format): no items, as `index` skips it
+      do { items = try Self.items(of: file, with: reader) } catch is IngestError {
+        continue  // not a document, or one that does not parse: skipped, as `index` skips it
       }
       for (number, item) in items.enumerated() {
         records.append(SourceRecord(key: IndexWriter.deliveredKey(file.identifier, number: number), version: version) { item })

@@ -24,6 +24,13 @@ enum IndexCommand: Command {
     The invocation is one transaction, and a file is written whole or not at all. With
     --strict the first bad file stops the run (exit 65) and nothing is written.
 
+    FOLDERS are incremental: a file whose modification time, size and content hash are as
+    the last run of that folder recorded is not read again, and the items of files deleted
+    from the folder are removed (only items that came from that folder; a protected or
+    expired one is removed silently). The summary says so:
+      indexed 1 item from 1 file; 0 skipped; 4 unchanged (4 files not read); 1 removed; into ...
+    `sync --folder` shares these records.
+
     LONG JOBS: on a terminal a progress bar shows done/total, percent, rate and time left
     (the total is a quick count of files and lines); --progress prints the same as lines,
     at most one a second, for scripts and logs. With --batch N every N items are committed,
