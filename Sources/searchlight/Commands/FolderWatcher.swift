@@ -18,14 +18,20 @@ final class FolderWatcher {
   private var descriptor: Int32 = -1
   /// Watched folders by watch descriptor.
   private var watched: [Int32: String] = [:]
+  /// False once a subfolder could not be watched (the system's watch limit): waits then also
+  /// end after `interval`, so changes there are still found by the next sync.
+  private var complete = true
+  /// Seconds between syncs when not every folder is watched.
+  private let interval: Double
 
   /// A burst of events (a save is often several) settles for this long before the sync runs.
   static let quiet: Int32 = 100
   /// A stream of events never delays a sync by more than this (seconds).
   static let longestDelay = 0.5
 
-  init(folder: String) {
+  init(folder: String, interval: Double) {
     self.folder = folder
+    self.interval = interval
     #if os(Linux)
       descriptor = inotify_init1(Int32(IN_CLOEXEC))
       guard descriptor >= 0 else { return }
@@ -48,13 +54,14 @@ final class FolderWatcher {
 
   /// Blocks until something a sync would read changes in the folder, then until the burst of
   /// events settles (`quiet` ms without one, at most `longestDelay`). Returns at once when
-  /// the watcher is not active.
+  /// the watcher is not active, and after `interval` when some subfolder is not watched.
   func waitForChange() {
     #if os(Linux)
       guard descriptor >= 0 else { return }
       var buffer = [UInt8](repeating: 0, count: 64 << 10)
+      let timeout = complete ? Int32(-1) : Int32(max(200, min(interval * 1000, 3_600_000)))
       while true {
-        guard wait(milliseconds: -1) else { return }
+        guard wait(milliseconds: timeout) else { return }
         if drain(&buffer) { break }
       }
       let deadline = Date().addingTimeInterval(Self.longestDelay)
@@ -80,7 +87,10 @@ final class FolderWatcher {
     /// Watches `path` and every folder under it that a sync walks (not hidden ones).
     private func addTree(_ path: String) {
       let handle = inotify_add_watch(descriptor, path, Self.mask)
-      guard handle >= 0 else { return }
+      guard handle >= 0 else {
+        complete = false
+        return
+      }
       watched[handle] = path
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
       for name in names.sorted() where !name.hasPrefix(".") {

@@ -62,7 +62,7 @@ enum SyncCommand: Command {
     var watcher: FolderWatcher?
     // SEARCHLIGHT_WATCH=poll forces the polling fallback (tests of it on Linux).
     if watching, let folder = source as? FolderSource, ProcessInfo.processInfo.environment["SEARCHLIGHT_WATCH"] != "poll" {
-      watcher = FolderWatcher(folder: folder.folder)
+      watcher = FolderWatcher(folder: folder.folder, interval: interval)
     }
     repeat {
       let start = Date()
