@@ -1,11 +1,12 @@
 import Foundation
 import SearchIndex
 
-/// `searchlight sync`: brings the index in line with a source (a notes folder or a table of
-/// another SQLite database) through the crash-safe journal.
+/// `searchlight sync`: brings the index in line with a source, crash-safe: a folder of documents
+/// (through `index`'s code path, `IngestJob`) or a table of another SQLite database (through the
+/// journal).
 enum SyncCommand: Command {
   static let name = "sync"
-  static let abstract = "Sync the index with a notes folder or an app's SQLite table (crash-safe; prints what changed)."
+  static let abstract = "Sync the index with a folder of documents or an app's SQLite table (crash-safe; prints what changed)."
   static let usage = "sync --db FILE (--folder DIR | --sqlite APP.db --table T --id COL --updated COL --map attr=col,...) [--domain D] [--full] [--progress] [--watch [SECONDS] [--interval SECONDS]]"
   static let discussion = """
     The source stays authoritative; the index is derived from it. A folder is read as
