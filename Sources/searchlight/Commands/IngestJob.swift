@@ -19,6 +19,9 @@ struct IngestJob {
   /// the folders did not deliver (`sync --full`).
   var rereadAll = false
   var fullDomain: String?
+  /// Collect the identifiers written (`Outcome.written`, which `sync` lists); `index` only
+  /// counts, and a million identifiers are not kept for nothing.
+  var listsWritten = false
   /// The command, for usage errors.
   var command: String
 
@@ -34,7 +37,8 @@ struct IngestJob {
     var unchanged = 0
     /// Files of folders left unread because they are as recorded.
     var unchangedFiles = 0
-    /// Items written (added or changed) that a caller without grants may see.
+    /// Items written (added or changed) that a caller without grants may see (with
+    /// `listsWritten`).
     var written: [String] = []
     /// Items removed because their files left their folder (or, with `fullDomain`, the
     /// domain), that a caller without grants may see.
@@ -99,7 +103,7 @@ struct IngestJob {
               throw error
             }
             identifiers.append(item.uniqueIdentifier)
-            if changed, item.protectionClass == nil, item.expirationDate.map({ $0 > now }) ?? true {
+            if listsWritten, changed, item.protectionClass == nil, item.expirationDate.map({ $0 > now }) ?? true {
               outcome.written.append(item.uniqueIdentifier)
             }
             written += 1

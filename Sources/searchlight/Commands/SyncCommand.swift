@@ -108,7 +108,7 @@ enum SyncCommand: Command {
     let full = arguments.has("full")
     let job = IngestJob(
       paths: [folder.folder], domain: folder.domain, batchSize: batch, rereadAll: full, fullDomain: full ? folder.domain : nil,
-      command: name)
+      listsWritten: true, command: name)
     let progress = ProgressMeter("syncing", mode: ProgressMeter.mode(lines: arguments.has("progress")))
     var outcome = IngestJob.Outcome()
     do {
