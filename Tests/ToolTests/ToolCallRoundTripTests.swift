@@ -52,6 +52,15 @@ import Testing
     #expect(Self.readmeExamples.count >= 25)
   }
 
+  /// What a decoded call gives on the samples: its replies, or its error.
+  static func outcome(_ request: SearchRequest) -> [String] {
+    do {
+      return Harness.fingerprint(try Harness.run(request))
+    } catch {
+      return ["error: \(error)"]
+    }
+  }
+
   /// What a query gives on the samples: its replies, or its error.
   static func outcome(_ query: String) -> [String] {
     do {
@@ -59,6 +68,39 @@ import Testing
     } catch {
       return ["error: \(error)"]
     }
+  }
+
+  /// The ok examples of `Grammar/examples` (see `ToolCallEncoderTests`).
+  static let grammarExamples: [Example] = ToolCallEncoderTests.examples.map {
+    Example(origin: "Grammar/examples/\($0.file):\($0.line)", query: $0.query)
+  }
+
+  /// Every example through the encoder and the decoder: the call decodes to a parsed query
+  /// (the tree the parser gives for the query's text, not text to parse), and that query,
+  /// encoded and decoded again, is the same tree: the round trip reaches a fixed point.
+  @Test(arguments: stageExamples + readmeExamples + grammarExamples)
+  func anExampleComesBackAsTheSameTree(_ example: Example) throws {
+    let encoder = ToolCallEncoder()
+    guard let encoded = try? encoder.encode(example.query, verifyingWith: Harness.executor, options: SampleIndex.options) else { return }
+    guard case .search(let request) = try Harness.decoder().decode(encoded.json) else {
+      Issue.record("not a search: \(encoded.json.compactText)")
+      return
+    }
+    guard encoded.structured else {
+      // The dsl form: the query's own text, parsed when it runs.
+      #expect(request.syntax == nil)
+      #expect(request.query == example.query)
+      return
+    }
+    let syntax = try #require(request.syntax, "a structured call decodes to a parsed query: \(encoded.json.compactText)")
+    #expect(try Harness.syntaxMatchesText(request), "\(encoded.json.compactText)\nbecame: \(request.query)")
+    let again = try encoder.encode(request.query, verifyingWith: Harness.executor, options: SampleIndex.options)
+    guard again.structured else { return }
+    guard case .search(let second) = try Harness.decoder().decode(again.json) else {
+      Issue.record("not a search: \(again.json.compactText)")
+      return
+    }
+    #expect(second.syntax?.structure == syntax.structure, "\(request.query)\nthen: \(second.query)")
   }
 
   @Test(arguments: stageExamples + readmeExamples)
@@ -76,6 +118,6 @@ import Testing
       Issue.record("not a search: \(encoded.compactText)")
       return
     }
-    #expect(Self.outcome(request.query) == original, "\(encoded.compactText)\nbecame: \(request.query)")
+    #expect(Self.outcome(request) == original, "\(encoded.compactText)\nbecame: \(request.query)")
   }
 }

@@ -34,7 +34,7 @@ public struct ToolCallEncoder: Sendable {
     let original = try explainer.explain(try executor.prepare(text, options: options), options: options)
     let decoder = ToolCallDecoder(clock: options.clock, identity: options.identity)
     guard case .search(let request) = try decoder.decode(structured) else { return (fallback, false, "not a search") }
-    let roundTrip = try explainer.explain(try executor.prepare(request.query, options: options), options: options)
+    let roundTrip = try explainer.explain(try request.prepare(with: executor, options: options), options: options)
     if Self.normalized(original) == Self.normalized(roundTrip) { return (structured, true, nil) }
     return (fallback, false, "the structured form would mean a different query")
   }

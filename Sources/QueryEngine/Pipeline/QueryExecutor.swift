@@ -63,6 +63,13 @@ public struct QueryExecutor: Sendable {
     return try builder(options: options, variables: [:]).build(syntax, source: source)
   }
 
+  /// Type-checks a query built without text (a decoded tool call, a planner's plan);
+  /// `source` is its rendering, where diagnostics point.
+  public func prepare(_ syntax: QuerySyntax, source: SourceText, options: QueryOptions) throws -> QueryGraph {
+    try Parser.checkLimits(syntax, source: source)
+    return try builder(options: options, variables: [:]).build(syntax, source: source)
+  }
+
   /// `prepare` for text a person typed: when `text` fails to prepare and is only words,
   /// none of them an attribute the caller can see (`BareWords`), the text search of those
   /// words is prepared instead and returned as `searched`, so the caller can say so. The
