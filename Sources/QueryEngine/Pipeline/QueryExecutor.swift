@@ -6,6 +6,13 @@ import Synchronization
 public struct QueryOptions: Sendable {
   public var scope: AccessScope
   public var clock: QueryClock
+  /// The one moment a query reads: `$time` resolves against it (`clock.now`). Whether an
+  /// item has expired is judged by the real clock, so a pinned `now` can replay dates without
+  /// showing expired items; an app replaying a moment for expiry too sets `scope.now`.
+  public var now: Date {
+    get { clock.now }
+    set { clock.now = newValue }
+  }
   /// Items per streamed batch of an items reply.
   public var batchSize: Int
   public var cancellation: CancellationFlag
