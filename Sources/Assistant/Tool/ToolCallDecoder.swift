@@ -341,7 +341,7 @@ struct DecodingState {
     try value.checkKeys(["logic", "children"])
     let logicCursor = try value.required("logic", expected: "all, any or none")
     let logic = try logicCursor.string()
-    guard ["all", "any", "none"].contains(logic) else {
+    guard AppleVocabulary.Logic(rawValue: logic) != nil else {
       throw ToolCallError(path: logicCursor.path, message: "unknown logic \"\(logic)\"", expected: "all, any or none")
     }
     let children = try value.required("children", expected: "a non-empty array of query nodes").array()
@@ -355,10 +355,8 @@ struct DecodingState {
     return logic == "none" ? .not(combined) : combined
   }
 
-  static let operators = [
-    "equals", "prefix", "slowInfix", "containsWord", "in", "`in`", "containsAny", "greaterThan", "lessThan",
-    "greaterThanOrEqual", "lessThanOrEqual", "range",
-  ]
+  /// The operator names, and "`in`" as models sometimes escape it.
+  static let operators = AppleVocabulary.names(AppleVocabulary.PredicateOperator.self) + ["`in`"]
 
   /// A predicate value: text, number, Boolean, date, list or variable.
   enum Literal {
@@ -440,7 +438,7 @@ struct DecodingState {
       default: throw ToolCallError(path: valueCursor.path, message: "\(op) needs a string value", example: #"{"type":"string","value":"June"}"#)
       }
     }
-    let ordering: [String: ComparisonOperator] = ["greaterThan": .greater, "lessThan": .less, "greaterThanOrEqual": .greaterEqual, "lessThanOrEqual": .lessEqual]
+    let ordering = Dictionary(uniqueKeysWithValues: AppleVocabulary.PredicateOperator.allCases.compactMap { op in op.ordering.map { (op.rawValue, $0) } })
     if case .variable(let name) = literal {
       // A variable stands for a whole value (bound by an earlier stage): it can be equal,
       // hold as a word, or be ordered; modifiers go in brackets after the operator.
