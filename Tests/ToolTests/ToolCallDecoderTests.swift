@@ -15,8 +15,13 @@ import Testing
     let request = try Harness.searchRequest(c.call, identity: identity)
     if let query = c.query { #expect(request.query == query) }
     if let note = c.note { #expect(request.notes.contains(note), "notes: \(request.notes)") }
+    if c.call.contains(#""type":"dsl""#) {
+      #expect(request.syntax == nil, "query text is parsed when it runs")
+    } else {
+      #expect(try Harness.syntaxMatchesText(request), "the parsed query differs from its text: \(request.query)")
+    }
     let options = Harness.options(identity: identity)
-    let decoded = try Harness.run(request.query, options: options)
+    let decoded = try Harness.run(request, options: options)
     let written = try Harness.run(c.dsl, options: options)
     #expect(Harness.fingerprint(decoded) == Harness.fingerprint(written), "the call became: \(request.query)")
     if !c.mayBeEmpty { #expect(!Harness.isEmpty(written), "an empty result proves little: \(c.dsl)") }

@@ -69,7 +69,7 @@ import Testing
       return
     }
     let original = try Harness.run(example.query)
-    let roundTrip = try Harness.run(search.query)
+    let roundTrip = try Harness.run(search)
     #expect(Harness.fingerprint(roundTrip) == Harness.fingerprint(original), "\(encoded.json.compactText)\nbecame: \(search.query)")
   }
 

@@ -59,9 +59,24 @@ enum Harness {
 
   /// Runs a query and returns its final replies, with streamed batches joined.
   static func run(_ query: String, options: QueryOptions = SampleIndex.options) throws -> [Reply] {
+    try run(graph: executor.prepare(query, options: options), options: options)
+  }
+
+  /// Runs a decoded call: its parsed query as the decoder built it, not its text.
+  static func run(_ request: SearchRequest, options: QueryOptions = SampleIndex.options) throws -> [Reply] {
+    try run(graph: request.prepare(with: executor, options: options), options: options)
+  }
+
+  /// The decoded call's parsed query is the parse of its text: the text shows what runs.
+  static func syntaxMatchesText(_ request: SearchRequest) throws -> Bool {
+    guard let syntax = request.syntax else { return false }
+    return syntax.structure == (try Parser.parse(SourceText(request.query))).structure
+  }
+
+  static func run(graph: QueryGraph, options: QueryOptions) throws -> [Reply] {
     var replies: [Reply] = []
     var pending: [String: [ResultItem]] = [:]
-    _ = try executor.run(query, options: options) { reply in
+    _ = try executor.execute(graph, options: options) { reply in
       if reply.isPartial {
         pending[reply.label, default: []] += reply.content.resultItems
         return

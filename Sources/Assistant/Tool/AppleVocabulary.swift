@@ -1,3 +1,5 @@
+import QueryEngine
+
 /// The names of Apple's `FullArguments` (../shared/reference/spotlight-tool-fullarguments
 /// .schema.json), one table per kind, with what each means here. The decoder, the generated
 /// schema and the tool's help read these tables, so a name and its meaning are written once.
@@ -27,6 +29,34 @@ enum AppleVocabulary {
 
     /// True for a kind whose meaning needs a language model (a prompt run over the items).
     var needsModel: Bool { self == .prompted }
+  }
+
+  /// The operators of a `Predicate`, each with the comparison it is when it orders values.
+  enum PredicateOperator: String, CaseIterable {
+    case equals, prefix, slowInfix, containsWord, `in`, containsAny, greaterThan, lessThan, greaterThanOrEqual, lessThanOrEqual, range
+
+    /// The ordering comparison of `greaterThan` ... `lessThanOrEqual`; nil for the others.
+    var ordering: ComparisonOperator? {
+      switch self {
+      case .greaterThan: .greater
+      case .lessThan: .less
+      case .greaterThanOrEqual: .greaterEqual
+      case .lessThanOrEqual: .lessEqual
+      default: nil
+      }
+    }
+
+    /// The operator that orders values as `comparison` does (`equals` for `==`); nil for `!=`.
+    init?(_ comparison: ComparisonOperator) {
+      if comparison == .equal { self = .equals; return }
+      guard let match = Self.allCases.first(where: { $0.ordering == comparison }) else { return nil }
+      self = match
+    }
+  }
+
+  /// The logic of an `operation` node.
+  enum Logic: String, CaseIterable {
+    case all, any, none
   }
 
   /// The roles of a `PersonPredicate`, with the attributes that hold each role's people.

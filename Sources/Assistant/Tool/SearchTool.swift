@@ -68,7 +68,7 @@ public struct SearchTool: Sendable {
   private func runSearch(_ request: SearchRequest) throws -> Result {
     var replies: [Reply] = []
     do {
-      let graph = try executor.prepare(request.query, options: options)
+      let graph = try request.prepare(with: executor, options: options)
       try executor.execute(graph, options: options) { reply in
         guard !reply.isPartial else {
           if let index = replies.lastIndex(where: { $0.isPartial && $0.label == reply.label }) {

@@ -19,7 +19,7 @@ extension DecodingState {
   }
 
   /// A pipeline specification becomes named statements, one per stage, in dependency order.
-  mutating func pipeline(_ cursor: JSONCursor, ranking: JSONCursor?, label: String?, pageSize: Int, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func pipeline(_ cursor: JSONCursor, ranking: JSONCursor?, label: String?, pageSize: Int) throws(ToolCallError) -> [StatementFragment] {
     try cursor.checkKeys(["stages"], example: #"{"stages":[\#(Self.stageExample)]}"#)
     let list = try cursor.required("stages", expected: "a non-empty array of stages", example: "[\(Self.stageExample)]").array()
     guard !list.isEmpty else {
@@ -81,9 +81,9 @@ extension DecodingState {
     // A linear chain (each stage reads only the one before it, nothing else reads it) becomes
     // one pipeline, so SQLite can run its leading stages in one statement.
     let linear = Self.isLinear(ordered)
-    if linear, let last = ordered.last { writer.write("\(last.name) = ") }
+    var statements: [StatementFragment] = []
+    var chain = PipelineFragment(nil)
     var previous: String?
-    var first_ = true
     for (position, stage) in ordered.enumerated() {
       let next = position + 1 < ordered.count ? ordered[position + 1] : nil
       if linear, stage.type == "groupBy", let next, Self.readsGroupsAsStatistic(next) {
@@ -106,17 +106,15 @@ extension DecodingState {
         previous = stage.name
         continue
       }
-      if !first_ && !linear { writer.write("; ") }
-      first_ = false
-      try writer.group(stage.cursor.path) { (writer: inout DSLWriter) throws(ToolCallError) in
-        try statement(stage, previous: previous, grouped: &grouped, ranking: ranking, isFirst: stage.id == first.id,
-                      terminal: linear ? next == nil : !referenced.contains(stage.name), inline: linear, pageSize: pageSize, into: &writer)
-      }
+      statements += try statement(stage, previous: previous, grouped: &grouped, ranking: ranking, isFirst: stage.id == first.id,
+                                  terminal: linear ? next == nil : !referenced.contains(stage.name), inline: linear, pageSize: pageSize, chain: &chain)
       previous = stage.name
     }
     if let label, let last = ordered.last, !referenced.contains(last.name), last.label == nil {
       notes.append("label \"\(label)\" applies to the pipeline's last stage")
     }
+    if linear, let last = ordered.last { statements.insert(StatementFragment(name: last.name, pipeline: chain), at: 0) }
+    return statements
   }
 
   static let valueStages = Set(AppleVocabulary.StageKind.allCases.filter { $0.statistic != nil }.map(\.rawValue))
@@ -177,77 +175,85 @@ extension DecodingState {
     return ordered
   }
 
-  // swiftlint:disable:next function_body_length
+  /// One stage of a pipeline: its own statement, or (`inline`) stages continuing `chain`;
+  /// returns the statements it adds.
+  // swiftlint:disable:next function_body_length cyclomatic_complexity
   mutating func statement(
     _ stage: PipelineStage, previous: String?, grouped: inout [String: (attribute: String, input: String, path: String)], ranking: JSONCursor?,
-    isFirst: Bool, terminal: Bool, inline: Bool = false, pageSize: Int, into writer: inout DSLWriter
-  ) throws(ToolCallError) {
+    isFirst: Bool, terminal: Bool, inline: Bool = false, pageSize: Int, chain: inout PipelineFragment
+  ) throws(ToolCallError) -> [StatementFragment] {
     let value = stage.value
     var from: String?
     if let cursor = value.optional("from") { from = Self.statementName(try cursor.string()) }
-    func requireFrom() throws(ToolCallError) -> String {
+    // Inline, the stage continues the pipeline so far; otherwise it is a statement reading
+    // the stage it names.
+    var pipeline = inline ? chain : PipelineFragment(nil)
+    if inline {
+      if pipeline.source == nil && pipeline.items.isEmpty { pipeline.opens.append(stage.cursor.path) } else { pipeline.items.append(.open(stage.cursor.path)) }
+    }
+    func read(_ name: String) { if !inline { pipeline.source = .reference(name) } }
+    func requireFrom() throws(ToolCallError) {
       guard let from else {
         throw ToolCallError(path: "\(value.path).from", message: "missing 'from': which stage does \(stage.type) read?", expected: "the id of an earlier stage")
       }
-      // Inline, the input is the pipeline so far: the stage continues it.
-      return inline ? "" : from
+      read(from)
     }
-    func labelSuffix() -> String { " as \"\(ToolCallDecoder.escapeLabel(stage.label ?? stage.id))\"" }
-    if !inline { writer.write("\(stage.name) = ") }
-    var letStatements: [String] = []
-    var labelled = true
+    func labelled(_ fragment: StageFragment) -> StageFragment {
+      var copy = fragment
+      copy.label = stage.label ?? stage.id
+      return copy
+    }
+    var letStatements: [StatementFragment] = []
+    var labelsLastStage = true
     switch stage.type {
     case "query":
       try value.checkKeys(["query", "fetchAttributes", "limit", "from", "extractValue"])
       let node = try value.required("query", expected: "a query node", example: Self.nodeExample)
       if let from {
-        writer.write((inline ? "" : from) + " | where ")
-        var body = DSLWriter()
-        try self.node(node, into: &body)
-        writer.appendShifted(body)
+        read(from)
+        pipeline.append(StageFragment("where", [[try self.node(node)]]))
       } else {
-        writer.write("search ")
-        try searchPredicate(node, into: &writer)
+        let search = try searchPredicate(node, opens: pipeline.opens)
+        pipeline.source = search.source
+        pipeline.opens = search.opens
+        pipeline.items += search.items
       }
-      let start = writer.text.utf8.count
+      let stagesBefore = pipeline.items.count
       // The search's ranking, post filters and order apply to the pipeline's first query.
-      if isFirst { try afterRetrieval(ranking: ranking, into: &writer) }
+      if isFirst { try afterRetrieval(ranking: ranking, into: &pipeline) }
       // After the order rankingMetadata asks for, keep the first items, not the most relevant.
       let keep = isFirst && rankingMetadata != nil ? "limit" : "top"
       if let limit = try value.optional("limit")?.integer(in: 1...100_000) {
-        writer.write(" | \(keep) \(limit)")
+        pipeline.append(StageFragment(keep, [[.integer(limit)]]))
       } else if terminal {
         // A query stage that is a reply: one page (and one more item, to tell if there are more).
-        writer.write(" | \(keep) \(pageSize + 1)")
-      } else if stage.label != nil, writer.text.utf8.count == start {
+        pipeline.append(StageFragment(keep, [[.integer(pageSize + 1)]]))
+      } else if stage.label != nil, pipeline.items.count == stagesBefore {
         // A label names a stage's reply, and a bare search has no stage to carry it: the
         // stage's items flow on unlabelled, and a reply statement shows a page of them.
-        letStatements.append("\(stage.name)_shown = \(stage.name) | \(keep) \(pageSize + 1)" + labelSuffix())
-        labelled = false
+        var shown = PipelineFragment(.reference(stage.name))
+        shown.append(labelled(StageFragment(keep, [[.integer(pageSize + 1)]])))
+        letStatements.append(StatementFragment(name: "\(stage.name)_shown", pipeline: shown, path: stage.cursor.path))
+        labelsLastStage = false
       }
     case "filter":
       try value.checkKeys(["from", "extractValue", "filterPredicate"])
-      writer.write(try requireFrom() + " | where ")
-      var body = DSLWriter()
-      try node(try value.required("filterPredicate", expected: "a query node", example: Self.nodeExample), into: &body)
-      writer.appendShifted(body)
+      try requireFrom()
+      pipeline.append(StageFragment("where", [[try node(try value.required("filterPredicate", expected: "a query node", example: Self.nodeExample))]]))
     case "sort":
       try value.checkKeys(["from", "sortBy", "sortOrder"])
       let attribute = try value.required("sortBy", expected: "an attribute").string()
       namedAttributes.append(attribute)
-      writer.write(try requireFrom() + " | sort ")
-      writer.write(Self.sortKey(attribute), path: "\(value.path).sortBy")
-      writer.write(try Self.direction(value.optional("sortOrder")))
+      try requireFrom()
+      pipeline.append(StageFragment("sort", [[.marked("\(value.path).sortBy", .name(Self.sortKey(attribute))), .name(try Self.direction(value.optional("sortOrder")))]]))
     case "limit":
       try value.checkKeys(["from", "limit", "sortBy", "sortOrder", "extractValue"])
-      writer.write(try requireFrom())
+      try requireFrom()
       if let attribute = try value.optional("sortBy")?.string() {
         namedAttributes.append(attribute)
-        writer.write(" | sort ")
-        writer.write(Self.sortKey(attribute), path: "\(value.path).sortBy")
-        writer.write(try Self.direction(value.optional("sortOrder")))
+        pipeline.append(StageFragment("sort", [[.marked("\(value.path).sortBy", .name(Self.sortKey(attribute))), .name(try Self.direction(value.optional("sortOrder")))]]))
       }
-      writer.write(" | limit \(try value.required("limit", expected: "a positive whole number").integer(in: 1...1_000_000))")
+      pipeline.append(StageFragment("limit", [[.integer(try value.required("limit", expected: "a positive whole number").integer(in: 1...1_000_000))]]))
     case "sampling":
       try value.checkKeys(["from", "strategy", "sampleSize", "seed", "diversityAttributes", "stratifyBy", "scoreField", "topRatio"])
       let strategy = try value.required("strategy", expected: "random, stratified, entropy or score_aware").string()
@@ -264,147 +270,193 @@ extension DecodingState {
         if stratum == nil, let attributes = value.optional("diversityAttributes") { stratum = try attributes.strings().first }
         notes.append("the entropy sample was drawn stratified by \(stratum ?? "nothing")")
       case "score_aware":
-        writer.write(try requireFrom() + " | top \(size)")
+        try requireFrom()
+        pipeline.append(StageFragment("top", [[.integer(size)]]))
         notes.append("the score_aware sample kept the \(size) best-scored items")
-        break
       default:
         throw ToolCallError(path: "\(value.path).strategy", message: "unknown strategy \"\(strategy)\"", expected: "random, stratified, entropy or score_aware")
       }
       if strategy != "score_aware" {
-        writer.write(try requireFrom() + " | sample \(size) seed \(seed)")
-        if let stratum { writer.write(" by "); writer.write(stratum, path: "\(value.path).stratifyBy") }
+        try requireFrom()
+        var clause: [QueryFragment] = [.integer(size), .name("seed"), .integer(seed)]
+        if let stratum { clause += [.name("by"), .marked("\(value.path).stratifyBy", .name(stratum))] }
+        pipeline.append(StageFragment("sample", [clause]))
       }
     case "groupBy":
       try value.checkKeys(["from", "attribute"])
       let attribute = try value.required("attribute", expected: "the attribute to group by").string()
       namedAttributes.append(attribute)
-      let input = try requireFrom()
-      writer.write((inline ? "" : input) + " | group by ")
-      writer.write(attribute, path: "\(value.path).attribute")
-      grouped[stage.name] = (attribute, input, "\(value.path).attribute")
+      try requireFrom()
+      pipeline.append(StageFragment("group", [[.name("by"), .marked("\(value.path).attribute", .name(attribute))]]))
+      grouped[stage.name] = (attribute, inline ? "" : from ?? "", "\(value.path).attribute")
     case "count":
       try value.checkKeys(["from"])
-      writer.write(try requireFrom() + " | count")
+      try requireFrom()
+      pipeline.append(StageFragment("count"))
     case "valueCount":
       try value.checkKeys(["from", "bindVariable"])
-      let input = try requireFrom()
-      writer.write((inline ? "" : input) + " | count")
-      if let variable = try value.optional("bindVariable")?.string() {
-        letStatements.append("let \(Self.variableName(variable)) = \(input) | count | select max-by count")
+      try requireFrom()
+      pipeline.append(StageFragment("count"))
+      if let variable = try value.optional("bindVariable")?.string(), let from {
+        var bound = PipelineFragment(.reference(from))
+        bound.append(StageFragment("count"))
+        bound.append(StageFragment("select", [[.hyphenated("max", "by"), .name("count")]]))
+        letStatements.append(StatementFragment(name: Self.variableName(variable), isLet: true, pipeline: bound, path: stage.cursor.path))
       }
     case "valueSum", "valueAverage", "valueMax", "valueMin", "valueMedian", "valueStddev":
       try value.checkKeys(["from", "field", "bindVariable"])
       let function = AppleVocabulary.StageKind(rawValue: stage.type)!.statistic!
       let field = try value.required("field", expected: "a number or date attribute").string()
       namedAttributes.append(field)
-      let input = try requireFrom()
-      // Inline, `input` is empty: look the group up by the stage it reads.
+      try requireFrom()
+      let statistic = QueryFragment.call(function, [.marked("\(value.path).field", .name(field))])
+      // Inline, the input is the pipeline so far: look the group up by the stage it reads.
       if let from, let group = grouped[from] {
         // Statistics per group run on the grouped stage's items, by the group attribute.
-        writer.write((inline ? "" : group.input) + " | stats \(function)(")
-        writer.write(field, path: "\(value.path).field")
-        writer.write(") by ")
-        writer.write(group.attribute, path: group.path)
+        read(group.input)
+        pipeline.append(StageFragment("stats", [[statistic, .name("by"), .marked(group.path, .name(group.attribute))]]))
         if let variable = try value.optional("bindVariable")?.string() {
-          letStatements.append("let \(Self.variableName(variable)) = \(stage.name) | select max-by \"\(function)(\(field))\"")
+          var bound = PipelineFragment(.reference(stage.name))
+          bound.append(StageFragment("select", [[.hyphenated("max", "by"), .quoted("\(function)(\(field))")]]))
+          letStatements.append(StatementFragment(name: Self.variableName(variable), isLet: true, pipeline: bound, path: stage.cursor.path))
         }
       } else {
-        writer.write((inline ? "" : input) + " | stats \(function)(")
-        writer.write(field, path: "\(value.path).field")
-        writer.write(")")
+        pipeline.append(StageFragment("stats", [[statistic]]))
         if let variable = try value.optional("bindVariable")?.string() {
-          letStatements.append("let \(Self.variableName(variable)) = \(stage.name)")
+          letStatements.append(StatementFragment(name: Self.variableName(variable), isLet: true, pipeline: PipelineFragment(.reference(stage.name)),
+                                                 path: stage.cursor.path))
         }
       }
     case "itemSelect":
       try value.checkKeys(["from", "field", "sortBy", "order", "index"])
       let field = try value.required("field", expected: "the attribute to return").string()
       namedAttributes.append(field)
-      writer.write(try requireFrom() + " | select ")
+      try requireFrom()
+      var select: StageFragment
       if let sortBy = try value.optional("sortBy")?.string() {
         let order = try value.optional("order")?.string() ?? "desc"
-        writer.write((order == "asc" ? "min-by " : "max-by ") + sortBy, path: "\(value.path).sortBy")
+        select = StageFragment("select", [[.hyphenated(order == "asc" ? "min" : "max", "by"), .name(sortBy)]])
+        select.argumentsPath = "\(value.path).sortBy"
       } else if let index = value.optional("index") {
-        writer.write(try Self.selector(index), path: index.path)
+        select = StageFragment("select", [try Self.selector(index)])
+        select.argumentsPath = index.path
       } else {
-        writer.write("first")
+        select = StageFragment("select", [[.name("first")]])
       }
+      pipeline.append(select)
     case "extractGroupItems":
       try value.checkKeys(["from", "extractValue", "groupKey", "limit", "offset"])
       let key = try value.required("groupKey", expected: "a group key or a $variable").string()
       let offset = try value.optional("offset")?.integer(in: 0...1_000_000) ?? 0
-      writer.write(try requireFrom() + " | extract ")
-      writer.write(key.hasPrefix("$") ? "$" + Self.variableName(String(key.dropFirst())) : DSLWriter.exact(key), path: "\(value.path).groupKey")
+      try requireFrom()
+      let keyFragment: QueryFragment = key.hasPrefix("$") ? .variable(Self.variableName(String(key.dropFirst()))) : .exact(key, modifiers: "")
+      pipeline.append(StageFragment("extract", [[.marked("\(value.path).groupKey", keyFragment)]]))
       let limit = try value.optional("limit")?.integer(in: 1...1_000_000)
       if limit != nil || offset > 0 {
         // The group's items from `offset` on, at most `limit` of them.
-        writer.write(" | limit \(limit ?? 1_000_000)" + (offset > 0 ? " offset \(offset)" : ""), path: "\(value.path).\(offset > 0 ? "offset" : "limit")")
+        var clause: [QueryFragment] = [.integer(limit ?? 1_000_000)]
+        if offset > 0 { clause += [.name("offset"), .integer(offset)] }
+        var limitStage = StageFragment("limit", [clause])
+        limitStage.path = "\(value.path).\(offset > 0 ? "offset" : "limit")"
+        pipeline.append(limitStage)
       }
     case "merge":
       try value.checkKeys(["inputStageIds"])
       let ids = try value.required("inputStageIds", expected: "stage ids").strings().map(Self.statementName)
-      writer.write("merge(\(ids.joined(separator: ", ")))")
+      pipeline.source = .merge(ids)
     case "compute":
       try value.checkKeys(["expression", "outputFields"])
       guard let input = stage.inputs.first else {
         throw ToolCallError(path: stage.cursor.path, message: "compute needs an earlier stage to compute over")
       }
       let expression = try value.required("expression", expected: "an expression such as rating / 5").string()
-      writer.write("\(Self.statementName(input.id)) | table ")
-      writer.write(expression, path: "\(value.path).expression")
+      pipeline.source = .reference(Self.statementName(input.id))
+      let prefix = "table "
+      pipeline.items.append(.text(prefix + expression, marks: [(prefix.utf8.count..<(prefix + expression).utf8.count, "\(value.path).expression")]))
     case "custom":
       try value.checkKeys(["from", "stageType", "processingMode", "parameters"])
       let type = try value.required("stageType", expected: "the name of a registered stage").string()
       let parameters = try value.optional("parameters")?.array() ?? []
-      writer.write(try requireFrom() + " | ")
-      writer.write(type, path: "\(value.path).stageType")
-      writer.write("(")
+      try requireFrom()
       // Each key and value is marked with its own path, so a bad argument is reported there.
-      for (index, parameter) in parameters.enumerated() {
+      var arguments: [(key: String, keyPath: String?, value: QueryFragment)] = []
+      for parameter in parameters {
         try parameter.checkKeys(["key", "value"])
         let keyCursor = try parameter.required("key", expected: "a parameter name")
         let valueCursor = try parameter.required("value", expected: "the parameter's value as text")
         let raw = try valueCursor.string()
-        let literal = Double(raw).map(DSLWriter.number) ?? (["true", "false"].contains(raw) || Self.isDuration(raw) ? raw : DSLWriter.pattern(raw))
-        if index > 0 { writer.write(", ") }
-        writer.write(try keyCursor.string(), path: keyCursor.path)
-        writer.write(": ")
-        writer.write(literal, path: valueCursor.path)
+        let literal: QueryFragment
+        if let number = Double(raw) {
+          literal = .number(number)
+        } else if ["true", "false"].contains(raw) {
+          literal = .bool(raw == "true")
+        } else if Self.isDuration(raw), let duration = QueryFragment.constant(raw) {
+          literal = duration
+        } else {
+          literal = .pattern(raw)
+        }
+        arguments.append((try keyCursor.string(), keyCursor.path, .marked(valueCursor.path, literal)))
       }
-      writer.write(")")
+      var custom = StageFragment(type)
+      custom.arguments = .call(arguments)
+      custom.namePath = "\(value.path).stageType"
+      pipeline.append(custom)
     case "hydration":
       try value.checkKeys(["from", "contentTypes", "timeoutSeconds", "maxFileSizeMB", "allowFileSystem"])
       let timeout = try value.optional("timeoutSeconds")?.number() ?? 5
       guard (0.1...300).contains(timeout) else {
         throw ToolCallError(path: "\(value.path).timeoutSeconds", message: "timeoutSeconds must be from 0.1 to 300")
       }
-      writer.write(try requireFrom() + " | hydrate timeout \(DSLWriter.number(timeout))")
+      try requireFrom()
+      pipeline.append(StageFragment("hydrate", [[.name("timeout"), .number(timeout)]]))
     case "forEach":
       try value.checkKeys(["from", "operation"])
       let operationCursor = try value.required("operation", expected: Self.forEachExpected, example: Self.forEachExample)
       let operation = try Self.forEachOperation(operationCursor, stageNames: decoder.stageNames)
-      let input = try requireFrom()
+      try requireFrom()
+      let length = operation.text.utf8.count
       if let from, let group = grouped[from], operation.isStatistic {
         // A statistic for each group: over the grouped stage's items, by the group attribute.
-        writer.write((inline ? "" : group.input) + " | ")
-        writer.write(operation.text, path: operationCursor.path)
-        writer.write(" by ")
-        writer.write(group.attribute, path: group.path)
+        read(group.input)
+        let text = operation.text + " by " + group.attribute
+        pipeline.items.append(.text(text, marks: [(0..<length, operationCursor.path), ((length + 4)..<text.utf8.count, group.path)]))
       } else {
         // Stages on groups run per group (count: each group's size; select: one item of
         // each); stages on items run per item (table: a row each; where: keep or drop it).
-        writer.write(input + " | ")
-        writer.write(operation.text, path: operationCursor.path)
+        pipeline.items.append(.text(operation.text, marks: [(0..<length, operationCursor.path)]))
       }
     default:
       throw ToolCallError(path: stage.cursor.path, message: "\(stage.type) is not supported without a model",
                           expected: "a pipeline of query, filter, sort, limit, groupBy, count and value stages")
     }
-    if labelled && (stage.label != nil || terminal) { writer.write(labelSuffix()) }
+    if labelsLastStage && (stage.label != nil || terminal) { labelLastStage(&pipeline, stage.label ?? stage.id) }
     if let extract = value.optional("extractValue") {
       letStatements.append(try extraction(extract, stage: stage, grouped: grouped))
     }
-    for statement in letStatements { writer.write("; " + statement) }
+    if inline {
+      pipeline.items.append(.close)
+      chain = pipeline
+      return letStatements
+    }
+    return [StatementFragment(name: stage.name, pipeline: pipeline, path: stage.cursor.path)] + letStatements
+  }
+
+  /// Puts `label` on the pipeline's last stage; a pipeline without stages (a merge) gets a
+  /// stage that passes its items on, so the label has a stage to name.
+  func labelLastStage(_ pipeline: inout PipelineFragment, _ label: String) {
+    for index in pipeline.items.indices.reversed() {
+      switch pipeline.items[index] {
+      case .stage(var stage):
+        stage.label = label
+        pipeline.items[index] = .stage(stage)
+        return
+      case .text(let text, let marks):
+        pipeline.items[index] = .text(text + " as \"" + ToolCallDecoder.escapeLabel(label) + "\"", marks: marks)
+        return
+      case .open, .close, .trailingLabel: continue
+      }
+    }
+    pipeline.items.append(.trailingLabel(label))
   }
 
   static let forEachExpected = "stages of Searchlight's language to run for each group or item, e.g. count, stats avg(rating), select max-by rating, table title, rating"
@@ -434,7 +486,7 @@ extension DecodingState {
   }
 
   /// `extractValue`: binds a variable to a field of one selected result.
-  func extraction(_ cursor: JSONCursor, stage: PipelineStage, grouped: [String: (attribute: String, input: String, path: String)]) throws(ToolCallError) -> String {
+  func extraction(_ cursor: JSONCursor, stage: PipelineStage, grouped: [String: (attribute: String, input: String, path: String)]) throws(ToolCallError) -> StatementFragment {
     try cursor.checkKeys(["selector", "extractField", "bindVariable", "fromStageId"])
     let variable = Self.variableName(try cursor.required("bindVariable", expected: "a variable name").string())
     let field = try cursor.required("extractField", expected: "the field to extract (_groupKey and _count for groups)").string()
@@ -442,19 +494,24 @@ extension DecodingState {
     if let fromStage = cursor.optional("fromStageId") { source = Self.statementName(try fromStage.string()) }
     let selectorCursor = try cursor.required("selector", expected: "first, last, index, selectMaxBy or selectMinBy")
     let (type, inner) = try selectorCursor.discriminated(["first", "last", "index", "selectMaxBy", "selectMinBy"], what: "selector", example: #"{"type":"first"}"#)
-    var selector: String
+    var selector: [QueryFragment]
     switch type {
-    case "first", "last": selector = type
-    case "index": selector = "nth \((try inner?.integer(in: 0...1_000_000) ?? 0) + 1)"
+    case "first", "last": selector = [.name(type)]
+    case "index": selector = [.name("nth"), .integer((try inner?.integer(in: 0...1_000_000) ?? 0) + 1)]
     default:
       let key = try selectorCursor.required("field", expected: "the field to compare").string()
-      selector = (type == "selectMaxBy" ? "max-by " : "min-by ") + (key == "_count" ? "count" : key)
+      selector = [.hyphenated(type == "selectMaxBy" ? "max" : "min", "by"), .name(key == "_count" ? "count" : key)]
     }
+    var pipeline = PipelineFragment(.reference(source))
     if grouped[source] != nil {
-      let column = field == "_count" ? " | table count" : ""
-      return "let \(variable) = \(source) | count | select \(selector)\(column)"
+      pipeline.append(StageFragment("count"))
+      pipeline.append(StageFragment("select", [selector]))
+      if field == "_count" { pipeline.append(StageFragment("table", [[.name("count")]])) }
+    } else {
+      pipeline.append(StageFragment("select", [selector]))
+      pipeline.append(StageFragment("table", [[.name(field)]]))
     }
-    return "let \(variable) = \(source) | select \(selector) | table \(field)"
+    return StatementFragment(name: variable, isLet: true, pipeline: pipeline, path: stage.cursor.path)
   }
 
   static func variableName(_ name: String) -> String {
@@ -480,30 +537,30 @@ extension DecodingState {
   }
 
   static func direction(_ cursor: JSONCursor?) throws(ToolCallError) -> String {
-    guard let cursor else { return " asc" }
+    guard let cursor else { return "asc" }
     let order = try cursor.string()
     guard order == "asc" || order == "desc" else {
       throw ToolCallError(path: cursor.path, message: "unknown sort order \"\(order)\"", expected: "asc or desc")
     }
-    return " " + order
+    return order
   }
 
-  static func selector(_ cursor: JSONCursor) throws(ToolCallError) -> String {
+  static func selector(_ cursor: JSONCursor) throws(ToolCallError) -> [QueryFragment] {
     let (type, inner) = try cursor.discriminated(["integer", "fractional", "named"], what: "index", example: #"{"type":"integer","value":0}"#)
     guard let inner else { throw cursor.fail("missing 'value'") }
     switch type {
-    case "integer": return "nth \(try inner.integer(in: 0...1_000_000) + 1)"
+    case "integer": return [.name("nth"), .integer(try inner.integer(in: 0...1_000_000) + 1)]
     case "fractional":
       let fraction = try inner.number()
-      if fraction <= 0.001 { return "first" }
-      if fraction >= 0.999 { return "last" }
+      if fraction <= 0.001 { return [.name("first")] }
+      if fraction >= 0.999 { return [.name("last")] }
       throw ToolCallError(path: inner.path, message: "only the fractions 0 (first) and 1 (last) are supported", example: #"{"type":"fractional","value":1.0}"#)
     default:
       let name = try inner.string()
       guard name == "first" || name == "last" else {
         throw ToolCallError(path: inner.path, message: "unknown named index \"\(name)\"", expected: "first or last")
       }
-      return name
+      return [.name(name)]
     }
   }
 
@@ -512,48 +569,59 @@ extension DecodingState {
   /// `modelComposition` as a score stage: recency, upcoming and temporal adjacency from the
   /// clock; sender, recipient, host, participant and topic as matches weighted 0.1 (minor) to
   /// 1.0 (major) next to text relevance.
-  mutating func rankingStage(_ cursor: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func rankingStage(_ cursor: JSONCursor) throws(ToolCallError) -> StageFragment? {
     let example = #"{"type":"purelyTemporal","value":{"type":"recency","value":{"multiplier":1.0}}}"#
     let (type, value) = try cursor.discriminated(["none", "purelyTemporal", "nonTemporal", "combined"], what: "modelComposition", example: example)
-    var terms: [String] = []
+    var terms: [QueryFragment] = []
     switch type {
-    case "none": return
+    case "none": return nil
     case "purelyTemporal":
       guard let value else { throw cursor.fail("missing 'value'", example: example) }
       terms.append(try temporalModel(value, scale: 1))
     case "nonTemporal":
       guard let value else { throw cursor.fail("missing 'value'", example: example) }
       try value.checkKeys(["models"])
-      terms.append("relevance")
+      terms.append(.name("relevance"))
       terms += try models(value.required("models", expected: "a non-empty array of models"))
     default:
       guard let value else { throw cursor.fail("missing 'value'", example: example) }
       try value.checkKeys(["temporal", "models"])
-      terms.append("relevance")
+      terms.append(.name("relevance"))
       terms.append(try temporalModel(value.required("temporal", expected: "a temporal model"), scale: 5))
       terms += try models(value.required("models", expected: "a non-empty array of models"))
     }
-    writer.write(" | score " + terms.joined(separator: " + "), path: cursor.path)
+    return StageFragment("score", [[QueryFragment.fold(.add, terms)]], path: cursor.path)
   }
 
-  func temporalModel(_ cursor: JSONCursor, scale: Double) throws(ToolCallError) -> String {
+  func temporalModel(_ cursor: JSONCursor, scale: Double) throws(ToolCallError) -> QueryFragment {
     let (type, value) = try cursor.discriminated(["recency", "upcoming", "temporalAdjacency"], what: "temporal model", example: #"{"type":"recency","value":{"multiplier":1.0}}"#)
     let multiplier = try value?.optional("multiplier")?.number() ?? 1
     guard multiplier >= 0, multiplier <= 10 else {
       throw ToolCallError(path: "\(value?.path ?? cursor.path).multiplier", message: "multiplier must be from 0 to 10", example: #"{"multiplier":1.0}"#)
     }
-    let weight = DSLWriter.number(scale * multiplier)
+    let weight = QueryFragment.number(scale * multiplier)
     switch type {
-    case "recency": return "\(weight) * recency(contentModificationDate, 30d)"
-    case "upcoming": return "\(weight) * upcoming(coalesce(dueDate, startDate, contentCreationDate), 7d)"
-    default: return "\(weight) / (1 + abs(contentModificationDate - $time.now) / 86400)"
+    case "recency": return .arithmetic(.multiply, weight, .call("recency", [.name("contentModificationDate"), Self.days(30)]))
+    case "upcoming":
+      return .arithmetic(.multiply, weight, .call("upcoming", [.call("coalesce", [.name("dueDate"), .name("startDate"), .name("contentCreationDate")]), Self.days(7)]))
+    default:
+      let distance = QueryFragment.call("abs", [.arithmetic(.subtract, .name("contentModificationDate"), .now)])
+      return .arithmetic(.divide, weight, .paren(.arithmetic(.add, .integer(1), .arithmetic(.divide, distance, .integer(86400)))))
     }
   }
 
-  mutating func models(_ cursor: JSONCursor) throws(ToolCallError) -> [String] {
+  /// A duration literal of whole days (`30d`).
+  static func days(_ count: Int) -> QueryFragment {
+    let text = "\(count)d"
+    return .parsed(text, QueryEngine.Expression(.duration(Double(count) * 86_400), SourceSpan(0, text.utf8.count)))
+  }
+
+  mutating func models(_ cursor: JSONCursor) throws(ToolCallError) -> [QueryFragment] {
     let list = try cursor.array()
     guard !list.isEmpty else { throw cursor.fail("models is empty", example: #"[{"type":"topic","value":{"terms":"budget","weight":1.0}}]"#) }
-    var terms: [String] = []
+    var terms: [QueryFragment] = []
+    func weighted(_ weight: Double, _ fragment: QueryFragment) -> QueryFragment { .arithmetic(.multiply, .number(weight), fragment) }
+    func present(_ test: QueryFragment) -> QueryFragment { .call("if", [test, .integer(1), .integer(0)]) }
     for model in list {
       let (type, value) = try model.discriminated(AppleVocabulary.names(AppleVocabulary.RankingModel.self), what: "model", example: #"{"type":"topic","value":{"terms":"budget","weight":1.0}}"#)
       guard let value else { throw model.fail("missing 'value'") }
@@ -562,32 +630,32 @@ extension DecodingState {
         // Apple's string form ({"type":"participant","value":"Lena Novak"}): the person, at
         // the weight of a major signal.
         guard name.contains(where: { $0.isLetter || $0.isNumber }) else { throw value.fail("the name is empty", example: #"{"type":"participant","value":"Lena Novak"}"#) }
-        terms.append("5 * if(\(Self.personTest(name, attributes: personRole.attributes)), 1, 0)")
+        terms.append(weighted(5, present(Self.personTest(name, attributes: personRole.attributes))))
         namedAttributes += personRole.attributes.filter { !$0.hasSuffix("Addresses") }
         continue
       }
       let weightCursor = try value.required("weight", expected: "a weight from 0.1 (minor) to 1.0 (major)")
       let weight = try weightCursor.number()
       guard weight >= 0, weight <= 10 else { throw weightCursor.fail("weight must be from 0 to 10") }
-      let w = DSLWriter.number(5 * weight)
+      let w = 5 * weight
       switch type {
       case _ where personRole != nil:
         let name = try entityName(value.required("entity", expected: "a user, namedPerson or organization"))
-        terms.append("\(w) * if(\(Self.personTest(name, attributes: personRole!.attributes)), 1, 0)")
+        terms.append(weighted(w, present(Self.personTest(name, attributes: personRole!.attributes))))
       case "topic":
         let words = try value.required("terms", expected: "words of the topic").string()
         guard words.contains(where: { $0.isLetter || $0.isNumber }) else { throw value.fail("topic terms have no words") }
-        let tests = words.split(whereSeparator: { $0.isWhitespace }).map { DSLWriter.searchText(String($0)) }
-        terms.append("\(w) * if(\(tests.joined(separator: " || ")), 1, 0)")
+        let tests = words.split(whereSeparator: { $0.isWhitespace }).map { QueryFragment.words(String($0)) }
+        terms.append(weighted(w, present(.or(tests))))
       case "semantic":
         if decoder.hasEmbeddings, let phrase = semanticPhrase {
           // Similarity is about 0.2 (unrelated) to 1 (same meaning): weighted like the other models.
-          terms.append("\(w) * similarity(\(DSLWriter.searchText(phrase)))")
+          terms.append(weighted(w, .call("similarity", [.words(phrase)])))
         } else {
-          terms.append("\(DSLWriter.number(weight)) * relevance")
+          terms.append(weighted(weight, .name("relevance")))
         }
       default:
-        terms.append("\(w) * log(engagement) / 5")
+        terms.append(.arithmetic(.divide, weighted(w, .call("log", [.name("engagement")])), .integer(5)))
       }
     }
     return terms

@@ -82,12 +82,11 @@ public struct ToolCallDecoder: Sendable {
       guard let value else { throw query.fail("missing 'value'", example: #"{"type":"dsl","value":{"query":"search \"budget\" | top 5"}}"#) }
       try value.checkKeys(["query", "fetchAttributes", "pageSize", "cursor", "label"])
       let text = try value.required("query", expected: "a query in Searchlight's language").string()
-      var writer = DSLWriter()
-      writer.write(text, path: "\(value.path).query")
+      // Query text from the model: parsed when it runs, its diagnostics reported at this path.
       return .search(SearchRequest(
         query: text, fetchAttributes: try value.optional("fetchAttributes")?.strings(), namedAttributes: [],
         pageSize: try value.optional("pageSize")?.integer(in: 1...1000) ?? defaultPageSize, offset: try Self.offset(value),
-        label: try value.optional("label")?.string(), autoDisplay: false, notes: [], marks: writer.pathMarks))
+        label: try value.optional("label")?.string(), autoDisplay: false, notes: [], marks: [(0..<text.utf8.count, "\(value.path).query")]))
     default:
       return .search(try decodeSearch(value ?? JSONCursor(.object(JSONObject()), path: "\(query.path).value")))
     }
@@ -112,29 +111,25 @@ public struct ToolCallDecoder: Sendable {
     state.postFilters = try Self.postFilters(value.optional("postFilters"))
     state.rankingMetadata = try state.rankingMetadata(value.optional("rankingMetadata"))
     let ranking = value.optional("modelComposition") ?? value.optional("ranking")
-    var writer = DSLWriter()
+    var statements: [StatementFragment] = []
     if let pipeline = value.optional("pipeline") {
       // A query stage that is a reply returns the pages up to this one (and one more item).
-      try state.pipeline(pipeline, ranking: ranking, label: try value.optional("label")?.string(), pageSize: offset + pageSize, into: &writer)
+      statements = try state.pipeline(pipeline, ranking: ranking, label: try value.optional("label")?.string(), pageSize: offset + pageSize)
     } else {
-      writer.write("search ")
-      let root = value.optional("root")
-      try state.searchPredicate(root, into: &writer)
-      try state.afterRetrieval(ranking: ranking, into: &writer)
+      var pipeline = try state.searchPredicate(value.optional("root"))
+      try state.afterRetrieval(ranking: ranking, into: &pipeline)
       // One more than the page, to know whether another page exists; `top` keeps the best
       // by relevance or score, `limit` the first in the order rankingMetadata asked for.
       let keep = state.rankingMetadata == nil ? "top" : "limit"
-      if let label = try value.optional("label")?.string() {
-        writer.write(" | \(keep) \(offset + pageSize + 1) as \"\(Self.escapeLabel(label))\"")
-      } else {
-        writer.write(" | \(keep) \(offset + pageSize + 1)")
-      }
+      pipeline.append(StageFragment(keep, [[.integer(offset + pageSize + 1)]], label: try value.optional("label")?.string()))
+      statements = [StatementFragment(pipeline: pipeline)]
     }
+    let rendered = QueryRenderer.render(statements)
     return SearchRequest(
-      query: writer.text, fetchAttributes: try value.optional("fetchAttributes")?.strings(), namedAttributes: state.namedAttributes,
+      query: rendered.text, fetchAttributes: try value.optional("fetchAttributes")?.strings(), namedAttributes: state.namedAttributes,
       pageSize: pageSize, offset: offset, label: try value.optional("label")?.string(),
       autoDisplay: try value.optional("autoDisplay")?.bool() ?? false, notes: state.notes,
-      stageFetchAttributes: state.stageFetchAttributes, marks: writer.pathMarks)
+      stageFetchAttributes: state.stageFetchAttributes, syntax: rendered.syntax, marks: rendered.marks)
   }
 
   /// Apple's `source` values and the items each covers: items indexed from files carry a
@@ -142,13 +137,13 @@ public struct ToolCallDecoder: Sendable {
   static let sources = ["all", "both", "coreSpotlight", "managed", "files"]
 
   /// The condition a `source` puts on the items; nil when it covers every item.
-  static func source(_ cursor: JSONCursor?) throws(ToolCallError) -> String? {
+  static func source(_ cursor: JSONCursor?) throws(ToolCallError) -> QueryFragment? {
     guard let cursor else { return nil }
     let name = try cursor.string()
     switch name {
     case "all", "both": return nil
-    case "coreSpotlight", "managed": return #"contentURL != "file:*""#
-    case "files": return #"contentURL == "file:*""#
+    case "coreSpotlight", "managed": return .compare(.name("contentURL"), .notEqual, .pattern("file:", trailing: true))
+    case "files": return .compare(.name("contentURL"), .equal, .pattern("file:", trailing: true))
     default:
       var message = "unknown source \"\(name)\""
       if let suggestion = closestMatch(to: name, in: sources) { message += "; did you mean \"\(suggestion)\"?" }
@@ -158,9 +153,9 @@ public struct ToolCallDecoder: Sendable {
 
   /// `postFilters`: Spotlight query strings, each checked to be one predicate (no stages, no
   /// statements), with the path of its entry.
-  static func postFilters(_ cursor: JSONCursor?) throws(ToolCallError) -> [(text: String, path: String)] {
+  static func postFilters(_ cursor: JSONCursor?) throws(ToolCallError) -> [(text: String, predicate: QueryEngine.Expression, path: String)] {
     guard let cursor else { return [] }
-    var filters: [(String, String)] = []
+    var filters: [(String, QueryEngine.Expression, String)] = []
     for entry in try cursor.array() {
       let text = try entry.string()
       let example = #"["rating > 3", "contentModificationDate >= $time.today(-30)"]"#
@@ -179,7 +174,8 @@ public struct ToolCallDecoder: Sendable {
         throw entry.fail("a post filter is one predicate, without stages or statements", expected: "a Spotlight query string", example: example)
       }
       let bytes = Array(text.utf8)
-      filters.append((String(decoding: bytes[predicate.span.start..<predicate.span.end], as: UTF8.self), entry.path))
+      let start = predicate.span.start
+      filters.append((String(decoding: bytes[start..<predicate.span.end], as: UTF8.self), predicate.mappingSpans { $0.shifted(by: -start) }, entry.path))
     }
     return filters
   }
@@ -205,11 +201,11 @@ struct DecodingState {
   var namedAttributes: [String] = []
   var scopes: [String] = []
   /// The condition of the search's `source`, if it narrows the items.
-  var source: String?
+  var source: QueryFragment?
   /// `postFilters`, applied after ranking.
-  var postFilters: [(text: String, path: String)] = []
-  /// The order `rankingMetadata` asks for, as the keys of a sort stage, and its path.
-  var rankingMetadata: (keys: String, path: String)?
+  var postFilters: [(text: String, predicate: QueryEngine.Expression, path: String)] = []
+  /// The order `rankingMetadata` asks for, as the clause of a sort stage, and its path.
+  var rankingMetadata: (keys: [QueryFragment], path: String)?
   /// Per-stage `fetchAttributes`, by the label of the stage's reply.
   var stageFetchAttributes: [String: [String]] = [:]
   /// Whether a predicate needed Swift-only functions (recurring dates), so the search must
@@ -224,52 +220,44 @@ struct DecodingState {
   static let nodeExample = #"{"type":"predicate","value":{"attribute":"title","operator":"prefix","value":{"type":"string","value":"June"}}}"#
 
   /// `search PREDICATE`: the root, scopes, source, and (for recurring dates) a where stage.
-  mutating func searchPredicate(_ root: JSONCursor?, into writer: inout DSLWriter) throws(ToolCallError) {
-    var body = DSLWriter()
-    if let root {
-      try node(root, into: &body)
-    } else {
-      body.write("*")
-    }
+  mutating func searchPredicate(_ root: JSONCursor?, opens: [String] = []) throws(ToolCallError) -> PipelineFragment {
+    let body: QueryFragment = if let root { try node(root) } else { .star }
     // A scope is a domain with its sub-domains, as `delete --domain` reads it: "mail" covers
     // mail.inbox and mail.sent.
-    let scope = scopes.map { "domainIdentifier == \(DSLWriter.pattern($0, trailing: false)) || domainIdentifier == \(DSLWriter.pattern($0 + ".", trailing: true))" }
-      .joined(separator: " || ")
-    var narrowing: [String] = []
-    if !scopes.isEmpty { narrowing.append("(\(scope))") }
-    if let source { narrowing.append("(\(source))") }
+    let scope = QueryFragment.or(scopes.flatMap { scope -> [QueryFragment] in
+      [.compare(.name("domainIdentifier"), .equal, .pattern(scope)), .compare(.name("domainIdentifier"), .equal, .pattern(scope + ".", trailing: true))]
+    })
+    var narrowing: [QueryFragment] = []
+    if !scopes.isEmpty { narrowing.append(.paren(scope)) }
+    if let source { narrowing.append(.paren(source)) }
     if needsSwiftFilter {
       // Calendar parts of dates (recurring) are computed in Swift: filter after the search.
-      writer.write(narrowing.isEmpty ? "*" : narrowing.joined(separator: " && "))
-      writer.write(" | where ")
-      writer.appendShifted(body)
-    } else {
-      for part in narrowing { writer.write(part + " && ") }
-      writer.write("(")
-      writer.appendShifted(body)
-      writer.write(")")
+      var pipeline = PipelineFragment(.search(narrowing.isEmpty ? .star : .and(narrowing)), opens: opens)
+      pipeline.append(StageFragment("where", [[body]]))
+      return pipeline
     }
+    return PipelineFragment(.search(.and(narrowing + [.paren(body)])), opens: opens)
   }
 
   /// What follows the retrieval of the search's main query: the ranking model's score, the
   /// post filters (after ranking, as Apple applies them), and the order `rankingMetadata` asks
   /// for.
-  mutating func afterRetrieval(ranking: JSONCursor?, into writer: inout DSLWriter) throws(ToolCallError) {
-    if let ranking { try rankingStage(ranking, into: &writer) }
+  mutating func afterRetrieval(ranking: JSONCursor?, into pipeline: inout PipelineFragment) throws(ToolCallError) {
+    if let ranking, let score = try rankingStage(ranking) { pipeline.append(score) }
     for filter in postFilters {
-      writer.write(" | where ")
-      writer.write("(" + filter.text + ")", path: filter.path)
+      pipeline.append(StageFragment("where", [[.marked(filter.path, .paren(.parsed(filter.text, filter.predicate)))]]))
     }
     if let order = rankingMetadata {
-      writer.write(" | sort ")
-      writer.write(order.keys, path: order.path)
+      var sort = StageFragment("sort", [order.keys])
+      sort.argumentsPath = order.path
+      pipeline.append(sort)
     }
   }
 
   /// `rankingMetadata`: how the results are ordered. Alphabetical and recency sort by an
   /// attribute (title and the modification date unless `sortAttribute` names another),
   /// temporal adjacency by the distance from now, relevance keeps the ranked order.
-  mutating func rankingMetadata(_ cursor: JSONCursor?) throws(ToolCallError) -> (keys: String, path: String)? {
+  mutating func rankingMetadata(_ cursor: JSONCursor?) throws(ToolCallError) -> (keys: [QueryFragment], path: String)? {
     guard let cursor else { return nil }
     let example = #"{"rankingType":"alphabetical","wasExplicit":true,"sortAttribute":"title","sortDirection":"ascending"}"#
     try cursor.checkKeys(["rankingType", "wasExplicit", "sortAttribute", "sortDirection"], example: example)
@@ -297,18 +285,18 @@ struct DecodingState {
     case "alphabetical":
       let key = chosen ?? "title"
       namedAttributes.append(key)
-      return ("\(key) \(descending == true ? "desc" : "asc")", typeCursor.path)
+      return ([.name(key), .name(descending == true ? "desc" : "asc")], typeCursor.path)
     case "recency":
       let key = chosen ?? "contentModificationDate"
       namedAttributes.append(key)
-      return ("\(key) \(descending == false ? "asc" : "desc")", typeCursor.path)
+      return ([.name(key), .name(descending == false ? "asc" : "desc")], typeCursor.path)
     case "temporal-adjacency", "temporalAdjacency":
       let key = chosen ?? "contentModificationDate"
       namedAttributes.append(key)
       // Closest to now first, in the past or the future.
-      return ("abs(\(key) - $time.now) asc", typeCursor.path)
+      return ([.call("abs", [.arithmetic(.subtract, .name(key), .now)]), .name("asc")], typeCursor.path)
     case "relevance":
-      if let chosen { return ("\(chosen) \(descending == false ? "asc" : "desc")", typeCursor.path) }
+      if let chosen { return ([.name(chosen), .name(descending == false ? "asc" : "desc")], typeCursor.path) }
       return nil
     default:
       var message = "unknown rankingType \"\(type)\""
@@ -319,7 +307,7 @@ struct DecodingState {
 
   // MARK: Nodes
 
-  mutating func node(_ cursor: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func node(_ cursor: JSONCursor) throws(ToolCallError) -> QueryFragment {
     let (type, value) = try cursor.discriminated(Self.nodeTypes, what: "query node", example: Self.nodeExample)
     // allText also comes in the inline form Apple's runtime errors show,
     // {"type":"allText","terms":[...]}, and with the terms as the value itself.
@@ -333,30 +321,27 @@ struct DecodingState {
       }
     }
     guard let value = value ?? inlineTerms else { throw cursor.fail("missing 'value' of the \(type) node", example: Self.nodeExample) }
-    try writer.group(cursor.path) { (writer: inout DSLWriter) throws(ToolCallError) in
-      if let inlineTerms {
-        try allTextTerms(inlineTerms, into: &writer)
-        return
-      }
-      switch type {
-      case "operation": try operation(value, into: &writer)
-      case "predicate": try predicate(value, into: &writer)
-      case "contentType": try contentType(value, into: &writer)
-      case "temporal": try temporal(value, into: &writer)
-      case "person": try person(value, into: &writer)
-      case "personMe": try personMe(value, into: &writer)
-      case "allText": try allText(value, into: &writer)
-      case "application", "documentsFor": try application(value, documents: type == "documentsFor", into: &writer)
-      default: try semanticSimilar(value, into: &writer)
-      }
+    if let inlineTerms { return .marked(cursor.path, try allTextTerms(inlineTerms)) }
+    let fragment: QueryFragment
+    switch type {
+    case "operation": fragment = try operation(value)
+    case "predicate": fragment = try predicate(value)
+    case "contentType": fragment = try contentType(value)
+    case "temporal": fragment = try temporal(value)
+    case "person": fragment = try person(value)
+    case "personMe": fragment = try personMe(value)
+    case "allText": fragment = try allText(value)
+    case "application", "documentsFor": fragment = try application(value, documents: type == "documentsFor")
+    default: fragment = try semanticSimilar(value)
     }
+    return .marked(cursor.path, fragment)
   }
 
-  mutating func operation(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func operation(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     try value.checkKeys(["logic", "children"])
     let logicCursor = try value.required("logic", expected: "all, any or none")
     let logic = try logicCursor.string()
-    guard ["all", "any", "none"].contains(logic) else {
+    guard AppleVocabulary.Logic(rawValue: logic) != nil else {
       throw ToolCallError(path: logicCursor.path, message: "unknown logic \"\(logic)\"", expected: "all, any or none")
     }
     let children = try value.required("children", expected: "a non-empty array of query nodes").array()
@@ -364,21 +349,14 @@ struct DecodingState {
       throw ToolCallError(path: "\(value.path).children", message: "an operation must have at least one child",
                           example: "[\(Self.nodeExample)]")
     }
-    if logic == "none" { writer.write("!") }
-    writer.write("(")
-    for (index, child) in children.enumerated() {
-      if index > 0 { writer.write(logic == "all" ? " && " : " || ") }
-      writer.write("(")
-      try node(child, into: &writer)
-      writer.write(")")
-    }
-    writer.write(")")
+    var operands: [QueryFragment] = []
+    for child in children { operands.append(.paren(try node(child))) }
+    let combined = QueryFragment.paren(logic == "all" ? .and(operands) : .or(operands))
+    return logic == "none" ? .not(combined) : combined
   }
 
-  static let operators = [
-    "equals", "prefix", "slowInfix", "containsWord", "in", "`in`", "containsAny", "greaterThan", "lessThan",
-    "greaterThanOrEqual", "lessThanOrEqual", "range",
-  ]
+  /// The operator names, and "`in`" as models sometimes escape it.
+  static let operators = AppleVocabulary.names(AppleVocabulary.PredicateOperator.self) + ["`in`"]
 
   /// A predicate value: text, number, Boolean, date, list or variable.
   enum Literal {
@@ -416,18 +394,18 @@ struct DecodingState {
     }
   }
 
-  func render(_ literal: Literal, modifiers: String, path: String) throws(ToolCallError) -> String {
+  func render(_ literal: Literal, modifiers: String, path: String) throws(ToolCallError) -> QueryFragment {
     switch literal {
-    case .string(let s): return DSLWriter.exact(s) + modifiers
-    case .number(let n): return DSLWriter.number(n)
-    case .bool(let b): return b ? "true" : "false"
-    case .date(let d): return "$time.iso(\(d))"
-    case .variable(let name): return "$" + name
+    case .string(let s): return .exact(s, modifiers: modifiers)
+    case .number(let n): return .number(n)
+    case .bool(let b): return .bool(b)
+    case .date(let d): return .iso(d)
+    case .variable(let name): return .variable(name)
     case .array: throw ToolCallError(path: path, message: "a list needs the operator in, containsAny or range")
     }
   }
 
-  mutating func predicate(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func predicate(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     try value.checkKeys(["attribute", "operator", "value", "caseSensitive"], example: Self.nodeExample)
     let attributeCursor = try value.required("attribute", expected: "an attribute name such as title", example: Self.nodeExample)
     let attribute = try attributeCursor.string()
@@ -447,109 +425,103 @@ struct DecodingState {
     let literal = try self.literal(valueCursor)
     let caseSensitive = try value.optional("caseSensitive")?.bool() ?? false
     let modifiers = caseSensitive ? "" : "cd"
-    var text = ""
-    writer.write(attribute, path: attributeCursor.path)
+    let name: QueryFragment = attribute == "*" ? .star : .name(attribute)
+    let subject = QueryFragment.marked(attributeCursor.path, name)
+    func compare(_ op: ComparisonOperator, _ value: QueryFragment, bracket: String? = nil) -> QueryFragment {
+      .compare(subject, op, .marked(valueCursor.path, value), bracket: bracket)
+    }
     func textValue() throws(ToolCallError) -> String {
       switch literal {
       case .string(let s): return s
-      case .number(let n): return DSLWriter.number(n)
+      case .number(let n): return QuerySpelling.number(n)
       case .variable: return ""
       default: throw ToolCallError(path: valueCursor.path, message: "\(op) needs a string value", example: #"{"type":"string","value":"June"}"#)
       }
     }
+    let ordering = Dictionary(uniqueKeysWithValues: AppleVocabulary.PredicateOperator.allCases.compactMap { op in op.ordering.map { (op.rawValue, $0) } })
     if case .variable(let name) = literal {
       // A variable stands for a whole value (bound by an earlier stage): it can be equal,
       // hold as a word, or be ordered; modifiers go in brackets after the operator.
       switch op {
-      case "equals": text = (modifiers.isEmpty ? " == " : " ==[\(modifiers)] ") + "$" + name
-      case "containsWord": text = " ==[\(modifiers)w] $" + name
-      case "greaterThan", "lessThan", "greaterThanOrEqual", "lessThanOrEqual":
-        text = " " + ["greaterThan": ">", "lessThan": "<", "greaterThanOrEqual": ">=", "lessThanOrEqual": "<="][op]! + " $" + name
+      case "equals": return compare(.equal, .variable(name), bracket: modifiers.isEmpty ? nil : modifiers)
+      case "containsWord": return compare(.equal, .variable(name), bracket: modifiers + "w")
+      case "greaterThan", "lessThan", "greaterThanOrEqual", "lessThanOrEqual": return compare(ordering[op]!, .variable(name))
       default:
         throw ToolCallError(path: valueCursor.path, message: "\(op) needs the text itself; a variable stands for a whole value",
                             expected: "equals, containsWord or an ordering operator with a variable", example: #"{"attribute":"stateOrProvince","operator":"equals","value":{"type":"variable","value":"best"}}"#)
       }
-      writer.write(text, path: valueCursor.path)
-      return
     }
     switch op {
     case "equals":
-      text = " == " + (try render(literal, modifiers: modifiers, path: valueCursor.path))
+      return compare(.equal, try render(literal, modifiers: modifiers, path: valueCursor.path))
     case "prefix":
-      text = " == " + DSLWriter.pattern(try textValue(), trailing: true) + modifiers
+      return compare(.equal, .pattern(try textValue(), trailing: true, modifiers: modifiers))
     case "slowInfix":
-      text = " == " + DSLWriter.pattern(try textValue(), leading: true, trailing: true) + modifiers
+      return compare(.equal, .pattern(try textValue(), leading: true, trailing: true, modifiers: modifiers))
     case "containsWord":
-      text = " == " + DSLWriter.pattern(try textValue()) + modifiers + "w"
+      return compare(.equal, .pattern(try textValue(), modifiers: modifiers + "w"))
     case "in", "`in`", "containsAny":
       guard case .array(let values) = literal, !values.isEmpty else {
         throw ToolCallError(path: valueCursor.path, message: "\(op) needs a non-empty array value", example: #"{"type":"array","value":["Oregon","Utah"]}"#)
       }
-      let word = op == "containsAny" ? "w" : ""
-      let parts = values.map { v in attribute + " == " + (word.isEmpty ? DSLWriter.exact(v) : DSLWriter.pattern(v)) + modifiers + word }
-      // The attribute was written already; write the rest of the first comparison, then the others.
-      text = String(parts[0].dropFirst(attribute.count)) + parts.dropFirst().map { " || " + $0 }.joined()
-      writer.write(text, path: valueCursor.path)
-      return
+      let word = op == "containsAny"
+      let parts = values.enumerated().map { index, v -> QueryFragment in
+        let value: QueryFragment = word ? .pattern(v, modifiers: modifiers + "w") : .exact(v, modifiers: modifiers)
+        return index == 0 ? compare(.equal, value) : .marked(valueCursor.path, .compare(name, .equal, value))
+      }
+      return .or(parts)
     case "range":
       guard case .array(let bounds) = literal, bounds.count == 2 else {
         throw ToolCallError(path: valueCursor.path, message: "range needs an array of two values [low, high]", example: #"{"type":"array","value":["2","8"]}"#)
       }
-      func bound(_ s: String) -> String {
-        if let n = Double(s) { return DSLWriter.number(n) }
-        return "$time.iso(\(s))"
+      func bound(_ s: String) -> QueryFragment {
+        if let n = Double(s) { return .number(n) }
+        return .iso(s)
       }
-      writer.rewriteLastAttribute(attributeLength: attribute.utf8.count, as: "InRange(\(attribute), \(bound(bounds[0])), \(bound(bounds[1])))")
-      return
+      return .marked(valueCursor.path, .call("InRange", [subject, bound(bounds[0]), bound(bounds[1])]))
     default:
-      let symbol = ["greaterThan": ">", "lessThan": "<", "greaterThanOrEqual": ">=", "lessThanOrEqual": "<="][op]!
+      let symbol = ordering[op]!
       if case .string(let s) = literal {
         // A number or a date written as a string.
-        if let n = Double(s) {
-          text = " \(symbol) " + DSLWriter.number(n)
-        } else if ISO8601.parse(s, defaultZone: decoder.clock.timeZone) != nil {
-          text = " \(symbol) $time.iso(\(s))"
-        } else {
-          text = " \(symbol) " + DSLWriter.exact(s)
-        }
-      } else {
-        text = " \(symbol) " + (try render(literal, modifiers: "", path: valueCursor.path))
+        if let n = Double(s) { return compare(symbol, .number(n)) }
+        if ISO8601.parse(s, defaultZone: decoder.clock.timeZone) != nil { return compare(symbol, .iso(s)) }
+        return compare(symbol, .exact(s, modifiers: ""))
       }
+      return compare(symbol, try render(literal, modifiers: "", path: valueCursor.path))
     }
-    writer.write(text, path: valueCursor.path)
   }
 
-  mutating func contentType(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func contentType(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     try value.checkKeys(["contentTypes"])
     let types = try value.required("contentTypes", expected: "an array of content types such as email, note").strings()
     guard !types.isEmpty else {
       throw ToolCallError(path: "\(value.path).contentTypes", message: "contentTypes is empty", example: #"{"contentTypes":["email"]}"#)
     }
     // Friendly names match their singular form as a prefix: "emails" and "email" find "email".
-    let parts = types.map { type -> String in
+    let parts = types.map { type -> QueryFragment in
       var stem = type.lowercased()
       if stem.count > 3, stem.hasSuffix("s") { stem.removeLast() }
-      return "contentType == " + DSLWriter.pattern(stem, trailing: true) + "c"
+      return .compare(.name("contentType"), .equal, .pattern(stem, trailing: true, modifiers: "c"))
     }
-    writer.write("(" + parts.joined(separator: " || ") + ")", path: "\(value.path).contentTypes")
+    return .marked("\(value.path).contentTypes", .paren(.or(parts)))
   }
 
-  mutating func allText(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func allText(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     try value.checkKeys(["terms"])
-    try allTextTerms(try value.required("terms", expected: "an array of words to find"), into: &writer)
+    return try allTextTerms(try value.required("terms", expected: "an array of words to find"))
   }
 
   /// The words of an allText node, every one required.
-  mutating func allTextTerms(_ terms: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func allTextTerms(_ terms: JSONCursor) throws(ToolCallError) -> QueryFragment {
     let path = terms.path
     let words = try terms.strings().flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }.map(String.init)
     guard words.contains(where: { $0.contains(where: { $0.isLetter || $0.isNumber }) }) else {
       throw ToolCallError(path: path, message: "terms has no words", example: #"{"terms":["budget","review"]}"#)
     }
-    writer.write(DSLWriter.searchText(words.joined(separator: " ")), path: path)
+    return .marked(path, .words(words.joined(separator: " ")))
   }
 
-  mutating func semanticSimilar(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func semanticSimilar(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     try value.checkKeys(["contentType", "query", "keywords", "maxDistance", "maxCount"])
     let keywords = try value.optional("keywords")?.strings() ?? []
     var words = keywords.flatMap { $0.split(whereSeparator: { $0.isWhitespace }) }.map(String.init)
@@ -574,24 +546,21 @@ struct DecodingState {
       }
       let count = try value.optional("maxCount")?.integer(in: 0...1_000_000) ?? 0
       if semanticPhrase == nil { semanticPhrase = phrase }
-      var text = "similar " + DSLWriter.searchText(phrase) + " within " + DSLWriter.number(distance)
-      if count > 0 { text += " limit \(count)" }
-      text += " keywords " + DSLWriter.searchText(words.joined(separator: " "))
-      writer.write(text, path: value.path)
-      return
+      return .marked(value.path, .similar(phrase: phrase, distance: distance, count: count, keywords: words.joined(separator: " ")))
     }
     notes.append("semanticSimilar ran as a ranked search for any of: \(words.joined(separator: ", ")) (this index has no embeddings)")
-    writer.write("(" + words.map { DSLWriter.searchText($0) }.joined(separator: " || ") + ")", path: "\(value.path).keywords")
+    return .marked("\(value.path).keywords", .paren(.or(words.map { .words($0) })))
   }
 
-  mutating func application(_ value: JSONCursor, documents: Bool, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func application(_ value: JSONCursor, documents: Bool) throws(ToolCallError) -> QueryFragment {
     try value.checkKeys(["application"])
     let name = try value.required("application", expected: "an application name such as Mail").string()
     // Apps donate into domains named after them (com.apple.mail -> mail).
     let short = name.split(separator: ".").last.map { String($0).lowercased() } ?? name.lowercased()
     notes.append("application \"\(name)\" matched as domainIdentifier \(short)*")
-    writer.write("domainIdentifier == " + DSLWriter.pattern(short, trailing: true) + "c", path: "\(value.path).application")
-    if documents { writer.write(" && contentType != \"email\"c") }
+    let domain = QueryFragment.marked("\(value.path).application", .compare(.name("domainIdentifier"), .equal, .pattern(short, trailing: true, modifiers: "c")))
+    guard documents else { return domain }
+    return .and([domain, .compare(.name("contentType"), .notEqual, .pattern("email", modifiers: "c"))])
   }
 
   // MARK: People
@@ -599,23 +568,23 @@ struct DecodingState {
   /// Person attributes by role.
   static let roleAttributes = Dictionary(uniqueKeysWithValues: AppleVocabulary.PersonRole.allCases.map { ($0.rawValue, $0.attributes) })
 
-  static func personTest(_ name: String, attributes: [String]) -> String {
+  static func personTest(_ name: String, attributes: [String]) -> QueryFragment {
     let isEmail = name.contains("@")
-    return "(" + attributes.filter { isEmail == $0.hasSuffix("Addresses") || (!isEmail && !$0.hasSuffix("Addresses")) }
-      .map { "\($0) == " + DSLWriter.pattern(name) + (isEmail ? "cd" : "cdw") }.joined(separator: " || ") + ")"
+    return .paren(.or(attributes.filter { isEmail == $0.hasSuffix("Addresses") || (!isEmail && !$0.hasSuffix("Addresses")) }
+      .map { .compare(.name($0), .equal, .pattern(name, modifiers: isEmail ? "cd" : "cdw")) }))
   }
 
-  mutating func person(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func person(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     let example = #"{"type":"originator","value":"Sam Ortiz"}"#
     let (role, name) = try value.discriminated(AppleVocabulary.names(AppleVocabulary.PersonRole.self), what: "person", example: example)
     guard let name else { throw value.fail("missing the person's name", example: example) }
     let text = try name.string()
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw name.fail("the name is empty", example: example) }
     namedAttributes += Self.roleAttributes[role]!.filter { !$0.hasSuffix("Addresses") }
-    writer.write(Self.personTest(text, attributes: Self.roleAttributes[role]!), path: name.path)
+    return .marked(name.path, Self.personTest(text, attributes: Self.roleAttributes[role]!))
   }
 
-  mutating func personMe(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func personMe(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     let (type, flag) = try value.discriminated(["fromMe", "toMe"], what: "personMe", example: #"{"type":"fromMe","value":true}"#)
     let positive = try flag?.bool() ?? true
     let identity = decoder.identity
@@ -624,8 +593,8 @@ struct DecodingState {
                           expected: "a person node with a name instead", example: #"{"type":"person","value":{"type":"originator","value":"Alex Morgan"}}"#)
     }
     let attributes = Self.roleAttributes[type == "fromMe" ? "originator" : "recipient"]!
-    let tests = (identity.names + identity.emails).map { Self.personTest($0, attributes: attributes) }
-    writer.write((positive ? "" : "!") + "(" + tests.joined(separator: " || ") + ")", path: value.path)
+    let tests = QueryFragment.paren(.or((identity.names + identity.emails).map { Self.personTest($0, attributes: attributes) }))
+    return .marked(value.path, positive ? tests : .not(tests))
   }
 
   // MARK: Time
@@ -635,11 +604,14 @@ struct DecodingState {
   /// The dates a temporal node looks at: an item matches when either falls in the period.
   static let temporalAttributes = ["contentModificationDate", "contentCreationDate"]
 
-  mutating func temporal(_ value: JSONCursor, into writer: inout DSLWriter) throws(ToolCallError) {
+  mutating func temporal(_ value: JSONCursor) throws(ToolCallError) -> QueryFragment {
     let type = try value.discriminated(Self.temporalTypes, what: "temporal", example: Self.temporalExample).0
     namedAttributes += Self.temporalAttributes
-    func condition(_ test: (String) -> String) -> String {
-      "(" + Self.temporalAttributes.map(test).joined(separator: " || ") + ")"
+    func condition(_ test: (String) -> QueryFragment) -> QueryFragment {
+      .marked(value.path, .paren(.or(Self.temporalAttributes.map(test))))
+    }
+    func within(_ attribute: String, _ start: Date, _ end: Date) -> QueryFragment {
+      .and([.compare(.name(attribute), .greaterEqual, Self.iso(start)), .compare(.name(attribute), .less, Self.iso(end))])
     }
     switch type {
     case "on":
@@ -658,24 +630,25 @@ struct DecodingState {
         let now = decoder.clock.now
         if tense == "past" { end = min(end, now) }
         if tense == "future" { start = max(start, now) }
-        writer.write(condition { "\($0) >= \(Self.iso(start)) && \($0) < \(Self.iso(end))" }, path: value.path)
+        return condition { within($0, start, end) }
       case .components(let parts, _):
         needsSwiftFilter = true
-        let clamp = tense == "past" ? " <= $time.now" : tense == "future" ? " >= $time.now" : nil
-        writer.write(condition { attribute in
-          Self.componentTest(parts, attribute, "==") + (clamp.map { " && \(attribute)\($0)" } ?? "")
-        }, path: value.path)
+        let clamp: ComparisonOperator? = tense == "past" ? .lessEqual : tense == "future" ? .greaterEqual : nil
+        return condition { attribute in
+          guard let clamp else { return Self.componentTest(parts, attribute) }
+          return .and([Self.componentTest(parts, attribute), .compare(.name(attribute), clamp, .now)])
+        }
       }
     case "after":
       try value.checkKeys(["type", "reference", "offset"], example: Self.temporalExample)
       let bound = try reference(value.required("reference", expected: "a relative or absolute reference"), offset: value.optional("offset"))
-      writer.write(condition { bound.test($0, after: true) }, path: value.path)
       if case .components = bound { needsSwiftFilter = true }
+      return condition { bound.test($0, after: true) }
     case "before":
       try value.checkKeys(["type", "reference", "offset"], example: Self.temporalExample)
       let bound = try reference(value.required("reference", expected: "a relative or absolute reference"), offset: value.optional("offset"))
-      writer.write(condition { bound.test($0, after: false) }, path: value.path)
       if case .components = bound { needsSwiftFilter = true }
+      return condition { bound.test($0, after: false) }
     case "between":
       try value.checkKeys(["type", "startReference", "startOffset", "endReference", "endOffset"])
       let startBound = try reference(value.required("startReference", expected: "a reference"), offset: value.optional("startOffset"))
@@ -685,69 +658,71 @@ struct DecodingState {
           throw ToolCallError(path: value.path, message: "the period is empty: it starts \(ISO8601.format(start)) and ends \(ISO8601.format(end))",
                               expected: "a startReference before the endReference")
         }
-        writer.write(condition { "\($0) >= \(Self.iso(start)) && \($0) < \(Self.iso(end))" }, path: value.path)
+        return condition { within($0, start, end) }
       } else {
         // From the start of the first period to the end of the second: not before the one,
         // not after the other.
         needsSwiftFilter = true
-        writer.write(condition { "!(\(startBound.test($0, after: false))) && !(\(endBound.test($0, after: true)))" }, path: value.path)
+        return condition { .and([.not(.paren(startBound.test($0, after: false))), .not(.paren(endBound.test($0, after: true)))]) }
       }
     default:
       try value.checkKeys(["type", "value"])
       guard let components = value.optional("value") else { throw value.fail("missing 'value' of recurring", example: #"{"type":"recurring","value":{"month":{"type":"concrete","value":12}}}"#) }
       try components.checkKeys(["month", "day", "weekday", "weekOfYear"])
-      var tests: [String] = []
+      var tests: [QueryFragment] = []
       for (key, function, range) in [("month", "month", 1...12), ("day", "dayOfMonth", 1...31), ("weekday", "weekday", 1...7), ("weekOfYear", "weekOfYear", 1...53)] {
         guard let part = components.optional(key) else { continue }
         let (_, inner) = try part.discriminated(["concrete", "variable", "weekday", "weekOfYear", key], what: "\(key) value", example: #"{"type":"concrete","value":12}"#)
         guard let inner else { throw part.fail("missing 'value'") }
-        let number: String
+        let number: QueryFragment
         if case .object = inner.value {
-          number = String(try inner.required("value", expected: "an integer").integer(in: range))
+          number = .integer(try inner.required("value", expected: "an integer").integer(in: range))
         } else if case .string(let variable) = inner.value {
-          number = "$" + (variable.hasPrefix("$") ? String(variable.dropFirst()) : variable)
+          number = .variable(variable.hasPrefix("$") ? String(variable.dropFirst()) : variable)
         } else {
-          number = String(try inner.integer(in: range))
+          number = .integer(try inner.integer(in: range))
         }
-        tests.append("\(function)(contentCreationDate) == \(number)")
+        tests.append(.compare(.call(function, [.name("contentCreationDate")]), .equal, number))
       }
       guard !tests.isEmpty else {
         throw ToolCallError(path: components.path, message: "recurring needs at least one of month, day, weekday, weekOfYear",
                             example: #"{"month":{"type":"concrete","value":12}}"#)
       }
       needsSwiftFilter = true
-      writer.write("(" + tests.joined(separator: " && ") + ")", path: value.path)
+      return .marked(value.path, .paren(.and(tests)))
     }
   }
 
-  static func iso(_ date: Date) -> String { "$time.iso(\(ISO8601.format(date)))" }
+  static func iso(_ date: Date) -> QueryFragment { .iso(ISO8601.format(date)) }
 
   /// A reference resolved: a period of time, or (when a component is a variable bound by an
   /// earlier stage) calendar components compared at run time.
   enum Bound {
     case period(Date, Date)
     /// (calendar function, number or `$variable`) from the year down, and the JSON path.
-    case components([(function: String, value: String)], path: String)
+    case components([(function: String, value: QueryFragment)], path: String)
 
     /// The condition that `attribute` lies after the period (`after`) or before it.
-    func test(_ attribute: String, after: Bool) -> String {
+    func test(_ attribute: String, after: Bool) -> QueryFragment {
       switch self {
       case .period(let start, let end):
-        return after ? "\(attribute) >= \(DecodingState.iso(end))" : "\(attribute) < \(DecodingState.iso(start))"
+        return after ? .compare(.name(attribute), .greaterEqual, DecodingState.iso(end)) : .compare(.name(attribute), .less, DecodingState.iso(start))
       case .components(let parts, _):
         // Compared as a tuple from the year down: earlier components equal, this one beyond.
-        let op = after ? ">" : "<"
-        return "(" + parts.indices.map { index in
-          (parts[..<index].map { "\($0.function)(\(attribute)) == \($0.value)" } + ["\(parts[index].function)(\(attribute)) \(op) \(parts[index].value)"])
-            .joined(separator: " && ")
-        }.joined(separator: " || ") + ")"
+        let op: ComparisonOperator = after ? .greater : .less
+        func part(_ part: (function: String, value: QueryFragment), _ op: ComparisonOperator) -> QueryFragment {
+          .compare(.call(part.function, [.name(attribute)]), op, part.value)
+        }
+        return .paren(.or(parts.indices.map { index in
+          .and(parts[..<index].map { part($0, .equal) } + [part(parts[index], op)])
+        }))
       }
     }
   }
 
-  /// Every component equal (`op` "=="): the date lies in the period they name.
-  static func componentTest(_ parts: [(function: String, value: String)], _ attribute: String, _ op: String) -> String {
-    "(" + parts.map { "\($0.function)(\(attribute)) \(op) \($0.value)" }.joined(separator: " && ") + ")"
+  /// Every component equal: the date lies in the period they name.
+  static func componentTest(_ parts: [(function: String, value: QueryFragment)], _ attribute: String) -> QueryFragment {
+    .paren(.and(parts.map { .compare(.call($0.function, [.name(attribute)]), .equal, $0.value) }))
   }
 
   /// A reference with an optional offset, as a period or, with variable components, as
@@ -765,12 +740,12 @@ struct DecodingState {
   }
 
   /// The components of an absolute date when any is a variable; nil when all are numbers.
-  func variableComponents(_ value: JSONCursor) throws(ToolCallError) -> [(function: String, value: String)]? {
+  func variableComponents(_ value: JSONCursor) throws(ToolCallError) -> [(function: String, value: QueryFragment)]? {
     let keys = [("year", "year", 1...9999), ("month", "month", 1...12), ("day", "dayOfMonth", 1...31), ("hour", "hour", 0...23), ("minute", "", 0...59), ("second", "", 0...59)]
     let hasVariable = keys.contains { value.optional($0.0)?.optional("type")?.value == .string("variable") }
     guard hasVariable else { return nil }
     try value.checkKeys(keys.map(\.0))
-    var parts: [(String, String)] = []
+    var parts: [(String, QueryFragment)] = []
     for (key, function, range) in keys {
       guard let part = value.optional(key) else {
         // Components after a missing one would not name one period.
@@ -784,7 +759,7 @@ struct DecodingState {
         throw ToolCallError(path: part.path, message: "\(key) needs the components above it", expected: "year, then month, then day, then hour")
       }
       if case .number = part.value {
-        parts.append((function, String(try part.integer(in: range))))
+        parts.append((function, .integer(try part.integer(in: range))))
         continue
       }
       let (type, inner) = try part.discriminated(["concrete", key, "variable"], what: key, example: #"{"type":"variable","value":"year"}"#)
@@ -792,11 +767,11 @@ struct DecodingState {
       if type == "variable" {
         let name = try inner.string()
         guard name.contains(where: { $0.isLetter }) else { throw inner.fail("\"\(name)\" is not a variable name") }
-        parts.append((function, "$" + Self.variableName(name)))
+        parts.append((function, .variable(Self.variableName(name))))
       } else if case .object = inner.value {
-        parts.append((function, String(try inner.required("value", expected: "an integer").integer(in: range))))
+        parts.append((function, .integer(try inner.required("value", expected: "an integer").integer(in: range))))
       } else {
-        parts.append((function, String(try inner.integer(in: range))))
+        parts.append((function, .integer(try inner.integer(in: range))))
       }
     }
     return parts
@@ -870,14 +845,4 @@ struct DecodingState {
     let unit: Calendar.Component = second != nil ? .second : minute != nil ? .minute : hour != nil ? .hour : day != nil ? .day : month != nil ? .month : .year
     return (start, calendar.date(byAdding: unit, value: 1, to: start) ?? start)
   }
-}
-
-extension DSLWriter {
-  /// Appends another writer's text, keeping its path marks.
-  mutating func appendShifted(_ other: DSLWriter) {
-    let base = text.utf8.count
-    write(other.text)
-    for mark in other.pathMarks { appendMark((mark.range.lowerBound + base)..<(mark.range.upperBound + base), mark.path) }
-  }
-
 }

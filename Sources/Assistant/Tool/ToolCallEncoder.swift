@@ -34,7 +34,7 @@ public struct ToolCallEncoder: Sendable {
     let original = try explainer.explain(try executor.prepare(text, options: options), options: options)
     let decoder = ToolCallDecoder(clock: options.clock, identity: options.identity)
     guard case .search(let request) = try decoder.decode(structured) else { return (fallback, false, "not a search") }
-    let roundTrip = try explainer.explain(try executor.prepare(request.query, options: options), options: options)
+    let roundTrip = try explainer.explain(try request.prepare(with: executor, options: options), options: options)
     if Self.normalized(original) == Self.normalized(roundTrip) { return (structured, true, nil) }
     return (fallback, false, "the structured form would mean a different query")
   }
@@ -61,9 +61,9 @@ public struct ToolCallEncoder: Sendable {
     }
     var stages: [JSONValue] = []
     var query: JSONObject = [:]
-    if let root { query["query"] = root } else { query["query"] = ["type": "allText", "value": ["terms": []]] }
+    if let root { query["query"] = root } else { query["query"] = ["type": .string(AppleVocabulary.NodeKind.allText.rawValue), "value": ["terms": []]] }
     if root == nil { throw Unsupported(reason: "a search of every item has no query node") }
-    stages.append(["id": "s0", "kind": ["type": "query", "value": .object(query)]])
+    stages.append(["id": "s0", "kind": Self.kind(.query, .object(query))])
     var previous = "s0"
     var grouped = false
     for (index, stage) in statement.pipeline.stages.enumerated() {
@@ -73,23 +73,23 @@ public struct ToolCallEncoder: Sendable {
       switch (stage.name, clauses.count) {
       case ("where", 1) where clauses[0].count == 1:
         guard let filter = try node(clauses[0][0]) else { throw Unsupported(reason: "where *") }
-        kind = ["type": "filter", "value": ["from": .string(previous), "filterPredicate": filter]]
+        kind = Self.kind(.filter, ["from": .string(previous), "filterPredicate": filter])
       case ("sort", 1):
         guard let attribute = clauses[0].first?.identifierName else { throw Unsupported(reason: "sort by an expression") }
         let descending = clauses[0].count == 2 && clauses[0][1].identifierName == "desc"
-        kind = ["type": "sort", "value": ["from": .string(previous), "sortBy": .string(attribute), "sortOrder": descending ? "desc" : "asc"]]
+        kind = Self.kind(.sort, ["from": .string(previous), "sortBy": .string(attribute), "sortOrder": descending ? "desc" : "asc"])
       case ("limit", 1) where clauses[0].count == 1:
         guard case .number(let n) = clauses[0][0].kind else { throw Unsupported(reason: "limit by a variable") }
-        kind = ["type": "limit", "value": ["from": .string(previous), "limit": .number(n)]]
+        kind = Self.kind(.limit, ["from": .string(previous), "limit": .number(n)])
       case ("group", 1) where clauses[0].count == 2 && clauses[0][0].identifierName == "by":
         guard let attribute = clauses[0][1].identifierName else { throw Unsupported(reason: "group by an expression") }
-        kind = ["type": "groupBy", "value": ["from": .string(previous), "attribute": .string(attribute)]]
+        kind = Self.kind(.groupBy, ["from": .string(previous), "attribute": .string(attribute)])
         grouped = true
         stages.append(["id": .string(id), "kind": kind])
         previous = id
         continue
       case ("count", 0):
-        kind = ["type": grouped ? "valueCount" : "count", "value": ["from": .string(previous)]]
+        kind = Self.kind(grouped ? .valueCount : .count, ["from": .string(previous)])
       default:
         throw Unsupported(reason: "'\(stage.name)' has no structured form")
       }
@@ -110,7 +110,7 @@ public struct ToolCallEncoder: Sendable {
       for side in [lhs, rhs] {
         // Flatten runs of the same operator.
         if case .binary(let inner, _, _) = side.kind, inner == op, let encoded = try node(side), let nested = Self.operation(encoded),
-          nested.logic == (op == .and ? "all" : "any")
+          nested.logic == (op == .and ? AppleVocabulary.Logic.all : .any).rawValue
         {
           children += nested.children
         } else if let child = try node(side) {
@@ -119,15 +119,15 @@ public struct ToolCallEncoder: Sendable {
           throw Unsupported(reason: "* inside an operation")
         }
       }
-      return ["type": "operation", "value": ["logic": op == .and ? "all" : "any", "children": .array(children)]]
+      return Self.node(.operation, ["logic": .string((op == .and ? AppleVocabulary.Logic.all : .any).rawValue), "children": .array(children)])
     case .unary(.not, let operand):
       guard let child = try node(operand) else { throw Unsupported(reason: "!*") }
-      return ["type": "operation", "value": ["logic": "none", "children": [child]]]
+      return Self.node(.operation, ["logic": .string(AppleVocabulary.Logic.none.rawValue), "children": [child]])
     case .string(let literal):
       guard literal.form == .doubleQuoted, literal.modifiers.isEmpty, literal.escapedWildcards.isEmpty else {
         throw Unsupported(reason: "phrases have no structured form")
       }
-      return ["type": "allText", "value": ["terms": [.string(literal.text)]]]
+      return Self.node(.allText, ["terms": [.string(literal.text)]])
     case .comparison(let op, let lhs, let rhs, let bracket):
       guard bracket == nil, let attribute = lhs.identifierName else { throw Unsupported(reason: "comparison form") }
       return try comparison(op, attribute: attribute, rhs)
@@ -141,23 +141,33 @@ public struct ToolCallEncoder: Sendable {
         }
         throw Unsupported(reason: "InRange bounds other than numbers")
       }
-      return predicate(attribute, "range", ["type": "array", "value": [.string(try bound(arguments[1].value)), .string(try bound(arguments[2].value))]], caseSensitive: nil)
+      return predicate(attribute, .range, ["type": "array", "value": [.string(try bound(arguments[1].value)), .string(try bound(arguments[2].value))]], caseSensitive: nil)
     default:
       throw Unsupported(reason: "this predicate has no structured form")
     }
   }
 
   private static func operation(_ value: JSONValue) -> (logic: String, children: [JSONValue])? {
-    guard value["type"]?.stringValue == "operation", let logic = value["value"]?["logic"]?.stringValue,
+    guard value["type"]?.stringValue == AppleVocabulary.NodeKind.operation.rawValue, let logic = value["value"]?["logic"]?.stringValue,
       let children = value["value"]?["children"]?.arrayValue
     else { return nil }
     return (logic, children)
   }
 
-  private func predicate(_ attribute: String, _ op: String, _ value: JSONValue, caseSensitive: Bool?) -> JSONValue {
-    var object: JSONObject = ["attribute": .string(attribute), "operator": .string(op), "value": value]
+  private func predicate(_ attribute: String, _ op: AppleVocabulary.PredicateOperator, _ value: JSONValue, caseSensitive: Bool?) -> JSONValue {
+    var object: JSONObject = ["attribute": .string(attribute), "operator": .string(op.rawValue), "value": value]
     if let caseSensitive { object["caseSensitive"] = .bool(caseSensitive) }
-    return ["type": "predicate", "value": .object(object)]
+    return Self.node(.predicate, .object(object))
+  }
+
+  /// `{"type": kind, "value": value}` for a query node, named from the vocabulary table.
+  static func node(_ kind: AppleVocabulary.NodeKind, _ value: JSONValue) -> JSONValue {
+    ["type": .string(kind.rawValue), "value": value]
+  }
+
+  /// `{"type": kind, "value": value}` for a stage, named from the vocabulary table.
+  static func kind(_ kind: AppleVocabulary.StageKind, _ value: JSONValue) -> JSONValue {
+    ["type": .string(kind.rawValue), "value": value]
   }
 
   private func comparison(_ op: ComparisonOperator, attribute: String, _ rhs: QueryEngine.Expression) throws -> JSONValue {
@@ -169,17 +179,11 @@ public struct ToolCallEncoder: Sendable {
     }
     if let number {
       let value: JSONValue = number == number.rounded() && abs(number) < 1e15 ? ["type": "int", "value": .number(number)] : ["type": "double", "value": .number(number)]
-      switch op {
-      case .equal: return predicate(attribute, "equals", value, caseSensitive: nil)
-      case .greater: return predicate(attribute, "greaterThan", value, caseSensitive: nil)
-      case .less: return predicate(attribute, "lessThan", value, caseSensitive: nil)
-      case .greaterEqual: return predicate(attribute, "greaterThanOrEqual", value, caseSensitive: nil)
-      case .lessEqual: return predicate(attribute, "lessThanOrEqual", value, caseSensitive: nil)
-      case .notEqual: throw Unsupported(reason: "!= has no structured form")
-      }
+      guard let predicateOperator = AppleVocabulary.PredicateOperator(op) else { throw Unsupported(reason: "!= has no structured form") }
+      return predicate(attribute, predicateOperator, value, caseSensitive: nil)
     }
     if case .boolean(let b) = rhs.kind, op == .equal {
-      return predicate(attribute, "equals", ["type": "bool", "value": .bool(b)], caseSensitive: nil)
+      return predicate(attribute, .equals, ["type": "bool", "value": .bool(b)], caseSensitive: nil)
     }
     guard case .string(let literal) = rhs.kind, op == .equal, literal.escapedWildcards.isEmpty else {
       throw Unsupported(reason: "this comparison has no structured form")
@@ -197,14 +201,14 @@ public struct ToolCallEncoder: Sendable {
       caseSensitive = false
     } else if modifiers == ["c", "d", "w"] {
       guard !wild || (!text.hasPrefix("*") && !text.hasSuffix("*")) else { throw Unsupported(reason: "word wildcards") }
-      return predicate(attribute, "containsWord", ["type": "string", "value": .string(text)], caseSensitive: false)
+      return predicate(attribute, .containsWord, ["type": "string", "value": .string(text)], caseSensitive: false)
     } else {
       throw Unsupported(reason: "modifiers \(literal.modifiers) have no structured form")
     }
     let value: JSONValue = ["type": "string", "value": .string(wild ? inner : text)]
-    if wild && text.hasPrefix("*") && text.hasSuffix("*") && text.count > 1 { return predicate(attribute, "slowInfix", value, caseSensitive: caseSensitive) }
-    if wild && text.hasSuffix("*") && !text.hasPrefix("*") { return predicate(attribute, "prefix", value, caseSensitive: caseSensitive) }
+    if wild && text.hasPrefix("*") && text.hasSuffix("*") && text.count > 1 { return predicate(attribute, .slowInfix, value, caseSensitive: caseSensitive) }
+    if wild && text.hasSuffix("*") && !text.hasPrefix("*") { return predicate(attribute, .prefix, value, caseSensitive: caseSensitive) }
     if wild && text.hasPrefix("*") { throw Unsupported(reason: "suffix patterns") }
-    return predicate(attribute, "equals", value, caseSensitive: caseSensitive)
+    return predicate(attribute, .equals, value, caseSensitive: caseSensitive)
   }
 }

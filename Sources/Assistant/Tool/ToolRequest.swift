@@ -14,7 +14,8 @@ public enum ToolRequest: Sendable {
 /// A search tool call turned into a query of the DSL: the same typed graph a person would
 /// get by typing that query.
 public struct SearchRequest: Sendable {
-  /// The query text (see `searchlight explain` for what it means).
+  /// The query's text (see `searchlight explain` for what it means): the rendering of
+  /// `syntax`, or the text a `dsl` call gave.
   public var query: String
   /// Attributes the results carry; nil for the defaults (title, description, dates and every
   /// attribute the query names).
@@ -34,8 +35,18 @@ public struct SearchRequest: Sendable {
   /// Attributes the replies of particular stages carry (a query stage's own
   /// `fetchAttributes`), by reply label; other replies use `fetchAttributes`.
   public var stageFetchAttributes: [String: [String]] = [:]
+  /// The parsed query the call decoded to, its spans pointing into `query`; nil when the call
+  /// gave query text (`dsl`), which is parsed when it runs.
+  public var syntax: QuerySyntax?
   /// Which JSON path produced which part of `query`, to report errors by path.
   var marks: [(range: Range<Int>, path: String)]
+
+  /// The query type-checked by `executor`: the decoded syntax as it is, or the call's text
+  /// parsed.
+  public func prepare(with executor: QueryExecutor, options: QueryOptions) throws -> QueryGraph {
+    guard let syntax else { return try executor.prepare(query, options: options) }
+    return try executor.prepare(syntax, source: SourceText(query), options: options)
+  }
 
   /// The JSON path that produced the query text at `span`.
   public func path(for span: SourceSpan) -> String? {

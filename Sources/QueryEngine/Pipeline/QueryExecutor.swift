@@ -6,6 +6,13 @@ import Synchronization
 public struct QueryOptions: Sendable {
   public var scope: AccessScope
   public var clock: QueryClock
+  /// The one moment a query reads: `$time` resolves against it (`clock.now`). Whether an
+  /// item has expired is judged by the real clock, so a pinned `now` can replay dates without
+  /// showing expired items; an app replaying a moment for expiry too sets `scope.now`.
+  public var now: Date {
+    get { clock.now }
+    set { clock.now = newValue }
+  }
   /// Items per streamed batch of an items reply.
   public var batchSize: Int
   public var cancellation: CancellationFlag
@@ -60,6 +67,13 @@ public struct QueryExecutor: Sendable {
   public func prepare(_ text: String, options: QueryOptions, sourceName: String = "query") throws -> QueryGraph {
     let source = SourceText(text, name: sourceName)
     let syntax = try Parser.parse(source)
+    return try builder(options: options, variables: [:]).build(syntax, source: source)
+  }
+
+  /// Type-checks a query built without text (a decoded tool call, a planner's plan);
+  /// `source` is its rendering, where diagnostics point.
+  public func prepare(_ syntax: QuerySyntax, source: SourceText, options: QueryOptions) throws -> QueryGraph {
+    try Parser.checkLimits(syntax, source: source)
     return try builder(options: options, variables: [:]).build(syntax, source: source)
   }
 

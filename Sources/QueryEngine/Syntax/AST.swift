@@ -73,6 +73,12 @@ public struct Argument: Sendable, Hashable {
   public var label: String?
   public var labelSpan: SourceSpan?
   public var value: Expression
+
+  public init(label: String? = nil, labelSpan: SourceSpan? = nil, value: Expression) {
+    self.label = label
+    self.labelSpan = labelSpan
+    self.value = value
+  }
 }
 
 /// A string literal as written.
@@ -120,6 +126,13 @@ public struct TimeLiteral: Sendable, Hashable {
   public var offset: Double?
   /// The ISO text of `$time.iso(...)`.
   public var iso: String?
+
+  public init(function: String, functionSpan: SourceSpan, offset: Double? = nil, iso: String? = nil) {
+    self.function = function
+    self.functionSpan = functionSpan
+    self.offset = offset
+    self.iso = iso
+  }
 }
 
 public enum UnaryOperator: String, Sendable, Hashable {
@@ -154,6 +167,11 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 public struct QuerySyntax: Sendable, Hashable {
   public var statements: [StatementSyntax]
   public var span: SourceSpan
+
+  public init(statements: [StatementSyntax], span: SourceSpan) {
+    self.statements = statements
+    self.span = span
+  }
 }
 
 /// `[name =] pipeline` or `let name = pipeline`.
@@ -164,6 +182,14 @@ public struct StatementSyntax: Sendable, Hashable {
   public var isLet: Bool
   public var pipeline: PipelineSyntax
   public var span: SourceSpan
+
+  public init(name: String?, nameSpan: SourceSpan?, isLet: Bool, pipeline: PipelineSyntax, span: SourceSpan) {
+    self.name = name
+    self.nameSpan = nameSpan
+    self.isLet = isLet
+    self.pipeline = pipeline
+    self.span = span
+  }
 }
 
 /// A source followed by stages.
@@ -172,6 +198,12 @@ public struct PipelineSyntax: Sendable, Hashable {
   public var source: SourceSyntax?
   public var stages: [StageSyntax]
   public var span: SourceSpan
+
+  public init(source: SourceSyntax?, stages: [StageSyntax], span: SourceSpan) {
+    self.source = source
+    self.stages = stages
+    self.span = span
+  }
 }
 
 /// Where a pipeline's items come from.
@@ -202,4 +234,13 @@ public struct StageSyntax: Sendable, Hashable {
   public var label: String?
   public var labelSpan: SourceSpan?
   public var span: SourceSpan
+
+  public init(name: String, nameSpan: SourceSpan, arguments: Arguments, label: String? = nil, labelSpan: SourceSpan? = nil, span: SourceSpan) {
+    self.name = name
+    self.nameSpan = nameSpan
+    self.arguments = arguments
+    self.label = label
+    self.labelSpan = labelSpan
+    self.span = span
+  }
 }
