@@ -691,6 +691,10 @@ public struct SQLCompiler {
       return Fragment("\(foldColumn) >= ? AND \(foldColumn) < ? AND ", [.text(prefix), .text(prefix + "\u{10FFFF}")])
         + (try matcherCall(pattern, column))
     }
+    // Every short text value has its folded form, so `fold IS NOT NULL` selects the same rows
+    // and lets SQLite read only this attribute's text values from the (attr, fold) index
+    // instead of scanning the whole value table.
+    if let foldColumn { return Fragment("\(foldColumn) IS NOT NULL AND ") + (try matcherCall(pattern, column)) }
     return try matcherCall(pattern, column)
   }
 
