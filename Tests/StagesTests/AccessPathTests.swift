@@ -178,4 +178,17 @@ import Testing
     // A median needs its values in order: a statement of its own.
     #expect(try statements(#"search domainIdentifier == "trails" | stats avg(distance), median(rating)"#).count == 2)
   }
+
+  /// A text pattern that needs the matcher (words of a name, a substring) reads only the
+  /// attribute's text values, from the (attr, fold) index: never a scan of the value table.
+  @Test(arguments: [false, true])
+  func aTextPatternReadsTheAttributesValuesOnly(analyzed: Bool) throws {
+    for query in [#"search * | people "Sam Ortiz" role from | count"#, #"search title == "*falls*"c | count"#] {
+      let statement = try #require(try statements(query, analyzed: analyzed).first)
+      let plan = statement.plan.lines.joined(separator: "\n")
+      #expect(statement.sql.contains("fold IS NOT NULL AND sl_match("), "\(query): \(statement.sql)")
+      #expect(!statement.plan.loops.contains { $0 == "SCAN vals" }, "\(query): the value table is scanned\n\(plan)")
+      #expect(plan.contains("INDEX vals_fold (attr=?"), "\(query)\n\(plan)")
+    }
+  }
 }

@@ -43,6 +43,12 @@ package struct Benchmark {
     /// Whether to time the query mix against hand-written SQL (off: ingest and the ranked
     /// measurement only, for large collections).
     package var timesMix = true
+    /// Time the queries of an index an earlier `bench --db` built (same items and seed)
+    /// instead of ingesting: for profiling and before/after comparisons of queries alone.
+    package var reusesIndex = false
+    /// Only the mix's queries of these names (all when nil); the ranked measurement is then
+    /// skipped.
+    package var onlyQueries: Set<String>?
 
     package init(path: String) { self.path = path }
   }
@@ -65,19 +71,27 @@ package struct Benchmark {
 
   /// Runs the whole benchmark.
   package func run() throws -> BenchmarkReport {
-    let withoutRanked = configuration.measuresWithoutRanked ? try ingestWithoutRanked() : nil
-    let index = try SearchIndex(path: configuration.path, create: true)
+    let withoutRanked = configuration.measuresWithoutRanked && !configuration.reusesIndex ? try ingestWithoutRanked() : nil
+    let index = try SearchIndex(path: configuration.path, create: !configuration.reusesIndex)
     var sample = TextSample()
-    progress("ingesting with ranked postings")
-    let ingest = try ingest(into: index, path: configuration.path, sample: &sample)
+    let ingest: BenchmarkReport.Ingest
+    if configuration.reusesIndex {
+      let size = Self.fileSize(configuration.path)
+      ingest = BenchmarkReport.Ingest(
+        items: configuration.items, seconds: 0, generationSeconds: 0, itemsPerSecond: 0, fileBytes: size,
+        bytesPerItem: Double(size) / Double(max(configuration.items, 1)), peakMemoryBytes: nil, cpuSeconds: 0)
+    } else {
+      progress("ingesting with ranked postings")
+      ingest = try self.ingest(into: index, path: configuration.path, sample: &sample)
+    }
     let mix = try self.mix(sample: sample, index: index)
     var queries: [BenchmarkReport.Query] = []
-    for query in mix where configuration.timesMix {
+    for query in mix where configuration.timesMix && (configuration.onlyQueries?.contains(query.name) ?? true) {
       progress("timing '\(query.name)'")
       queries.append(try measure(query, index: index))
     }
-    let ranked = try RankedBenchmark(k: configuration.k, passes: configuration.rankedPasses, progress: progress)
-      .run(try rankedQueries(mix: mix), index: index)
+    let ranked = configuration.onlyQueries != nil ? nil
+      : try RankedBenchmark(k: configuration.k, passes: configuration.rankedPasses, progress: progress).run(try rankedQueries(mix: mix), index: index)
     return BenchmarkReport(
       ingest: ingest, queries: queries, runs: configuration.runs, iterations: configuration.iterations,
       coldRuns: configuration.coldRuns, coldCache: Self.coldCacheDescription,

@@ -71,7 +71,8 @@ extension ExecutionContext {
     var compiler = self.compiler()
     let compiled = try compiler.countQuery(probe)
     try installFunctions(for: compiled)
-    let statement = try connection.makeStatement(compiled.sql)
+    let statement = try connection.checkOutStatement(compiled.sql)
+    defer { connection.checkIn(statement) }
     try statement.bind(compiled.arguments)
     guard try statement.step() else { return false }
     return statement.int64(0) >= Int64(threshold)

@@ -82,9 +82,13 @@ public struct QueryExecutor: Sendable {
   }
 
   private func builder(options: QueryOptions, variables: [String: Value]) throws -> GraphBuilder {
-    let catalog: AttributeCatalog
-    // Names bind (and are suggested) only as the caller may see them.
-    do { catalog = try index.catalog(scope: options.scope) } catch { throw error }
+    // Names bind (and are suggested) only as the caller may see them; the catalogue is read
+    // once per index generation and scope.
+    let catalog = try index.queryCatalog(scope: options.scope)
+    return builder(options: options, variables: variables, catalog: catalog)
+  }
+
+  private func builder(options: QueryOptions, variables: [String: Value], catalog: AttributeCatalog) -> GraphBuilder {
     let context = BindingContext(catalog: catalog, clock: options.clock, variables: variables, identity: options.identity)
     return GraphBuilder(registry: registry, bindingContext: context)
   }
@@ -105,18 +109,22 @@ public struct QueryExecutor: Sendable {
   /// The plan of `graph` over this index as it is now: what `execute` runs and `explain`
   /// shows.
   public func plan(_ graph: QueryGraph, options: QueryOptions) throws -> ExecutionPlan {
-    try index.readPassingErrors { connection in
-      try makeContext(connection, options: options, token: QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: 0))
-        .plan(graph)
-    }
+    try index.readPassingErrors { connection in try makeContext(connection, options: options).plan(graph) }
   }
 
-  /// A context for one execution (or one explanation) on `connection`.
-  func makeContext(_ connection: Connection, options: QueryOptions, token: QueryToken) throws -> ExecutionContext {
-    let context = try ExecutionContext(
-      index: index, connection: connection, scope: options.scope, clock: options.clock,
-      catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
-      delegate: options.delegate, embedder: options.embedder)
+  /// A context for one execution (or one explanation) on `connection`, inside its read
+  /// transaction: its token records the generation that transaction sees, and the catalogue
+  /// and attribute ids are those of that generation (read once per generation).
+  func makeContext(_ connection: Connection, options: QueryOptions) throws -> ExecutionContext {
+    let generation = try SearchIndex.generation(in: connection)
+    let token = QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: generation)
+    let catalog = try index.queryCatalog(connection, generation: generation)
+    let attributes = try index.cachedForGeneration("attribute-map", generation: generation) {
+      try SQLCompiler.AttributeMap.load(connection, catalog: catalog)
+    }
+    let context = ExecutionContext(
+      index: index, connection: connection, scope: options.scope, clock: options.clock, catalog: catalog, attributes: attributes,
+      cancellation: options.cancellation, token: token, delegate: options.delegate, embedder: options.embedder)
     context.usesRankedIndex = options.usesRankedIndex
     return context
   }
@@ -128,11 +136,11 @@ public struct QueryExecutor: Sendable {
     // real clock.
     var options = options
     options.scope.now = options.scope.now
-    let generation = try index.generation()
-    let token = QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: generation)
+    var token: QueryToken?
     try withoutActuallyEscaping(onReply) { onReply in
     try index.readPassingErrors { connection in
-      let context = try makeContext(connection, options: options, token: token)
+      let context = try makeContext(connection, options: options)
+      token = context.token
       defer { options.statementLog?.append(context.executedSQL) }
       var run = Run(context: context, options: options, onReply: onReply)
       var plan = try planned(context)
@@ -145,13 +153,15 @@ public struct QueryExecutor: Sendable {
         if statement.isLet, let name = statement.name {
           variables[name] = Self.variableValue(data)
           // The rest of the query is bound, and planned, with the variable's value.
-          let graph = try builder(options: options, variables: variables).build(plan.graph.syntax, source: plan.graph.source)
+          let catalog = try self.index.queryVisibleCatalog(connection, scope: options.scope, generation: context.token.generation)
+          let graph = try builder(options: options, variables: variables, catalog: catalog).build(plan.graph.syntax, source: plan.graph.source)
           plan = try context.plan(graph)
         }
         index += 1
       }
     }
     }
+    guard let token else { throw QueryRuntimeError("the query did not run") }
     return token
   }
 

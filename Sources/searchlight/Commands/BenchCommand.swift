@@ -54,6 +54,8 @@ enum BenchCommand: Command {
     OptionSpec(name: "passes", kind: .value, valueName: "N", help: "Timed passes over the ranked queries (default 5; FTS5 gets a fifth)."),
     OptionSpec(name: "skip-without-ranked", kind: .flag, help: "Skip the second ingest without ranked postings."),
     OptionSpec(name: "ranked-only", kind: .flag, help: "Skip the query mix: ingest and the ranked measurement only."),
+    OptionSpec(name: "reuse", kind: .flag, help: "With --db: time the queries of the index an earlier bench --db built (same --items and --seed) without ingesting."),
+    OptionSpec(name: "only", kind: .value, valueName: "NAMES", help: "Time only these queries of the mix (comma-separated names); skips the ranked measurement."),
     OptionSpec(name: "generate", kind: .value, valueName: "N", help: "Write a synthetic Zipf collection of N documents to --corpus and --queries."),
     OptionSpec(name: "cranfield", kind: .value, valueName: "DIR", help: "Cranfield folder for --generate (default ../shared/data/cranfield)."),
     OptionSpec(name: "progress", kind: .flag, help: "Print progress on standard error (default on a terminal)."),
@@ -100,13 +102,22 @@ enum BenchCommand: Command {
     for input in [configuration.corpus, configuration.questions].compactMap({ $0 }) where !FileManager.default.fileExists(atPath: input) {
       throw CommandFailure(.noInput, "\(input): no such file", location: input)
     }
-    if arguments.value("db") != nil, FileManager.default.fileExists(atPath: path) {
+    configuration.reusesIndex = arguments.has("reuse")
+    if let only = arguments.value("only") {
+      configuration.onlyQueries = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+    if configuration.reusesIndex {
+      guard arguments.value("db") != nil, FileManager.default.fileExists(atPath: path) else {
+        throw UsageError(message: "--reuse needs --db naming an index an earlier bench --db built", command: name)
+      }
+    } else if arguments.value("db") != nil, FileManager.default.fileExists(atPath: path) {
       throw UsageError(message: "'\(path)' exists; bench builds a new index, so name a file that does not exist", command: name)
     }
     let keep = arguments.value("db") != nil
     var succeeded = false
     defer {
-      if !keep || !succeeded {
+      // A reused index is never removed, whatever happens.
+      if !configuration.reusesIndex, !keep || !succeeded {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
       }
     }
