@@ -242,6 +242,9 @@ private struct Run {
   /// streaming item batches when the last step reads items from SQLite.
   private func pipeline(_ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, emit: Bool) throws -> PipelineData {
     var data = start
+    // The attributes the items carry when a Swift stage asked for only those (`partialItems`);
+    // nil when they are whole.
+    var partial: Set<String>?
     for (offset, step) in pipeline.steps.enumerated() {
       try context.cancellation.check()
       switch step {
@@ -250,20 +253,43 @@ private struct Run {
         if emit, offset == pipeline.steps.count - 1, sql.outputType == .items {
           return try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage)
         }
-        data = try context.materialize(compiled)
+        // A Swift stage next that reads only some attributes gets items with only those;
+        // the items it keeps are read whole before anything else sees them.
+        if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
+          Self.keepsItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
+        {
+          data = items
+          partial = needed
+        } else {
+          data = try context.materialize(compiled)
+        }
       case .swift(let swift):
+        if let carried = partial, !(swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false) || !Self.keepsItems(swift.stage) {
+          data = try data.map(context.hydrate)
+          partial = nil
+        }
         data = try swift.stage.execute(data ?? .items([]), context: context)
       case .fork(_, let branches):
+        if partial != nil {
+          data = try data.map(context.hydrate)
+          partial = nil
+        }
         var last: PipelineData = data ?? .items([])
         for branch in branches { last = try self.pipeline(branch, data: data, emit: emit) }
         return last
       }
     }
+    if partial != nil { data = try data.map(context.hydrate) }
     let result = data ?? .items([])
     if emit {
       try onReply(Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage))
     }
     return result
+  }
+
+  /// Whether `stage` gives items (which may stay partial) rather than groups or aggregates.
+  static func keepsItems(_ stage: any BoundStage) -> Bool {
+    stage.outputType == .items || stage.outputType == .scoredItems
   }
 
   /// Streams the items of `step` in batches: the first results reach the reader before the
