@@ -217,6 +217,25 @@ import Testing
     #expect(SQLCompiler.requiredFoldedWords(try #require(try Self.pattern(#""*zoe*"cd"#))).isEmpty)
   }
 
+  /// Counting the groups of a single-valued attribute counts rows (one per item); a
+  /// list-valued attribute, whose item may repeat a value, counts distinct items.
+  @Test(arguments: [false, true])
+  func groupCountsOfASingleValuedAttributeCountRows(analyzed: Bool) throws {
+    let single = try #require(try statements(#"search domainIdentifier == "trails" | group by stateOrProvince | count"#, analyzed: analyzed).first)
+    #expect(single.sql.contains("count(*)") && !single.sql.contains("count(DISTINCT"), "\(single.sql)")
+    #expect(!single.plan.lines.joined(separator: "\n").contains("FOR count(DISTINCT)"))
+    let list = try #require(try statements(#"search * | group by keywords | count"#, analyzed: analyzed).first)
+    #expect(list.sql.contains("count(DISTINCT i.rowid)"), "\(list.sql)")
+    // The counts are the items of each group, as `group` then `count` give in Swift.
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    for query in [#"search * | group by stateOrProvince | count"#, #"search "trail" | group by difficulty | count"#] {
+      var table: PipelineData?
+      _ = try executor.run(query, options: options) { table = $0.content }
+      #expect(table == (try inSwift(query)), "\(query)")
+    }
+  }
+
   /// The match pattern of `title == LITERAL`.
   static func pattern(_ literal: String) throws -> MatchPattern? {
     let graph = try prepare("search title == \(literal)")

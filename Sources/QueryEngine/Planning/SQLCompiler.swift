@@ -293,7 +293,11 @@ public struct SQLCompiler {
       return finish("SELECT \(column), count(*) FROM " + from + " WHERE " + where_ + " AND \(column) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
     }
     let (join, key) = try valueJoin(target, alias: "g")
-    return finish("SELECT " + key + ", count(DISTINCT i.rowid) FROM " + from + " " + Self.keepingOrder(join, driven) + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
+    // An item has one value row of a single-valued attribute, so count(*) counts its items
+    // without the temporary B-tree of count(DISTINCT); a list-valued one may repeat a value.
+    var counted = "count(DISTINCT i.rowid)"
+    if case .attribute(_, let type) = target, !type.isList { counted = "count(*)" }
+    return finish("SELECT " + key + ", \(counted) FROM " + from + " " + Self.keepingOrder(join, driven) + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
   /// The SQL aggregate of a statistic over `value` (a column, or 1 for items).
