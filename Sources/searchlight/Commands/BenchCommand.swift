@@ -7,19 +7,21 @@ enum BenchCommand: Command {
   static let name = "bench"
   static let abstract = "Benchmark ingest, a query mix against hand-written SQL, and ranked top-k against FTS5, on the same file."
   static let usage = """
-    bench [--items N | --corpus FILE [--queries FILE]] [--db FILE] [--k N] [--runs N] [--iterations N] [--cold-runs N] [--passes N] [--seed S] [--skip-without-ranked] [--ranked-only] [--format table|json]
+    bench [--items N | --corpus FILE [--queries FILE]] [--db FILE] [--k N] [--runs N] [--iterations N] [--cold-runs N] [--passes N] [--seed S] [--skip-without-ranked] [--ranked-only] [--reuse] [--only NAMES] [--format table|json]
            bench --generate N --corpus FILE --queries FILE [--seed S] [--cranfield DIR]
     """
   static let discussion = """
     Generates N realistic items (notes, emails and trails shaped like the bundled samples,
     deterministic for a seed) or indexes a corpus, then reports ingest items/s, index bytes per
-    item and peak memory, and for each query of a fixed mix (text top-k, a plain-planner
-    question, a predicate, a date range, group + count, stats, a custom scoring stage) the
-    engine's latency p50/p95/p99 next to hand-written SQLite SQL doing the same work on the same
-    file; ratio = engine p50 / SQL p50. A corpus has only titles and text, so it gets the text
-    queries. Warm figures are the median of the runs; cold runs open new connections and evict
-    the file from the OS page cache. The index is built in a temporary file unless --db names
-    a new one to keep.
+    item and peak memory, and for each query of a fixed mix (text top-k, count, group and
+    stats, a plain-planner question, a predicate, a date range, sort + limit, group + count,
+    group all, a list value, stats, a custom scoring stage, people, sample, a built-in planner
+    question, a tool call, fuse) the engine's latency p50/p95/p99 next to hand-written SQLite
+    SQL doing the same work on the same file; ratio = engine p50 / SQL p50. A corpus has only
+    titles and text, so it gets the text queries. Warm figures are the median of the runs;
+    cold runs open new connections and evict the file from the OS page cache. The index is
+    built in a temporary file unless --db names a new one to keep; --reuse times the queries
+    of such a file again without ingesting, and --only NAMES times some of them.
 
     Ranked top-k: for every line of --queries (else every question of the mix) the OR of its
     words is checked to return exactly the exhaustive BM25F top k, then timed through the
