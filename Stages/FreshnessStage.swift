@@ -32,6 +32,11 @@ public struct FreshnessStage: CustomStage {
   }
   public var examples: [String] { [#"search "budget" | freshness(halfLife: 14d, weight: 0.8) | top 3"#] }
 
+  /// Only the date attribute (and the scores) matter.
+  public func attributesRead(_ arguments: StageArguments) -> Set<String>? {
+    [arguments.string("attribute") ?? "contentModificationDate"]
+  }
+
   public func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData {
     let halfLife = arguments.number("halfLife") ?? self.halfLife
     let weight = arguments.number("weight") ?? self.weight

@@ -40,6 +40,8 @@ public struct LimitStage: StageDefinition {
     var offset = 0
     let outputType: PipelineType
     var explanation: String { offset == 0 ? "keep the first \(count)" : "skip \(offset), then keep the first \(count)" }
+    /// Positions only.
+    var attributesRead: Set<String>? { [] }
 
     func push(into plan: inout SQLPlan) -> Bool {
       // Skipping runs in Swift over the items SQLite returns (an offset after a LIMIT already

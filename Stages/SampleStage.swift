@@ -63,6 +63,14 @@ public struct SampleStage: StageDefinition {
     let stratum: AttributeTarget?
     let outputType: PipelineType
     var explanation: String { "sample \(count) (seed \(seed))" + (stratum.map { " by \($0.displayName)" } ?? "") }
+    /// The positions of the items only (the stratum's values when stratified).
+    var attributesRead: Set<String>? {
+      switch stratum {
+      case nil, .itemField: return []
+      case .attribute(let name, _): return [name]
+      case .anyText, .anyAttribute: return nil
+      }
+    }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       var generator = SeededGenerator(state: seed)

@@ -29,6 +29,8 @@ public struct TopStage: StageDefinition {
     let count: Int
     let outputType: PipelineType
     var explanation: String { "keep the best \(count)" }
+    /// Scores and relevance only.
+    var attributesRead: Set<String>? { [] }
 
     func push(into plan: inout SQLPlan) -> Bool {
       guard plan.groupBy == nil, plan.aggregate == nil else { return false }

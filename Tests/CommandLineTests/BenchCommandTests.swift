@@ -17,7 +17,7 @@ import Testing
       let queries = try #require(json["queries"]?.arrayValue)
       #expect(queries.map { $0["name"]?.stringValue ?? "" } == [
         "text top-10", "question top-10 (OR)", "text count", "text group", "text stats", "predicate", "date range", "sort + limit",
-      "group + count", "group all", "list value count", "stats", "custom scoring stage",
+      "group + count", "group all", "list value count", "stats", "custom scoring stage", "people", "sample", "planner question", "tool call", "fuse",
       ])
       for query in queries {
         #expect(query.objectValue?.keys.prefix(6) == ["name", "p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "ratio"])

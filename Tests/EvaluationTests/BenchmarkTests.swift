@@ -63,7 +63,7 @@ import Testing
     #expect(report.ingest.bytesPerItem > 0)
     #expect(report.queries.map(\.name) == [
       "text top-10", "question top-10 (OR)", "text count", "text group", "text stats", "predicate", "date range", "sort + limit",
-      "group + count", "group all", "list value count", "stats", "custom scoring stage",
+      "group + count", "group all", "list value count", "stats", "custom scoring stage", "people", "sample", "planner question", "tool call", "fuse",
     ])
     for query in report.queries {
       // The OR question is ranked by BM25F, which no SQL expresses; `ranked` checks it.

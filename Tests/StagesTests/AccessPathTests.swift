@@ -178,4 +178,69 @@ import Testing
     // A median needs its values in order: a statement of its own.
     #expect(try statements(#"search domainIdentifier == "trails" | stats avg(distance), median(rating)"#).count == 2)
   }
+
+  /// A text pattern that needs the matcher (words of a name, a substring) reads only the
+  /// attribute's text values, from the (attr, fold) index: never a scan of the value table.
+  @Test(arguments: [false, true])
+  func aTextPatternReadsTheAttributesValuesOnly(analyzed: Bool) throws {
+    for query in [#"search * | people "Sam Ortiz" role from | count"#, #"search title == "*falls*"c | count"#] {
+      let statement = try #require(try statements(query, analyzed: analyzed).first)
+      let plan = statement.plan.lines.joined(separator: "\n")
+      #expect(statement.sql.contains("fold IS NOT NULL AND "), "\(query): \(statement.sql)")
+      #expect(!statement.plan.loops.contains { $0 == "SCAN vals" }, "\(query): the value table is scanned\n\(plan)")
+      #expect(plan.contains("INDEX vals_fold (attr=?"), "\(query)\n\(plan)")
+    }
+  }
+
+  /// A word pattern that ignores case and diacritics has SQLite find its words in the folded
+  /// value (`instr`, no callback) before the matcher confirms; the answers are the matcher's.
+  @Test func wordsOfAPatternAreFoundInTheFoldedValueFirst() throws {
+    let fixture = try TemporaryIndex([
+      item("a", domain: "mail", [("title", .string("One")), ("authorNames", .list([.string("Zoë Ängström")]))]),
+      item("b", domain: "mail", [("title", .string("Two")), ("authorNames", .list([.string("ZOE angstrom-Smith")]))]),
+      item("c", domain: "mail", [("title", .string("Three")), ("authorNames", .list([.string("Zoe Angstrand")]))]),
+      item("d", domain: "mail", [("title", .string("Four")), ("authorNames", .list([.string("Angstrom Zoe")]))]),
+      item("e", domain: "mail", [("title", .string("Five")), ("authorNames", .list([.string("ZoeAngstrom")]))]),
+    ])
+    let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let query = #"search * | people "zoe ANGSTROM" role from | sort title"#
+    let sql = try #require(try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options).first?.sql)
+    #expect(sql.contains("instr(fold, ?) > 0 AND instr(fold, ?) > 0 AND sl_match("), "\(sql)")
+    var ids: [String] = []
+    _ = try executor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
+    // Words in order, whatever their case and diacritics (a case change splits words too);
+    // not a reversed pair, not a longer word.
+    #expect(ids.sorted() == ["a", "b", "e"], "\(ids)")
+    #expect(SQLCompiler.requiredFoldedWords(try #require(try Self.pattern(#""Zoë ång*"cdw"#))) == ["zoe", "ang"])
+    #expect(SQLCompiler.requiredFoldedWords(try #require(try Self.pattern(#""Zoë ång*"cw"#))).isEmpty)
+    #expect(SQLCompiler.requiredFoldedWords(try #require(try Self.pattern(#""*zoe*"cd"#))).isEmpty)
+  }
+
+  /// Counting the groups of a single-valued attribute counts rows (one per item); a
+  /// list-valued attribute, whose item may repeat a value, counts distinct items.
+  @Test(arguments: [false, true])
+  func groupCountsOfASingleValuedAttributeCountRows(analyzed: Bool) throws {
+    let single = try #require(try statements(#"search domainIdentifier == "trails" | group by stateOrProvince | count"#, analyzed: analyzed).first)
+    #expect(single.sql.contains("count(*)") && !single.sql.contains("count(DISTINCT"), "\(single.sql)")
+    #expect(!single.plan.lines.joined(separator: "\n").contains("FOR count(DISTINCT)"))
+    let list = try #require(try statements(#"search * | group by keywords | count"#, analyzed: analyzed).first)
+    #expect(list.sql.contains("count(DISTINCT i.rowid)"), "\(list.sql)")
+    // The counts are the items of each group, as `group` then `count` give in Swift.
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    for query in [#"search * | group by stateOrProvince | count"#, #"search "trail" | group by difficulty | count"#] {
+      var table: PipelineData?
+      _ = try executor.run(query, options: options) { table = $0.content }
+      #expect(table == (try inSwift(query)), "\(query)")
+    }
+  }
+
+  /// The match pattern of `title == LITERAL`.
+  static func pattern(_ literal: String) throws -> MatchPattern? {
+    let graph = try prepare("search title == \(literal)")
+    guard case .search(let predicate) = graph.statements.first?.source, case .test(let test) = predicate,
+      case .match(let pattern) = test.kind else { return nil }
+    return pattern
+  }
 }

@@ -92,6 +92,8 @@ struct ToolResultFormatter {
   static func neutralised(_ line: String) -> String {
     var folded = String.UnicodeScalarView()
     for scalar in line.unicodeScalars {
+      // No ASCII scalar is a format character or a look-alike: the common case skips both lookups.
+      if scalar.isASCII { folded.append(scalar); continue }
       if scalar.properties.generalCategory == .format { continue }
       folded.append(lookAlikes[scalar] ?? scalar)
     }

@@ -1,3 +1,4 @@
+import Assistant
 import Foundation
 import QueryEngine
 import SearchIndex
@@ -42,6 +43,12 @@ package struct Benchmark {
     /// Whether to time the query mix against hand-written SQL (off: ingest and the ranked
     /// measurement only, for large collections).
     package var timesMix = true
+    /// Time the queries of an index an earlier `bench --db` built (same items and seed)
+    /// instead of ingesting: for profiling and before/after comparisons of queries alone.
+    package var reusesIndex = false
+    /// Only the mix's queries of these names (all when nil); the ranked measurement is then
+    /// skipped.
+    package var onlyQueries: Set<String>?
 
     package init(path: String) { self.path = path }
   }
@@ -64,19 +71,27 @@ package struct Benchmark {
 
   /// Runs the whole benchmark.
   package func run() throws -> BenchmarkReport {
-    let withoutRanked = configuration.measuresWithoutRanked ? try ingestWithoutRanked() : nil
-    let index = try SearchIndex(path: configuration.path, create: true)
+    let withoutRanked = configuration.measuresWithoutRanked && !configuration.reusesIndex ? try ingestWithoutRanked() : nil
+    let index = try SearchIndex(path: configuration.path, create: !configuration.reusesIndex)
     var sample = TextSample()
-    progress("ingesting with ranked postings")
-    let ingest = try ingest(into: index, path: configuration.path, sample: &sample)
+    let ingest: BenchmarkReport.Ingest
+    if configuration.reusesIndex {
+      let size = Self.fileSize(configuration.path)
+      ingest = BenchmarkReport.Ingest(
+        items: configuration.items, seconds: 0, generationSeconds: 0, itemsPerSecond: 0, fileBytes: size,
+        bytesPerItem: Double(size) / Double(max(configuration.items, 1)), peakMemoryBytes: nil, cpuSeconds: 0)
+    } else {
+      progress("ingesting with ranked postings")
+      ingest = try self.ingest(into: index, path: configuration.path, sample: &sample)
+    }
     let mix = try self.mix(sample: sample, index: index)
     var queries: [BenchmarkReport.Query] = []
-    for query in mix where configuration.timesMix {
+    for query in mix where configuration.timesMix && (configuration.onlyQueries?.contains(query.name) ?? true) {
       progress("timing '\(query.name)'")
       queries.append(try measure(query, index: index))
     }
-    let ranked = try RankedBenchmark(k: configuration.k, passes: configuration.rankedPasses, progress: progress)
-      .run(try rankedQueries(mix: mix), index: index)
+    let ranked = configuration.onlyQueries != nil ? nil
+      : try RankedBenchmark(k: configuration.k, passes: configuration.rankedPasses, progress: progress).run(try rankedQueries(mix: mix), index: index)
     return BenchmarkReport(
       ingest: ingest, queries: queries, runs: configuration.runs, iterations: configuration.iterations,
       coldRuns: configuration.coldRuns, coldCache: Self.coldCacheDescription,
@@ -276,6 +291,11 @@ package struct Benchmark {
     mix.append(.listValue(["waterfall", "lake", "summit", "glacier"], keywords: id("keywords")))
     mix.append(.stats(distance: id("distance"), rating: id("rating")))
     if !rare.isEmpty { mix.append(.customScoring(rare, k: k, modified: id("contentModificationDate"), now: ItemGenerator.referenceDate, stage: .freshness())) }
+    mix.append(.people(["Sam Ortiz", "Priya Shah", "Sofia Alvarez", "Marcus Lee"], authorNames: id("authorNames"), authorEmails: id("authorEmailAddresses")))
+    mix.append(.sample(seeds: [7, 11, 13, 17], count: 20))
+    mix.append(.planned([("Utah", 4.7), ("Colorado", 4.5), ("Oregon", 4.8), ("California", 4.6)], state: id("stateOrProvince"), rating: id("rating")))
+    if !pairs.isEmpty { mix.append(.toolCall(pairs, k: k)) }
+    if rare.count >= 2 { mix.append(.fuse((0..<(rare.count / 2)).map { [rare[2 * $0], rare[2 * $0 + 1]] }, k: k)) }
     return mix
   }
 
@@ -298,11 +318,16 @@ package struct Benchmark {
     let options: QueryOptions
     /// Results for questions.
     let k: Int
+    /// The built-in planner, for `planned` questions (it reads the index's vocabulary once).
+    let planner: BuiltinPlanner?
 
-    init(index: SearchIndex, options: QueryOptions, k: Int) {
+    init(index: SearchIndex, options: QueryOptions, k: Int, planner: Bool = false) throws {
       executor = QueryExecutor(index: index, registry: StandardLibrary.registryWithExamples())
       self.options = options
       self.k = k
+      self.planner = planner
+        ? try BuiltinPlanner(index: index, clock: options.clock, scope: options.scope, resultLimit: k, registry: executor.registry)
+        : nil
     }
 
     /// Runs a variant; returns its result rows (item ids, table rows, a statistic).
@@ -314,20 +339,33 @@ package struct Benchmark {
       case .question(let question):
         let context = PlanningContext(executor: executor, options: options, limit: k)
         graph = try PlainQuestionPlanner().plan(question, context: context).graph(context)
+      case .planned(let question):
+        guard let planner else { throw BenchmarkError("no planner for '\(question)'") }
+        graph = try executor.prepare(try planner.plan(question).dsl, options: options)
+      case .toolCall(let arguments):
+        let result = try SearchTool(executor: executor, options: options).call(arguments)
+        if let error = result.error { throw BenchmarkError("tool call failed: \(error)") }
+        var rows: [[String]] = []
+        for reply in result.replies where collect { rows += Self.rows(reply.content) }
+        return rows
       }
       var rows: [[String]] = []
       try executor.execute(graph, options: options) { reply in
         guard collect else { return }
-        switch reply.content {
-        case .items(let items), .scoredItems(let items): rows += items.map { [$0.id] }
-        case .table(let table): rows += table.rows.map { $0.map(Self.canonical) }
-        case .statistic(let statistic): rows.append([Self.canonical(statistic.value)])
-        case .count(let count): rows.append([Self.canonical(.number(Double(count)))])
-        case .groupedItems(let grouped): rows += grouped.groups.map { [Self.canonical($0.key), Self.canonical(.number(Double($0.count)))] }
-        case .text(let text): rows.append([text.body])
-        }
+        rows += Self.rows(reply.content)
       }
       return rows
+    }
+
+    static func rows(_ content: PipelineData) -> [[String]] {
+      switch content {
+      case .items(let items), .scoredItems(let items): items.map { [$0.id] }
+      case .table(let table): table.rows.map { $0.map(Self.canonical) }
+      case .statistic(let statistic): [[Self.canonical(statistic.value)]]
+      case .count(let count): [[Self.canonical(.number(Double(count)))]]
+      case .groupedItems(let grouped): grouped.groups.map { [Self.canonical($0.key), Self.canonical(.number(Double($0.count)))] }
+      case .text(let text): [[text.body]]
+      }
     }
 
     static func canonical(_ value: Value) -> String {
@@ -346,19 +384,22 @@ package struct Benchmark {
     let connection: Connection
     let prefix: [SQLValue]
 
-    /// Runs the statement, reading every column of every row; returns the rows when asked.
+    /// Runs the statement, reading every column of every row, then the query's Swift part
+    /// when it has one; returns the rows when asked.
     @discardableResult
-    func run(_ sql: String, _ arguments: [SQLValue], collect: Bool) throws -> [[String]] {
-      let statement = try connection.cachedStatement(sql)
-      try statement.bind(prefix + arguments)
+    func run(_ query: BenchmarkQuery, _ variant: BenchmarkQuery.Variant, collect: Bool) throws -> [[String]] {
+      let statement = try connection.cachedStatement(query.sql)
+      try statement.bind(prefix + variant.arguments)
       var rows: [[String]] = []
+      var values: [[SQLValue]] = []
       while try statement.step() {
         var row: [SQLValue] = []
         for column in 0..<statement.columnCount { row.append(statement.value(at: column)) }
-        if collect { rows.append(row.map(Self.canonical)) }
+        if query.finish != nil { values.append(row) } else if collect { rows.append(row.map(Self.canonical)) }
       }
       statement.reset()
-      return rows
+      if let finish = query.finish { rows = finish(values, variant) }
+      return collect ? rows : []
     }
 
     static func canonical(_ value: SQLValue) -> String {
@@ -379,14 +420,14 @@ package struct Benchmark {
   }
 
   private func measure(_ query: BenchmarkQuery, index: SearchIndex) throws -> BenchmarkReport.Query {
-    let engine = Engine(index: index, options: options, k: configuration.k)
+    let engine = try Engine(index: index, options: options, k: configuration.k, planner: query.needsPlanner)
     let sql = try handWritten(index)
     // Warm-up, and the check that both sides return the same results.
     var matches = true
     var results = 0
     for (position, variant) in query.variants.enumerated() {
       let mine = try engine.run(variant.engine, collect: true)
-      var theirs = try sql.run(query.sql, variant.arguments, collect: true)
+      var theirs = try sql.run(query, variant, collect: true)
       if query.comparison == .identifiers { theirs = theirs.map { Array($0.prefix(1)) } }
       if query.comparison == .none { theirs = mine }
       if mine != theirs { matches = false }
@@ -406,7 +447,7 @@ package struct Benchmark {
       for iteration in 0..<max(configuration.iterations, 1) {
         let variant = query.variants[iteration % query.variants.count]
         engineTimes.append(try milliseconds { try engine.run(variant.engine, collect: false) })
-        sqlTimes.append(try milliseconds { try sql.run(query.sql, variant.arguments, collect: false) })
+        sqlTimes.append(try milliseconds { try sql.run(query, variant, collect: false) })
       }
       engineRuns.append(Self.latency(engineTimes))
       sqlRuns.append(Self.latency(sqlTimes))
@@ -417,14 +458,14 @@ package struct Benchmark {
       let variant = query.variants[iteration % query.variants.count]
       do {
         let fresh = try SearchIndex(path: configuration.path, create: false)
-        let engine = Engine(index: fresh, options: options, k: configuration.k)
+        let engine = try Engine(index: fresh, options: options, k: configuration.k, planner: query.needsPlanner)
         evictFromPageCache()
         coldEngine.append(try milliseconds { try engine.run(variant.engine, collect: false) })
       }
       do {
         let fresh = try handWritten(index)
         evictFromPageCache()
-        coldSQL.append(try milliseconds { try fresh.run(query.sql, variant.arguments, collect: false) })
+        coldSQL.append(try milliseconds { try fresh.run(query, variant, collect: false) })
       }
     }
     return BenchmarkReport.Query(

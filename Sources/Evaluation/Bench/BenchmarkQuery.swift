@@ -17,12 +17,20 @@ package struct BenchmarkQuery: Sendable {
     case text(String)
     /// A question through `PlainQuestionPlanner`, as `eval` runs it.
     case question(String)
+    /// A question through the built-in planner (`BuiltinPlanner`, as `plan` and `ask` run
+    /// it): planning and running the query it makes are both timed.
+    case planned(String)
+    /// A tool call's arguments (Apple's `FullArguments` JSON) through `SearchTool`: decoding,
+    /// running and paging are timed.
+    case toolCall(String)
 
     /// How the query reads in a report.
     package var display: String {
       switch self {
       case .text(let text): text
       case .question(let question): "plain planner: \(question)"
+      case .planned(let question): "built-in planner: \(question)"
+      case .toolCall(let arguments): "tool call: \(arguments)"
       }
     }
   }
@@ -31,6 +39,8 @@ package struct BenchmarkQuery: Sendable {
   package struct Variant: Sendable {
     package var engine: EngineQuery
     package var arguments: [SQLValue]
+    /// Arguments of the hand-written side's Swift part (`finish`), not bound to the SQL.
+    package var swiftArguments: [SQLValue] = []
   }
 
   /// How the two sides' results are compared once, before timing.
@@ -50,6 +60,24 @@ package struct BenchmarkQuery: Sendable {
   package var sql: String
   package var variants: [Variant]
   package var comparison: Comparison
+  /// What the hand-written side does in Swift with the statement's rows, when the same work
+  /// is more than one statement (a seeded sample, a nearest-neighbour scan); timed with it.
+  package var finish: (@Sendable ([[SQLValue]], Variant) -> [[String]])?
+
+  init(name: String, sql: String, variants: [Variant], comparison: Comparison,
+       finish: (@Sendable ([[SQLValue]], Variant) -> [[String]])? = nil) {
+    self.name = name
+    self.sql = sql
+    self.variants = variants
+    self.comparison = comparison
+    self.finish = finish
+  }
+
+  /// Whether a variant asks the built-in planner (the engine side then reads its vocabulary
+  /// once, before timing).
+  var needsPlanner: Bool {
+    variants.contains { if case .planned = $0.engine { true } else { false } }
+  }
 
   /// The visibility condition every statement includes (see the type's documentation).
   static let visible = "i.indexId = ?1 AND (i.expiration IS NULL OR i.expiration > ?2) AND i.protection IS NULL"
@@ -265,4 +293,142 @@ package struct BenchmarkQuery: Sendable {
       },
       comparison: .identifiers)
   }
+}
+
+extension BenchmarkQuery {
+  /// A seeded random sample of the trails (`search domainIdentifier == "trails" | sample N
+  /// seed S`): the SQL lists the visible trails in index order and Swift picks the same N
+  /// with the sample stage's generator (SplitMix64, a partial Fisher-Yates shuffle, the
+  /// picks kept in input order).
+  static func sample(seeds: [UInt64], count: Int) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "sample",
+      sql: "SELECT i.id, i.attributes FROM items i WHERE i.domain = ?3 AND \(visible) ORDER BY i.rowid",
+      variants: seeds.map { seed in
+        Variant(
+          engine: .text(#"search domainIdentifier == "trails" | sample \#(count) seed \#(seed)"#),
+          arguments: [.text("trails")], swiftArguments: [.integer(Int64(bitPattern: seed))])
+      },
+      comparison: .identifiers,
+      finish: { rows, variant in
+        guard case .integer(let seed) = variant.swiftArguments.first else { return [] }
+        guard count < rows.count else { return rows.map { [HandWrittenValue.text($0[0])] } }
+        var state = UInt64(bitPattern: seed)
+        func next() -> UInt64 {
+          state &+= 0x9E37_79B9_7F4A_7C15
+          var z = state
+          z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+          z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+          return z ^ (z >> 31)
+        }
+        var indices = Array(rows.indices)
+        for i in 0..<count {
+          indices.swapAt(i, i + Int(next() % UInt64(indices.count - i)))
+        }
+        return indices.prefix(count).sorted().map { [HandWrittenValue.text(rows[$0][0])] }
+      })
+  }
+
+  /// Reciprocal rank fusion of two text searches, each cut to its best 50
+  /// (`a = search "x" | top 50; b = search "y" | top 50; merge(a, b) | fuse | top k`):
+  /// 1 / (60 + rank) summed over the lists that have the item, ties in merged order (the
+  /// first list's order, then the second's new items).
+  static func fuse(_ pairs: [[String]], k: Int) -> BenchmarkQuery {
+    func ranked(_ parameter: Int) -> String {
+      """
+      SELECT item, id, row_number() OVER (ORDER BY s, item) AS rank FROM (
+          SELECT i.rowid AS item, i.id AS id, \(bm25) AS s FROM fts JOIN items i ON i.rowid = fts.rowid
+          WHERE fts MATCH ?\(parameter) AND \(visible) ORDER BY s, i.rowid LIMIT 50)
+      """
+    }
+    return BenchmarkQuery(
+      name: "fuse",
+      sql: """
+        WITH a AS (\(ranked(3))), b AS (\(ranked(4)))
+        SELECT coalesce(a.id, b.id), coalesce(1.0 / (60 + a.rank), 0.0) + coalesce(1.0 / (60 + b.rank), 0.0) AS score
+        FROM a FULL JOIN b ON a.item = b.item
+        ORDER BY score DESC, a.rank IS NULL, coalesce(a.rank, b.rank) LIMIT \(k)
+        """,
+      variants: pairs.map { words in
+        Variant(
+          engine: .text(#"a = search "\#(words[0])" | top 50; b = search "\#(words[1])" | top 50; merge(a, b) | fuse | top \#(k)"#),
+          arguments: [.text(match([words[0]], all: true)), .text(match([words[1]], all: true))])
+      },
+      comparison: .identifiers)
+  }
+}
+
+extension BenchmarkQuery {
+  /// Emails from a person (`search contentType == "email" | people "NAME" role from | count`):
+  /// the people stage matches the name as words of the author's name or address, ignoring
+  /// case and diacritics; the SQL matches the folded author names and addresses as words
+  /// with LIKE.
+  static func people(_ names: [String], authorNames: Int64, authorEmails: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "people",
+      sql: """
+        SELECT count(*) FROM items i WHERE i.contentType = ?3 AND \(visible) AND i.rowid IN (
+          SELECT item FROM vals WHERE attr IN (?4, ?5) AND fold IS NOT NULL AND ' ' || fold || ' ' LIKE ?6)
+        """,
+      variants: names.map { name in
+        Variant(
+          engine: .text(#"search contentType == "email" | people "\#(name)" role from | count"#),
+          arguments: [.text("email"), .integer(authorNames), .integer(authorEmails), .text("% " + TextFolding.fold(name) + " %")])
+      },
+      comparison: .rows)
+  }
+
+  /// A question through the built-in planner ("trails in Utah rated 4.7 or more"), which
+  /// reads it as `search contentType == "trail" && stateOrProvince == "Utah"cd && rating >=
+  /// 4.7 | sort rating desc`; the SQL is that query written by hand.
+  static func planned(_ cases: [(state: String, rating: Double)], state: Int64, rating: Int64) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "planner question",
+      sql: """
+        SELECT i.id, i.attributes FROM vals s JOIN items i ON i.rowid = s.item
+        JOIN vals r ON r.item = i.rowid AND r.attr = ?6 AND +r.num >= ?7
+        WHERE s.attr = ?4 AND s.fold = ?5 AND i.contentType = ?3 AND \(visible)
+        ORDER BY r.num DESC, i.rowid
+        """,
+      variants: cases.map { state0, rating0 in
+        Variant(
+          engine: .planned("trails in \(state0) rated \(JSONValue.format(number: rating0)) or more"),
+          arguments: [.text("trail"), .integer(state), .text(TextFolding.fold(state0)), .integer(rating), .real(rating0)])
+      },
+      comparison: .identifiers)
+  }
+
+  /// A model's tool call in Apple's `FullArguments` shape, every word required, one page of
+  /// `k` (`{"query":{"type":"search","value":{"root":{"type":"allText","value":{"terms":[...]}},
+  /// "pageSize":k}}}`): decoded to `search "a b" | top k+1`, run, paged and formatted for the
+  /// model. The SQL is the ranked search of the page.
+  static func toolCall(_ pairs: [[String]], k: Int) -> BenchmarkQuery {
+    BenchmarkQuery(
+      name: "tool call",
+      sql: """
+        SELECT i.id, i.attributes FROM fts JOIN items i ON i.rowid = fts.rowid
+        WHERE fts MATCH ?3 AND \(visible) ORDER BY \(bm25), i.rowid LIMIT \(k)
+        """,
+      variants: pairs.map { words in
+        let terms = JSONValue.array(words.map(JSONValue.string)).compactText
+        return Variant(
+          engine: .toolCall(#"{"query":{"type":"search","value":{"root":{"type":"allText","value":{"terms":\#(terms)}},"pageSize":\#(k)}}}"#),
+          arguments: [.text(match(words, all: true))])
+      },
+      comparison: .identifiers)
+  }
+}
+
+/// How the hand-written side's Swift part turns a value into a compared cell.
+enum HandWrittenValue {
+  static func text(_ value: SQLValue) -> String {
+    if case .text(let text) = value { return text }
+    return "\(value)"
+  }
+}
+
+/// A benchmark query that could not run as written.
+struct BenchmarkError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

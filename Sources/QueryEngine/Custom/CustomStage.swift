@@ -27,10 +27,15 @@ public protocol CustomStage: Sendable {
   /// Runs the stage. `input` has one of the declared input types; `arguments` holds every
   /// parameter (given or defaulted), already checked against its type and range.
   func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData
+  /// The attributes `execute` reads of its input items for these arguments, when it reads
+  /// only those (item fields, relevance and scores always come); nil (the default) when it
+  /// may read any. Declaring them lets the executor skip decoding the rest.
+  func attributesRead(_ arguments: StageArguments) -> Set<String>?
 }
 
 extension CustomStage {
   public var examples: [String] { [] }
+  public func attributesRead(_ arguments: StageArguments) -> Set<String>? { nil }
 }
 
 /// Checked parameter values of one call of a custom stage.
@@ -75,6 +80,7 @@ struct CustomStageDefinition: StageDefinition {
     let arguments: StageArguments
     let outputType: PipelineType
     var explanation: String { "custom stage \(stage.name)" }
+    var attributesRead: Set<String>? { stage.attributesRead(arguments) }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       try context.cancellation.check()

@@ -71,7 +71,8 @@ extension ExecutionContext {
     var compiler = self.compiler()
     let compiled = try compiler.countQuery(probe)
     try installFunctions(for: compiled)
-    let statement = try connection.makeStatement(compiled.sql)
+    let statement = try connection.checkOutStatement(compiled.sql)
+    defer { connection.checkIn(statement) }
     try statement.bind(compiled.arguments)
     guard try statement.step() else { return false }
     return statement.int64(0) >= Int64(threshold)
@@ -93,14 +94,54 @@ extension ExecutionContext {
     }
   }
 
-  private func items(_ compiled: SQLCompiler.Compiled, batchSize: Int, _ batch: ([ResultItem]) throws -> Void) throws {
+  private func items(
+    _ compiled: SQLCompiler.Compiled, batchSize: Int, attributes: Set<String>? = nil, _ batch: ([ResultItem]) throws -> Void
+  ) throws {
     var batches = ItemBatches(size: batchSize, cancellation: cancellation)
     try run(compiled) { row in
-      var result = ResultItem(rowid: row.int64(0), item: try StoredItem.decode(row: row, offset: 1, catalog: catalog), relevance: row.double(8))
+      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog, only: attributes)
+      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
       result.engagement = Int(row.int64(7))
       try batches.add(result, to: batch)
     }
     try batches.finish(to: batch)
+  }
+
+  /// The items of a compiled items step with only `attributes` decoded (item fields,
+  /// relevance and engagement always), for a Swift stage that reads no others; nil when the
+  /// step is not a plain items statement. `hydrate` reads the kept items whole afterwards.
+  func partialItems(_ step: CompiledStep, attributes: Set<String>) throws -> PipelineData? {
+    guard case .items(let compiled) = step else { return nil }
+    var all: [ResultItem] = []
+    try items(compiled, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
+    return .items(all)
+  }
+
+  /// `data` with every item's record read whole again (after `partialItems` and the stages
+  /// that needed only part of it), by rowid in this read transaction; scores, relevance and
+  /// ranks stay. Not among the plan's statements: a fetch per kept item, as the ranked
+  /// index's are.
+  func hydrate(_ data: PipelineData) throws -> PipelineData {
+    switch data {
+    case .items, .scoredItems: break
+    default: return data
+    }
+    let items = data.resultItems
+    guard !items.isEmpty else { return data }
+    let fetch = try connection.checkOutStatement("SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE rowid = ?")
+    defer { connection.checkIn(fetch) }
+    var whole: [ResultItem] = []
+    whole.reserveCapacity(items.count)
+    for var item in items {
+      try cancellation.check()
+      fetch.reset()
+      try fetch.bind(.integer(item.rowid), at: 1)
+      guard try fetch.step() else { continue }
+      item.item = try StoredItem.decode(row: fetch, offset: 0, catalog: catalog)
+      whole.append(item)
+    }
+    fetch.reset()
+    return data.replacingItems(whole)
   }
 
   /// The data a compiled step produces: items, groups (grouped in Swift from the items), or

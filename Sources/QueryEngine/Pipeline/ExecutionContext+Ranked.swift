@@ -42,7 +42,8 @@ extension ExecutionContext {
     }
     let k = plan.k ?? max(1, statistics.documentCount)
     guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, excluding: hidden.sorted(), in: connection) else { return false }
-    let fetch = try connection.makeStatement(plan.fetch.sql)
+    let fetch = try connection.checkOutStatement(plan.fetch.sql)
+    defer { connection.checkIn(fetch) }
     var batches = ItemBatches(size: batchSize, cancellation: cancellation)
     for hit in hits {
       fetch.reset()

@@ -87,8 +87,9 @@ package final class ExecutionContext {
 
   init(
     index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
-    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil, embedder: (any TextEmbedder)? = nil
-  ) throws {
+    attributes: SQLCompiler.AttributeMap, cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil,
+    embedder: (any TextEmbedder)? = nil
+  ) {
     self.embedder = embedder
     self.delegate = delegate
     self.index = index
@@ -98,7 +99,19 @@ package final class ExecutionContext {
     self.catalog = catalog
     self.cancellation = cancellation
     self.token = token
-    self.attributeMap = try SQLCompiler.AttributeMap.load(connection, catalog: catalog)
+    self.attributeMap = attributes
+  }
+
+  /// A context that reads the attribute ids from `connection` itself (the executor takes
+  /// them from its per-generation cache instead).
+  convenience init(
+    index: SearchIndex, connection: Connection, scope: AccessScope, clock: QueryClock, catalog: AttributeCatalog,
+    cancellation: CancellationFlag, token: QueryToken, delegate: (any IndexDelegate)? = nil, embedder: (any TextEmbedder)? = nil
+  ) throws {
+    self.init(
+      index: index, connection: connection, scope: scope, clock: clock, catalog: catalog,
+      attributes: try SQLCompiler.AttributeMap.load(connection, catalog: catalog), cancellation: cancellation, token: token,
+      delegate: delegate, embedder: embedder)
   }
 
   /// A compiler for plans over this index and scope.
@@ -252,7 +265,9 @@ package final class ExecutionContext {
     let cancellation = self.cancellation
     connection.setProgressHandler(every: 10_000) { cancellation.isCancelled }
     defer { connection.setProgressHandler(every: 0, nil) }
-    let statement = try connection.makeStatement(compiled.sql)
+    // Prepared once per connection and SQL text: the same query with other values reuses it.
+    let statement = try connection.checkOutStatement(compiled.sql)
+    defer { connection.checkIn(statement) }
     try statement.bind(compiled.arguments)
     do {
       while try statement.step() { try row(statement) }
@@ -280,7 +295,10 @@ package final class ExecutionContext {
   func installFunctions(for compiled: SQLCompiler.Compiled) throws {
     if compiled.ranked {
       // Read once per execution: the scope and the snapshot do not change within it.
-      if hiddenFullText == nil { hiddenFullText = .some(try index.hiddenFullTextRows(for: scope, in: connection)) }
+      // Read once per generation and scope (`SearchIndex.queryHiddenFullTextRows`).
+      if hiddenFullText == nil {
+        hiddenFullText = .some(try index.queryHiddenFullTextRows(for: scope, in: connection, generation: token.generation))
+      }
       connection.scoreFullText(excluding: hiddenFullText ?? nil)
     }
     let matchers = compiled.matchers

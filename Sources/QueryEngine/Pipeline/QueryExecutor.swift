@@ -96,9 +96,13 @@ public struct QueryExecutor: Sendable {
   }
 
   private func builder(options: QueryOptions, variables: [String: Value]) throws -> GraphBuilder {
-    let catalog: AttributeCatalog
-    // Names bind (and are suggested) only as the caller may see them.
-    do { catalog = try index.catalog(scope: options.scope) } catch { throw error }
+    // Names bind (and are suggested) only as the caller may see them; the catalogue is read
+    // once per index generation and scope.
+    let catalog = try index.queryCatalog(scope: options.scope)
+    return builder(options: options, variables: variables, catalog: catalog)
+  }
+
+  private func builder(options: QueryOptions, variables: [String: Value], catalog: AttributeCatalog) -> GraphBuilder {
     let context = BindingContext(catalog: catalog, clock: options.clock, variables: variables, identity: options.identity)
     return GraphBuilder(registry: registry, bindingContext: context)
   }
@@ -119,18 +123,22 @@ public struct QueryExecutor: Sendable {
   /// The plan of `graph` over this index as it is now: what `execute` runs and `explain`
   /// shows.
   public func plan(_ graph: QueryGraph, options: QueryOptions) throws -> ExecutionPlan {
-    try index.readPassingErrors { connection in
-      try makeContext(connection, options: options, token: QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: 0))
-        .plan(graph)
-    }
+    try index.readPassingErrors { connection in try makeContext(connection, options: options).plan(graph) }
   }
 
-  /// A context for one execution (or one explanation) on `connection`.
-  func makeContext(_ connection: Connection, options: QueryOptions, token: QueryToken) throws -> ExecutionContext {
-    let context = try ExecutionContext(
-      index: index, connection: connection, scope: options.scope, clock: options.clock,
-      catalog: try SearchIndex.loadCatalogForQuery(connection), cancellation: options.cancellation, token: token,
-      delegate: options.delegate, embedder: options.embedder)
+  /// A context for one execution (or one explanation) on `connection`, inside its read
+  /// transaction: its token records the generation that transaction sees, and the catalogue
+  /// and attribute ids are those of that generation (read once per generation).
+  func makeContext(_ connection: Connection, options: QueryOptions) throws -> ExecutionContext {
+    let generation = try SearchIndex.generation(in: connection)
+    let token = QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: generation)
+    let catalog = try index.queryCatalog(connection, generation: generation)
+    let attributes = try index.cachedForGeneration("attribute-map", generation: generation) {
+      try SQLCompiler.AttributeMap.load(connection, catalog: catalog)
+    }
+    let context = ExecutionContext(
+      index: index, connection: connection, scope: options.scope, clock: options.clock, catalog: catalog, attributes: attributes,
+      cancellation: options.cancellation, token: token, delegate: options.delegate, embedder: options.embedder)
     context.usesRankedIndex = options.usesRankedIndex
     return context
   }
@@ -142,11 +150,11 @@ public struct QueryExecutor: Sendable {
     // real clock.
     var options = options
     options.scope.now = options.scope.now
-    let generation = try index.generation()
-    let token = QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: generation)
+    var token: QueryToken?
     try withoutActuallyEscaping(onReply) { onReply in
     try index.readPassingErrors { connection in
-      let context = try makeContext(connection, options: options, token: token)
+      let context = try makeContext(connection, options: options)
+      token = context.token
       defer { options.statementLog?.append(context.executedSQL) }
       var run = Run(context: context, options: options, onReply: onReply)
       var plan = try planned(context)
@@ -159,13 +167,15 @@ public struct QueryExecutor: Sendable {
         if statement.isLet, let name = statement.name {
           variables[name] = Self.variableValue(data)
           // The rest of the query is bound, and planned, with the variable's value.
-          let graph = try builder(options: options, variables: variables).build(plan.graph.syntax, source: plan.graph.source)
+          let catalog = try self.index.queryVisibleCatalog(connection, scope: options.scope, generation: context.token.generation)
+          let graph = try builder(options: options, variables: variables, catalog: catalog).build(plan.graph.syntax, source: plan.graph.source)
           plan = try context.plan(graph)
         }
         index += 1
       }
     }
     }
+    guard let token else { throw QueryRuntimeError("the query did not run") }
     return token
   }
 
@@ -246,6 +256,9 @@ private struct Run {
   /// streaming item batches when the last step reads items from SQLite.
   private func pipeline(_ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, emit: Bool) throws -> PipelineData {
     var data = start
+    // The attributes the items carry when a Swift stage asked for only those (`partialItems`);
+    // nil when they are whole.
+    var partial: Set<String>?
     for (offset, step) in pipeline.steps.enumerated() {
       try context.cancellation.check()
       switch step {
@@ -254,20 +267,43 @@ private struct Run {
         if emit, offset == pipeline.steps.count - 1, sql.outputType == .items {
           return try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage)
         }
-        data = try context.materialize(compiled)
+        // A Swift stage next that reads only some attributes gets items with only those;
+        // the items it keeps are read whole before anything else sees them.
+        if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
+          Self.keepsItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
+        {
+          data = items
+          partial = needed
+        } else {
+          data = try context.materialize(compiled)
+        }
       case .swift(let swift):
+        if let carried = partial, !(swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false) || !Self.keepsItems(swift.stage) {
+          data = try data.map(context.hydrate)
+          partial = nil
+        }
         data = try swift.stage.execute(data ?? .items([]), context: context)
       case .fork(_, let branches):
+        if partial != nil {
+          data = try data.map(context.hydrate)
+          partial = nil
+        }
         var last: PipelineData = data ?? .items([])
         for branch in branches { last = try self.pipeline(branch, data: data, emit: emit) }
         return last
       }
     }
+    if partial != nil { data = try data.map(context.hydrate) }
     let result = data ?? .items([])
     if emit {
       try onReply(Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage))
     }
     return result
+  }
+
+  /// Whether `stage` gives items (which may stay partial) rather than groups or aggregates.
+  static func keepsItems(_ stage: any BoundStage) -> Bool {
+    stage.outputType == .items || stage.outputType == .scoredItems
   }
 
   /// Streams the items of `step` in batches: the first results reach the reader before the

@@ -22,8 +22,14 @@ public protocol BoundStage: Sendable {
   func push(into plan: inout SQLPlan) -> Bool
   /// Runs the stage over its input.
   func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData
+  /// The attributes `execute` reads of its input items, when it reads only those (the item
+  /// fields, relevance and scores always come): items read from SQLite for it then decode
+  /// only these, and only the items it keeps are read whole. Nil (the default) when it may
+  /// read any attribute.
+  var attributesRead: Set<String>? { get }
 }
 
 extension BoundStage {
   public func push(into plan: inout SQLPlan) -> Bool { false }
+  public var attributesRead: Set<String>? { nil }
 }

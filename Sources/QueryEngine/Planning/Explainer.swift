@@ -44,8 +44,7 @@ public struct Explainer {
     options.scope.now = options.scope.now
     var output = Output()
     try executor.index.readPassingErrors { connection in
-      let context = try executor.makeContext(
-        connection, options: options, token: QueryToken(now: options.clock.now, timeZone: options.clock.timeZone, generation: 0))
+      let context = try executor.makeContext(connection, options: options)
       let plan = try given ?? context.plan(graph)
       output.lines.append("clock: \(ISO8601.format(options.clock.now, in: options.clock.timeZone)) (TZ \(options.clock.timeZone.identifier))")
       for (index, statement) in plan.statements.enumerated() {

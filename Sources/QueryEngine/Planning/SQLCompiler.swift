@@ -293,7 +293,11 @@ public struct SQLCompiler {
       return finish("SELECT \(column), count(*) FROM " + from + " WHERE " + where_ + " AND \(column) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
     }
     let (join, key) = try valueJoin(target, alias: "g")
-    return finish("SELECT " + key + ", count(DISTINCT i.rowid) FROM " + from + " " + Self.keepingOrder(join, driven) + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
+    // An item has one value row of a single-valued attribute, so count(*) counts its items
+    // without the temporary B-tree of count(DISTINCT); a list-valued one may repeat a value.
+    var counted = "count(DISTINCT i.rowid)"
+    if case .attribute(_, let type) = target, !type.isList { counted = "count(*)" }
+    return finish("SELECT " + key + ", \(counted) FROM " + from + " " + Self.keepingOrder(join, driven) + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
   /// The SQL aggregate of a statistic over `value` (a column, or 1 for items).
@@ -691,7 +695,39 @@ public struct SQLCompiler {
       return Fragment("\(foldColumn) >= ? AND \(foldColumn) < ? AND ", [.text(prefix), .text(prefix + "\u{10FFFF}")])
         + (try matcherCall(pattern, column))
     }
+    // Every short text value has its folded form, so `fold IS NOT NULL` selects the same rows
+    // and lets SQLite read only this attribute's text values from the (attr, fold) index
+    // instead of scanning the whole value table.
+    if let foldColumn {
+      var test = Fragment("\(foldColumn) IS NOT NULL AND ")
+      // Words the pattern needs, found in the folded value by SQLite before the matcher runs.
+      for word in Self.requiredFoldedWords(pattern) { test = test + Fragment("instr(\(foldColumn), ?) > 0 AND ", [.text(word)]) }
+      return test + (try matcherCall(pattern, column))
+    }
     return try matcherCall(pattern, column)
+  }
+
+  /// Texts that the folded form of every value a word pattern matches contains: for a pattern
+  /// that ignores case and diacritics, each word written out (`"sam ortiz"cdw`) or a word's
+  /// literal start (`"ort*"cdw`), folded. Folding works scalar by scalar and a word is a run
+  /// of the value's scalars, so a word that folds to `t` leaves `t` inside the folded value;
+  /// `instr` on the `fold` column (C, no callback) then discards most values before
+  /// `sl_match` confirms. Empty for other patterns (a regex's caseless match and folding may
+  /// disagree).
+  static func requiredFoldedWords(_ pattern: MatchPattern) -> [String] {
+    guard !pattern.isWholeValue, pattern.caseInsensitive, pattern.diacriticInsensitive else { return [] }
+    var words: [String] = []
+    for word in PatternMatcher.splitIntoWords(pattern.pieces) {
+      let text: String
+      switch word.count {
+      case 1: guard case .literal(let literal) = word[0] else { continue }; text = literal
+      case 2: guard case .literal(let literal) = word[0], word[1] == .anyRun else { continue }; text = literal
+      default: continue
+      }
+      let folded = TextFolding.fold(text)
+      if !folded.isEmpty, !words.contains(folded) { words.append(folded) }
+    }
+    return words
   }
 
   private mutating func matcherCall(_ pattern: MatchPattern, _ column: String) throws(QueryRuntimeError) -> Fragment {

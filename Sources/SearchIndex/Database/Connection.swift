@@ -11,6 +11,9 @@ package final class Connection {
   /// The path the connection was opened with.
   package let path: String
   private var statementCache: [String: Statement] = [:]
+  /// Prepared statements of generated SQL (queries), by text, at most
+  /// `maximumQueryStatements` (see `checkOutStatement`).
+  private var queryStatements: [String: Statement] = [:]
   /// Keeps the progress handler's closure alive while SQLite may call it.
   var progressBox: ProgressBox?
   /// Receives the tokens the `searchlight` FTS5 tokenizer emits for armed texts (see
@@ -61,6 +64,7 @@ package final class Connection {
 
   deinit {
     statementCache.removeAll()
+    queryStatements.removeAll()
     sqlite3_close_v2(handle)
   }
 
@@ -91,6 +95,26 @@ package final class Connection {
     let statement = try Statement(connection: self, sql: sql)
     statementCache[sql] = statement
     return statement
+  }
+
+  /// How many statements of generated SQL a connection keeps prepared.
+  static let maximumQueryStatements = 64
+
+  /// A prepared statement for generated SQL that may repeat (a query run again with other
+  /// values): taken from the connection's cache when it has one, else prepared. The
+  /// statement leaves the cache until `checkIn` returns it, so a nested use of the same SQL
+  /// (a statement still stepping) gets a statement of its own.
+  package func checkOutStatement(_ sql: String) throws(DatabaseError) -> Statement {
+    if let statement = queryStatements.removeValue(forKey: sql) { return statement }
+    return try Statement(connection: self, sql: sql)
+  }
+
+  /// Resets `statement` and keeps it for the next `checkOutStatement` of its SQL; the cache
+  /// starts over when full.
+  package func checkIn(_ statement: Statement) {
+    statement.reset()
+    if queryStatements.count >= Self.maximumQueryStatements { queryStatements.removeAll(keepingCapacity: true) }
+    queryStatements[statement.sql] = statement
   }
 
   /// A statement prepared for one use (dynamic SQL that is unlikely to repeat).

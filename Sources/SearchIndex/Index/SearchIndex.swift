@@ -27,6 +27,8 @@ public final class SearchIndex: Sendable {
   let vectorCache = Mutex<(generation: Int64, matrix: VectorMatrix)?>(nil)
   /// Summaries read by `summary(scope:)`, by scope, valid for one generation.
   let summaryCache = SummaryCache()
+  /// What queries read before their first statement, per generation (`QueryStateCache`).
+  let queryStateCache = QueryStateCache()
 
   /// Opens the named index `name` in the file at `path`.
   ///

@@ -8,22 +8,25 @@ package enum StoredItem {
   }
 
   /// Decodes the six `columns` starting at `offset`.
-  package static func decode(row: Statement, offset: Int, catalog: AttributeCatalog) throws -> SearchableItem {
+  package static func decode(row: Statement, offset: Int, catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> SearchableItem {
     var item = SearchableItem(uniqueIdentifier: row.string(offset) ?? "")
     item.domainIdentifier = row.string(offset + 1)
     item.contentType = row.string(offset + 2)
     if !row.isNull(offset + 3) { item.expirationDate = Date(timeIntervalSince1970: row.double(offset + 3)) }
     item.protectionClass = row.string(offset + 4)
-    item.attributeSet = try decodeAttributes(row.string(offset + 5) ?? "{}", catalog: catalog)
+    if names?.isEmpty != true {
+      item.attributeSet = try decodeAttributes(row.string(offset + 5) ?? "{}", catalog: catalog, only: names)
+    }
     return item
   }
 
-  /// Decodes the canonical attribute JSON stored for an item.
-  package static func decodeAttributes(_ json: String, catalog: AttributeCatalog) throws -> AttributeSet {
+  /// Decodes the canonical attribute JSON stored for an item; with `names`, only those
+  /// attributes.
+  package static func decodeAttributes(_ json: String, catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> AttributeSet {
     guard case .object(let object) = try JSONParser.parse(json) else { return AttributeSet() }
     var attributes = AttributeSet()
     let utc = TimeZone(identifier: "UTC")!
-    for (name, raw) in object {
+    for (name, raw) in object where names?.contains(name) ?? true {
       let type = catalog.type(of: name) ?? (try? ItemDecoder.inferType(raw, attribute: name, zone: utc)) ?? .string
       attributes[name] = try ItemDecoder.coerce(raw, to: type, attribute: name, zone: utc)
     }

@@ -7,19 +7,21 @@ enum BenchCommand: Command {
   static let name = "bench"
   static let abstract = "Benchmark ingest, a query mix against hand-written SQL, and ranked top-k against FTS5, on the same file."
   static let usage = """
-    bench [--items N | --corpus FILE [--queries FILE]] [--db FILE] [--k N] [--runs N] [--iterations N] [--cold-runs N] [--passes N] [--seed S] [--skip-without-ranked] [--ranked-only] [--format table|json]
+    bench [--items N | --corpus FILE [--queries FILE]] [--db FILE] [--k N] [--runs N] [--iterations N] [--cold-runs N] [--passes N] [--seed S] [--skip-without-ranked] [--ranked-only] [--reuse] [--only NAMES] [--format table|json]
            bench --generate N --corpus FILE --queries FILE [--seed S] [--cranfield DIR]
     """
   static let discussion = """
     Generates N realistic items (notes, emails and trails shaped like the bundled samples,
     deterministic for a seed) or indexes a corpus, then reports ingest items/s, index bytes per
-    item and peak memory, and for each query of a fixed mix (text top-k, a plain-planner
-    question, a predicate, a date range, group + count, stats, a custom scoring stage) the
-    engine's latency p50/p95/p99 next to hand-written SQLite SQL doing the same work on the same
-    file; ratio = engine p50 / SQL p50. A corpus has only titles and text, so it gets the text
-    queries. Warm figures are the median of the runs; cold runs open new connections and evict
-    the file from the OS page cache. The index is built in a temporary file unless --db names
-    a new one to keep.
+    item and peak memory, and for each query of a fixed mix (text top-k, count, group and
+    stats, a plain-planner question, a predicate, a date range, sort + limit, group + count,
+    group all, a list value, stats, a custom scoring stage, people, sample, a built-in planner
+    question, a tool call, fuse) the engine's latency p50/p95/p99 next to hand-written SQLite
+    SQL doing the same work on the same file; ratio = engine p50 / SQL p50. A corpus has only
+    titles and text, so it gets the text queries. Warm figures are the median of the runs;
+    cold runs open new connections and evict the file from the OS page cache. The index is
+    built in a temporary file unless --db names a new one to keep; --reuse times the queries
+    of such a file again without ingesting, and --only NAMES times some of them.
 
     Ranked top-k: for every line of --queries (else every question of the mix) the OR of its
     words is checked to return exactly the exhaustive BM25F top k, then timed through the
@@ -54,6 +56,8 @@ enum BenchCommand: Command {
     OptionSpec(name: "passes", kind: .value, valueName: "N", help: "Timed passes over the ranked queries (default 5; FTS5 gets a fifth)."),
     OptionSpec(name: "skip-without-ranked", kind: .flag, help: "Skip the second ingest without ranked postings."),
     OptionSpec(name: "ranked-only", kind: .flag, help: "Skip the query mix: ingest and the ranked measurement only."),
+    OptionSpec(name: "reuse", kind: .flag, help: "With --db: time the queries of the index an earlier bench --db built (same --items and --seed) without ingesting."),
+    OptionSpec(name: "only", kind: .value, valueName: "NAMES", help: "Time only these queries of the mix (comma-separated names); skips the ranked measurement."),
     OptionSpec(name: "generate", kind: .value, valueName: "N", help: "Write a synthetic Zipf collection of N documents to --corpus and --queries."),
     OptionSpec(name: "cranfield", kind: .value, valueName: "DIR", help: "Cranfield folder for --generate (default ../shared/data/cranfield)."),
     OptionSpec(name: "progress", kind: .flag, help: "Print progress on standard error (default on a terminal)."),
@@ -100,13 +104,22 @@ enum BenchCommand: Command {
     for input in [configuration.corpus, configuration.questions].compactMap({ $0 }) where !FileManager.default.fileExists(atPath: input) {
       throw CommandFailure(.noInput, "\(input): no such file", location: input)
     }
-    if arguments.value("db") != nil, FileManager.default.fileExists(atPath: path) {
+    configuration.reusesIndex = arguments.has("reuse")
+    if let only = arguments.value("only") {
+      configuration.onlyQueries = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+    if configuration.reusesIndex {
+      guard arguments.value("db") != nil, FileManager.default.fileExists(atPath: path) else {
+        throw UsageError(message: "--reuse needs --db naming an index an earlier bench --db built", command: name)
+      }
+    } else if arguments.value("db") != nil, FileManager.default.fileExists(atPath: path) {
       throw UsageError(message: "'\(path)' exists; bench builds a new index, so name a file that does not exist", command: name)
     }
     let keep = arguments.value("db") != nil
     var succeeded = false
     defer {
-      if !keep || !succeeded {
+      // A reused index is never removed, whatever happens.
+      if !configuration.reusesIndex, !keep || !succeeded {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
       }
     }

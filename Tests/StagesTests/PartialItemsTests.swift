@@ -1,0 +1,66 @@
+import Foundation
+import SearchlightTestSupport
+import Testing
+@testable import QueryEngine
+@testable import SearchIndex
+@testable import Stages
+
+/// A Swift stage that reads only some attributes (`sample`, `top`, `limit`, `freshness`)
+/// gets items with only those decoded; the items it keeps are read whole before a reply,
+/// another statement or a stage that reads more sees them. Same answers, whole items.
+@Suite struct PartialItemsTests {
+  static let registry = StandardLibrary.registryWithExamples()
+
+  /// The replies of `query` as the executor gives them.
+  func replies(_ query: String) throws -> [PipelineData] {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: Self.registry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    var replies: [PipelineData] = []
+    _ = try executor.run(query, options: options) { replies.append($0.content) }
+    return replies
+  }
+
+  /// `query` computed in Swift from whole items: its search, then each stage in turn.
+  func reference(_ query: String) throws -> PipelineData {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: Self.registry)
+    let graph = try executor.prepare(query, options: QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock))
+    guard case .search(let predicate) = graph.statements[0].source else { return .items([]) }
+    let stages = graph.statements[0].nodes.compactMap { node -> (any BoundStage)? in
+      if case .stage(let stage) = node.kind { return stage }
+      return nil
+    }
+    return try withContext { context in
+      var current = PipelineData.items(try context.allItems(SQLPlan(predicate: predicate)))
+      for stage in stages { current = try stage.execute(current, context: context) }
+      return current
+    }
+  }
+
+  @Test(arguments: [
+    #"search domainIdentifier == "trails" | sample 3 seed 7"#,
+    #"search domainIdentifier == "trails" | sample 4 seed 2 by stateOrProvince"#,
+    #"search * | sample 5 seed 3 | top 2"#,
+    #"search "trail" | freshness | top 3"#,
+    #"search "trail" | freshness | sample 2 seed 5"#,
+  ])
+  func theAnswersAreThoseOfWholeItems(_ query: String) throws {
+    let replies = try replies(query)
+    #expect(replies.count == 1)
+    let reply = try #require(replies.first)
+    #expect(!reply.resultItems.isEmpty, "\(query)")
+    #expect(reply == (try reference(query)), "\(query)")
+  }
+
+  /// Items reach a table, a merge and `fuse` whole.
+  @Test func laterStatementsAndStagesSeeWholeItems() throws {
+    let table = try replies(#"search * | sample 5 seed 3 | top 2 | table title, rating"#)
+    #expect(table.first == (try reference(#"search * | sample 5 seed 3 | top 2 | table title, rating"#)))
+    let fused = try replies(#"a = search domainIdentifier == "trails" | sample 4 seed 9; b = search "trail" | freshness | top 4; merge(a, b) | fuse | top 5"#)
+    let items = try #require(fused.last).resultItems
+    #expect(items.count == 5)
+    for item in items {
+      let stored = try #require(try sampleIndex.index.item(withIdentifier: item.id))
+      #expect(item.item.attributeSet == stored.attributeSet, "\(item.id)")
+    }
+  }
+}
