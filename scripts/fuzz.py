@@ -4,15 +4,17 @@ harness: `fuzz HARNESS: N execs, C crashes`. Built first by `make fuzz`.
 
 Seed corpora come from the project itself: the grammar examples (queries), the bundled
 samples and test fixtures (item lines), the tool-call cases of the tests (tool calls, and MCP
-sessions that open and then call the tool with them), Stages/Examples (stage files) and the
+sessions that open and then call the tool with them), Stages/Examples and
+Grammar/examples/stages (stage files, valid and invalid) and the
 Markdown notes of the samples and fixtures (front matter).
 Corpora and crash files are kept under .build/fuzz/ (a crash is `crash-*` there; reproduce it
 with `Tests/Fuzz/.build/release/HARNESS FILE`). Exit status 1 when any harness crashed.
 
-The harnesses are optimised builds (`-c release`: Swift's runtime checks stay, `assert` goes)
-and run with ASan keeping no allocation stacks (`malloc_context_size=0`, a tenth of the time
-of an input) and libFuzzer printing no newly covered functions (no symbolizer per input):
-rerun a crash file by itself, without ASAN_OPTIONS, for the full report."""
+The harnesses are optimised builds (`-c release`: Swift's runtime checks stay, `assert`
+goes) and run with ASan keeping no allocation stacks (`malloc_context_size=0`: recording them
+took a tenth of FuzzQuery's time in a profile) and with libFuzzer printing no newly covered
+functions (no symbolizer run during the run): rerun a crash file by itself, without
+ASAN_OPTIONS, for the full report."""
 import glob, json, os, re, subprocess, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -53,7 +55,8 @@ def tool_call_seeds():
 
 
 def stage_file_seeds():
-    for path in sorted(glob.glob(os.path.join(root, "Stages", "Examples", "*.stage"))):
+    for path in sorted(glob.glob(os.path.join(root, "Stages", "Examples", "*.stage")) +
+                       glob.glob(os.path.join(root, "Grammar", "examples", "stages", "*.stage"))):
         yield open(path, encoding="utf-8").read()
 
 
