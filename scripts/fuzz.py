@@ -70,9 +70,13 @@ def mcp_seeds():
         '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"searchlight://item/a"}}',
     ]
     yield "\n".join(opening)
+    # Each input is a connection of its own, so a call comes after the session's opening;
+    # the calls are the tool-call seeds that are whole search calls (every second one).
     for number, call in enumerate(tool_call_seeds()):
-        if number % 4 == 0:
-            yield '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_items","arguments":%s}}' % (number + 10, call)
+        if number % 2 == 1:
+            yield "\n".join(opening[:2] + [
+                '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_items","arguments":%s}}' % (number + 10, call),
+                '{"jsonrpc":"2.0","id":5,"method":"resources/list"}'])
 
 
 def markdown_seeds():
