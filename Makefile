@@ -42,6 +42,6 @@ man: deps
 FUZZ_SECONDS ?= 60
 
 fuzz: deps
-	cd Tests/Fuzz && for harness in FuzzQuery FuzzItems FuzzToolCall FuzzStageFile FuzzMCP; do \
-	  $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product $$harness || exit 1; done
+	cd Tests/Fuzz && for harness in FuzzQuery FuzzItems FuzzToolCall FuzzStageFile FuzzMCP FuzzFrontMatter; do \
+	  $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product $$harness || exit 1; done
 	python3 scripts/fuzz.py $(FUZZ_SECONDS)

@@ -3,7 +3,7 @@
 // no `main` (libFuzzer's is linked in by `-sanitize=fuzzer`), so it cannot be an ordinary
 // executable of the main package. Built (one product at a time, so the main package's own
 // executable is not built as a library) and run by `make fuzz` from the package root:
-//   swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product FuzzQuery
+//   swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product FuzzQuery
 import PackageDescription
 
 let package = Package(
@@ -29,6 +29,7 @@ let package = Package(
         .product(name: "QueryEngine", package: "Searchlight"), .product(name: "Stages", package: "Searchlight"),
         .product(name: "SearchIndex", package: "Searchlight"), "CFuzzer",
       ]),
+    .executableTarget(name: "FuzzFrontMatter", dependencies: [.product(name: "SearchIndex", package: "Searchlight"), "CFuzzer"]),
     .executableTarget(
       name: "FuzzMCP",
       dependencies: [

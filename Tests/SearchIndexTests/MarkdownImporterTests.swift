@@ -72,4 +72,49 @@ import Testing
     #expect(MarkdownImporter.linkText("[WIP] a < b") == "[WIP] a < b")
     #expect(MarkdownImporter.linkText("unclosed [bracket") == "unclosed [bracket")
   }
+
+  @Test(arguments: ["setext.md", "linked-title.md", "hyphen-key.md"])
+  func aNoteInMemoryDecodesAsItsFileDoesWithoutTheFileMetadata(_ name: String) throws {
+    let (items, _) = try DocumentFixtures.read(name)
+    var fromFile = try #require(items.first)
+    for fileAttribute in ["contentURL", "displayName", "contentModificationDate"] { fromFile.attributeSet[fileAttribute] = nil }
+    let data = try Data(contentsOf: DocumentFixtures.folder.appendingPathComponent(name))
+    var decoder = ItemDecoder(catalog: AttributeCatalog())
+    var warnings: [IngestError] = []
+    let item = try decoder.decodeMarkdown(data, identifier: name, warnings: &warnings)
+    #expect(item == fromFile)
+    #expect(warnings.isEmpty)
+  }
+
+  @Test func aNoteInMemoryTakesItsIdentifierDomainAndTypesFromItsFrontMatterAndDecoder() throws {
+    var decoder = ItemDecoder(catalog: AttributeCatalog(), defaultDomain: "recipes")
+    var warnings: [IngestError] = []
+    let text = "\u{FEFF}---\nrating: 4\nservings: 2\n'--': x\n---\n\nBread\n=====\nFeed daily.\n"
+    let item = try decoder.decodeMarkdown(Data(text.utf8), identifier: "bake/sourdough.md", warnings: &warnings)
+    #expect(item.uniqueIdentifier == "bake/sourdough.md")
+    #expect(item.domainIdentifier == "recipes")
+    #expect(item.contentType == "note")
+    #expect(item.attributeSet.names == ["rating", "servings", "title", "textContent"])
+    #expect(item.attributeSet["title"] == .string("Bread"))
+    #expect(item.attributeSet["textContent"] == .string("Feed daily."))
+    #expect(decoder.catalog.type(of: "servings") == AttributeType(.number))
+    #expect(warnings == [IngestError(file: "bake/sourdough.md", line: 4, message: "front-matter key ''--'' is not a valid attribute name; dropped")])
+    // Without a heading or a title key, the identifier's name gives the title.
+    let plain = try decoder.decodeMarkdown(Data("Just text".utf8), identifier: "bake/rye.md", warnings: &warnings)
+    #expect(plain.attributeSet["title"] == .string("rye"))
+  }
+
+  @Test func aNoteInMemoryThatIsBinaryOrHasBadFrontMatterIsAnErrorNamingIt() {
+    var decoder = ItemDecoder(catalog: AttributeCatalog())
+    var warnings: [IngestError] = []
+    #expect(throws: IngestError(file: "n.md", line: 1, message: "front matter starting here is not closed by a '---' line")) {
+      try decoder.decodeMarkdown(Data("---\ntitle: T\n".utf8), identifier: "n.md", warnings: &warnings)
+    }
+    #expect(throws: IngestError(file: "n.md", line: nil, message: DocumentImporters.Refusal.binary.message)) {
+      try decoder.decodeMarkdown(Data([0x00, 0x01, 0x02, 0xFF, 0x00]), identifier: "n.md", warnings: &warnings)
+    }
+    #expect(throws: IngestError(file: "n.md", line: nil, message: "the note is larger than \(ItemReader.maximumNoteBytes) bytes")) {
+      try decoder.decodeMarkdown(Data(count: ItemReader.maximumNoteBytes + 1), identifier: "n.md", warnings: &warnings)
+    }
+  }
 }

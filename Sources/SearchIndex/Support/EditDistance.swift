@@ -22,6 +22,13 @@ package func editDistance(_ a: String, _ b: String) -> Int {
 
 /// The candidate closest to `name`, when it is close enough to be a likely typo.
 package func closestMatch(to name: String, in candidates: some Sequence<String>) -> String? {
+  // A name much longer than every candidate meets none of the rules below (each allows at most
+  // three edits, or needs the name to be a prefix of the candidate or to share two thirds of
+  // its length with it): answer at once instead of paying length x length per candidate for
+  // a long name a query or a tool call made up.
+  let length = Array(name.lowercased()).count
+  let longestCandidate = candidates.reduce(0) { max($0, Array($1.lowercased()).count) }
+  if length > longestCandidate + 3, length * 2 > longestCandidate * 3 { return nil }
   var best: (String, Int)?
   for candidate in candidates {
     let distance = editDistance(name, candidate)

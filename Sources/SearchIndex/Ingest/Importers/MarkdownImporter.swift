@@ -15,19 +15,28 @@ package enum MarkdownImporter: DocumentImporter {
 
   static func item(_ file: DocumentFile, with reader: inout ItemReader) throws -> SearchableItem {
     let text = try NoteFields.text(of: file)
+    var (item, title, body) = try note(text, file: file, with: &reader)
+    NoteFields.finish(&item, file: file, title: title, text: body)
+    return item
+  }
+
+  /// The item of a note's text before its title and text are set (front matter applied), the
+  /// title (of the leading heading, else the file name without its extension) and the text.
+  static func note(
+    _ text: String, file: DocumentFile, with reader: inout ItemReader
+  ) throws -> (item: SearchableItem, title: String, body: Substring) {
     let front: FrontMatter
     do { front = try FrontMatter.parse(text) } catch {
       throw IngestError(file: file.path, line: error.line, message: error.text)
     }
-    var item = try NoteFields.item(file, frontMatter: front.entries, with: &reader)
+    let item = try NoteFields.item(file, frontMatter: front.entries, with: &reader)
     var body = front.body
     var title = ((file.identifier as NSString).lastPathComponent as NSString).deletingPathExtension
     if item.attributeSet["title"] == nil, let (heading, rest) = leadingHeading(body) {
       title = heading
       body = rest
     }
-    NoteFields.finish(&item, file: file, title: title, text: body)
-    return item
+    return (item, title, body)
   }
 
   /// The title of the heading `text` starts with (after blank lines) and the text after it,

@@ -12,8 +12,16 @@ enum NoteFields {
     guard let data = FileManager.default.contents(atPath: file.path) else {
       throw IngestError(.missingInput, file: file.path, line: nil, message: "cannot read the file")
     }
+    return try text(decoding: data, name: file.path)
+  }
+
+  /// The text of a note's bytes (see `text(of:)`); `name` names the note in errors.
+  static func text(decoding data: Data, name: String) throws(IngestError) -> String {
+    if data.count > ItemReader.maximumNoteBytes {
+      throw IngestError(file: name, line: nil, message: "the note is larger than \(ItemReader.maximumNoteBytes) bytes")
+    }
     guard var text = TextDecoding.decode(data) else {
-      throw IngestError(file: file.path, line: nil, message: DocumentImporters.Refusal.binary.message)
+      throw IngestError(file: name, line: nil, message: DocumentImporters.Refusal.binary.message)
     }
     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
     return text
@@ -117,10 +125,8 @@ enum NoteFields {
   /// (the file's URL), `displayName` (its name) and `contentModificationDate` (its
   /// modification time, in whole seconds).
   static func finish(_ item: inout SearchableItem, file: DocumentFile, title: String, text: Substring) {
+    finish(&item, title: title, text: text)
     var attributes = item.attributeSet
-    if attributes["title"] == nil { attributes["title"] = .string(title) }
-    let content = text.trimming(" \t\r\n")
-    if !content.isEmpty, attributes["textContent"] == nil { attributes["textContent"] = .string(content) }
     let fileAttributes = try? FileManager.default.attributesOfItem(atPath: file.path)
     if attributes["contentModificationDate"] == nil, let modified = fileAttributes?[.modificationDate] as? Date {
       attributes["contentModificationDate"] = .date(Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
@@ -129,6 +135,15 @@ enum NoteFields {
     if attributes["contentURL"] == nil {
       attributes["contentURL"] = .url(URL(fileURLWithPath: file.path).standardizedFileURL.absoluteString)
     }
+    item.attributeSet = attributes
+  }
+
+  /// Sets the title and the text where the note did not: what a note has without a file.
+  static func finish(_ item: inout SearchableItem, title: String, text: Substring) {
+    var attributes = item.attributeSet
+    if attributes["title"] == nil { attributes["title"] = .string(title) }
+    let content = text.trimming(" \t\r\n")
+    if !content.isEmpty, attributes["textContent"] == nil { attributes["textContent"] = .string(content) }
     item.attributeSet = attributes
   }
 

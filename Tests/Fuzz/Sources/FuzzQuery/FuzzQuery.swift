@@ -7,7 +7,7 @@ import Stages
 /// Query text through the whole engine: lexer and parser, binder and type checker, planner,
 /// SQL compiler and executor, over a small index of items with every kind of value. Any
 /// input may fail with diagnostics; none may crash, hang or trip a sanitizer.
-nonisolated(unsafe) private let executor: QueryExecutor = {
+private let executor: QueryExecutor = {
   let path = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-fuzz-\(getpid()).db").path
   let index = try! SearchIndex(path: path)
   var decoder = ItemDecoder(catalog: try! index.catalog())
