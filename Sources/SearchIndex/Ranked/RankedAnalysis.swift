@@ -2,8 +2,10 @@
 ///
 /// Documents go through `TextAnalyzer` in document mode with stemming: every token it
 /// emits is a term, so the index holds the exact folded words, their camelCase parts,
-/// CJK unigrams and bigrams, and Porter stems as separate `"\u{1}stem"` terms (only for
-/// words whose stem differs from the word, as the analyzer emits them). A term's
+/// CJK unigrams and bigrams, and Porter stems as separate `"\u{1}stem"` terms — for every
+/// stemmable word, also one that is its own stem (where the analyzer, for FTS5, emits none), so
+/// that all forms of a word are one term with one document frequency, as FTS5 scores the
+/// alternatives of a stemmed query word as one phrase. A term's
 /// frequency counts every occurrence of its token; a field's length counts positions
 /// (tokens that are not colocated with the previous one), so stems and camelCase parts
 /// do not make a document look longer, as Lucene's default `discountOverlaps`.
@@ -11,15 +13,14 @@
 /// Query words go through query mode: a plain word becomes its one exact term, which is
 /// what FTS5 would match, so the ranked path and FTS5 find the same items for an OR of
 /// words. A word written after U+0001 asks for stems (the analyzer's stemmed-query
-/// alternatives: `"\u{1}stem"` and, when the stem is its own stem, the bare stem).
+/// alternatives, of which the ranked index needs only `"\u{1}stem"`).
 /// A word that analyzes to several positions (`e-mail`, `4.5`, a CJK run) is a phrase,
 /// which the ranked index cannot answer; `queryTerms(of:)` returns nil for it.
 package enum RankedAnalysis {
   package static let analyzer = TextAnalyzer(stemming: true)
   /// The same analyzer without stems: `RankedWriter` adds the stem of each word itself,
   /// computing it once per distinct word instead of once per occurrence, for the tokens the
-  /// analyzer marks `stemmable` and only when it differs from the word, so the terms are
-  /// the same.
+  /// analyzer marks `stemmable`.
   static let wordAnalyzer = TextAnalyzer(stemming: false)
 
   /// The terms of one field's text, appended to `terms`, and its length in positions.
@@ -27,7 +28,10 @@ package enum RankedAnalysis {
     var positions = 0
     analyzer.tokenize(text, mode: .document) { token in
       if !token.colocated { positions += 1 }
-      terms.append(String(decoding: token.bytes, as: UTF8.self))
+      let term = String(decoding: token.bytes, as: UTF8.self)
+      terms.append(term)
+      // The analyzer writes no stem token for a word that is its own stem; the writer does.
+      if token.stemmable, PorterStemmer.stem(term) == term { terms.append("\u{1}" + term) }
     }
     return positions
   }
@@ -41,6 +45,10 @@ package enum RankedAnalysis {
       if !token.colocated { positions += 1 }
       terms.append(String(decoding: token.bytes, as: UTF8.self))
     }
-    return positions == 1 ? terms : nil
+    guard positions == 1 else { return nil }
+    // Every form of a word is one term here (the writer stems every stemmable word), where
+    // FTS5 needs the bare stem beside it for words that are their own stem.
+    if word.utf8.first == TextAnalyzer.stemMarker, let stem = terms.first { return [stem] }
+    return terms
   }
 }

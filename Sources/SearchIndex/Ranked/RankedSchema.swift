@@ -55,7 +55,7 @@ package enum RankedSchema {
   /// stored postings with another fingerprint are stale and get rebuilt.
   package static var fingerprint: String {
     let fields = parameters.fields.map { "\($0.name):\($0.weight):\($0.b)" }.joined(separator: ",")
-    return "v2;k1=\(parameters.k1);\(fields);block=\(BlockCodec.capacity);page=\(DocumentTable.pageSize)"
+    return "v3;k1=\(parameters.k1);\(fields);block=\(BlockCodec.capacity);page=\(DocumentTable.pageSize)"
   }
 
   package static let createStatements = """

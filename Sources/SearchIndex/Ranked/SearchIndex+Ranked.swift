@@ -135,22 +135,47 @@ extension SearchIndex {
   /// When every full-text row belongs to this index (`wholeFullTextIndex`), FTS5's per-term
   /// row counts answer directly; otherwise the term instances are counted per document.
   private static func documentFrequenciesDiffer(_ db: Connection, indexID: Int64, wholeFullTextIndex: Bool) throws -> Int64 {
+    // The stem term of a word that is its own stem also counts the documents where FTS5 holds
+    // only the bare word (see `RankedAnalysis`): its expected frequency is what FTS5 matches for
+    // every form of the word. Those terms are compared one by one, the rest through the vocabulary.
+    let stems = try db.rows(
+      "SELECT term, df FROM rk_terms WHERE indexId = ? AND df > 0 AND substr(term, 1, 1) = char(1)", [.integer(indexID)]
+    ) { ($0.string(0) ?? "", $0.int64(1)) }
+    let ownStems = stems.filter { term, _ in
+      let word = String(term.dropFirst())
+      return !word.isEmpty && PorterStemmer.stem(word) == word
+    }
+    try db.execute("DROP TABLE IF EXISTS temp.rk_check_own_stems; CREATE TABLE temp.rk_check_own_stems(term TEXT PRIMARY KEY)")
     try db.execute(
       wholeFullTextIndex
         ? "CREATE VIRTUAL TABLE IF NOT EXISTS temp.rk_check_vocab USING fts5vocab(main, fts, 'row')"
         : "CREATE VIRTUAL TABLE IF NOT EXISTS temp.rk_check_vocab USING fts5vocab(main, fts, 'instance')")
-    defer { try? db.execute("DROP TABLE IF EXISTS temp.rk_check_vocab") }
+    defer { try? db.execute("DROP TABLE IF EXISTS temp.rk_check_vocab; DROP TABLE IF EXISTS temp.rk_check_own_stems") }
+    var differing: Int64 = 0
+    let match =
+      wholeFullTextIndex
+      ? "SELECT count(*) FROM fts WHERE fts MATCH ?"
+      : "SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid IN (SELECT rowid FROM items WHERE indexId = ?)"
+    for (term, df) in ownStems {
+      try db.run("INSERT INTO temp.rk_check_own_stems(term) VALUES (?)", [.text(term)])
+      let phrase = "\"" + term + "\""  // the marker and the word: every form of it
+      let arguments: [SQLValue] = wholeFullTextIndex ? [.text(phrase)] : [.text(phrase), .integer(indexID)]
+      if try db.scalar(match, arguments)?.int64Value ?? 0 != df { differing += 1 }
+    }
     let vocabulary =
       wholeFullTextIndex
       ? "SELECT term, doc AS df FROM temp.rk_check_vocab"
       : "SELECT term, count(DISTINCT doc) AS df FROM temp.rk_check_vocab WHERE doc IN (SELECT rowid FROM items WHERE indexId = ?1) GROUP BY term"
-    return try db.scalar(
-      """
-      WITH lexicon AS (SELECT term, df FROM rk_terms WHERE indexId = ?1 AND df > 0), vocabulary AS (\(vocabulary))
-      SELECT count(DISTINCT term) FROM (
-        SELECT * FROM (SELECT * FROM lexicon EXCEPT SELECT * FROM vocabulary)
-        UNION ALL
-        SELECT * FROM (SELECT * FROM vocabulary EXCEPT SELECT * FROM lexicon))
-      """, [.integer(indexID)])?.int64Value ?? 0
+    return differing
+      + (try db.scalar(
+        """
+        WITH lexicon AS (SELECT term, df FROM rk_terms WHERE indexId = ?1 AND df > 0 AND term NOT IN temp.rk_check_own_stems),
+          vocabulary AS (SELECT * FROM (\(vocabulary)) WHERE term NOT IN temp.rk_check_own_stems)
+        SELECT count(DISTINCT term) FROM (
+          SELECT * FROM (SELECT * FROM lexicon EXCEPT SELECT * FROM vocabulary)
+          UNION ALL
+          SELECT * FROM (SELECT * FROM vocabulary EXCEPT SELECT * FROM lexicon))
+        """, [.integer(indexID)])?.int64Value ?? 0)
   }
+
 }

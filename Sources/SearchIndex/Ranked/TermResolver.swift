@@ -102,8 +102,8 @@ struct TermResolver {
     return positions
   }
 
-  /// The stem term of the stemmable word `bytes` (in `table` under `key`), nil when the
-  /// word is its own stem (the analyzer emits no stem token then); recorded in the table.
+  /// The stem term of the stemmable word `bytes` (in `table` under `key`), also when the
+  /// word is its own stem (see `RankedAnalysis`); recorded in the table.
   /// Only called for stemmable tokens (all `a`…`z` and not cut short), whose stem depends
   /// on their bytes alone, so it is computed once per term.
   private mutating func stem(of bytes: UnsafeBufferPointer<UInt8>, key: TermTable.Key) throws(DatabaseError) -> TermID? {
@@ -115,7 +115,6 @@ struct TermResolver {
       stemBuffer[0] = TextAnalyzer.stemMarker
       (stemBuffer + 1).update(from: bytes.baseAddress!, count: bytes.count)
       let length = PorterStemmer.stem(stemBuffer + 1, count: bytes.count)
-      if length == bytes.count && (0..<length).allSatisfy({ stemBuffer[1 + $0] == bytes[$0] }) { return nil }
       let stemBytes = UnsafeBufferPointer(start: stemBuffer, count: length + 1)
       // Two statements on purpose: in `table.id(at: try termSlot(…))` Swift loads `table`
       // before the argument runs, so when adding the stem grows the table the new slot was

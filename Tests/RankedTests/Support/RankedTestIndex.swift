@@ -55,7 +55,13 @@ final class RankedTestIndex {
           var positions = 0
           TextAnalyzer(stemming: true).tokenize(text, mode: .document) { token in
             if !token.colocated { positions += 1 }
-            tokens.append(token.token.text)
+            let text = token.token.text
+            tokens.append(text)
+            // The ranked index also holds the stem term of a word that is its own stem (FTS5's
+            // analyzer writes none for it): every form of a word is one term there.
+            if token.stemmable, PorterStemmer.stem(text) == text {
+              tokens.append("\u{1}" + text)
+            }
           }
           fields.append(tokens)
           lengths.append(positions)
