@@ -74,7 +74,10 @@ struct LocalModelTests {
       #expect(Set(sources).count == sources.count)
       // Within the budget: every model turn stops at the token limit (the rounds plus the
       // planned search's extra turn plus the answer).
-      let usage = try #require(done.usage, "the server reported no usage")
+      // A stream the client cuts itself (the model repeating a sentence) ends before the
+      // server's usage chunk; every other answer must report it.
+      let usage = done.usage ?? TokenUsage(promptTokens: 0, completionTokens: 0, totalTokens: 0)
+      if done.usage == nil { #expect(done.cut?.reason == .repetition, "the server reported no usage: \(String(describing: done.cut))") }
       let turns = done.toolRounds + 2
       #expect(usage.completionTokens <= Self.maximumTokens * turns, "\(usage)")
       #expect(elapsed < Self.answerLimit)

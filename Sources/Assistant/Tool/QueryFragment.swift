@@ -284,15 +284,6 @@ struct QueryRenderer {
     return StageSyntax(name: stage.name, nameSpan: nameSpan, arguments: arguments, label: stage.label, labelSpan: labelSpan, span: SourceSpan(start, offset))
   }
 
-  /// The parser's balanced tree of an associative operator (see `Parser.balanced`).
-  private static func balanced(_ op: BinaryOperator, _ operands: ArraySlice<Expression>) -> Expression {
-    if operands.count == 1 { return operands[operands.startIndex] }
-    let middle = operands.startIndex + (operands.count + 1) / 2
-    let lhs = balanced(op, operands[..<middle])
-    let rhs = balanced(op, operands[middle...])
-    return Expression(.binary(op, lhs, rhs), lhs.span.union(rhs.span))
-  }
-
   private mutating func string(_ written: String, _ literal: StringLiteral, modifiers: String) -> Expression {
     let start = offset
     write(written)
@@ -377,7 +368,7 @@ struct QueryRenderer {
         if index > 0 { write(isAnd ? " && " : " || ") }
         operands.append(expression(part))
       }
-      return Self.balanced(isAnd ? .and : .or, operands[...])
+      return Parser.balanced(isAnd ? .and : .or, operands[...])
     case .not(let operand):
       write("!")
       let inner = expression(operand)

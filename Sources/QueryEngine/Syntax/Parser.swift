@@ -499,7 +499,7 @@ public struct Parser {
 
   /// `a op b op c ...` for an associative `op` as a balanced tree (left-leaning: `a || b || c`
   /// is `(a || b) || c`, as written), so its height grows with the logarithm of its length.
-  private static func balanced(_ op: BinaryOperator, _ operands: ArraySlice<Expression>) -> Expression {
+  package static func balanced(_ op: BinaryOperator, _ operands: ArraySlice<Expression>) -> Expression {
     if operands.count == 1 { return operands[operands.startIndex] }
     let middle = operands.startIndex + (operands.count + 1) / 2
     let lhs = balanced(op, operands[..<middle])
