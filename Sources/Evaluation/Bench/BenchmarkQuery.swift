@@ -213,18 +213,26 @@ package struct BenchmarkQuery: Sendable {
   static func predicate(_ cases: [(state: String, rating: Double)], state: Int64, rating: Int64) -> BenchmarkQuery {
     BenchmarkQuery(
       name: "predicate",
-      sql: """
-        SELECT i.id, i.attributes FROM vals s JOIN items i ON i.rowid = s.item
-        JOIN vals r ON r.item = i.rowid AND r.attr = ?6 AND +r.num >= ?7
-        WHERE s.attr = ?4 AND s.fold = ?5 AND i.domain = ?3 AND \(visible)
-        ORDER BY i.rowid LIMIT 20
-        """,
+      sql: stateAndRatingSQL(where: "i.domain = ?3", orderBy: "i.rowid LIMIT 20"),
       variants: cases.map { state0, rating0 in
         Variant(
           engine: .text(#"search domainIdentifier == "trails" && stateOrProvince == "\#(state0)"cd && rating >= \#(JSONValue.format(number: rating0)) | limit 20"#),
           arguments: [.text("trails"), .integer(state), .text(TextFolding.fold(state0)), .integer(rating), .real(rating0)])
       },
       comparison: .identifiers)
+  }
+
+  /// Items whose state (attribute ?4, folded ?5) matches and whose rating (attribute ?6) is
+  /// at least ?7, among those `condition` (on ?3) keeps: the SQL of "predicate" and "planner
+  /// question". It starts from the (attr, fold) index and reaches the rating through (item,
+  /// attr); `+r.num` keeps SQLite from scanning every high rating instead.
+  static func stateAndRatingSQL(where condition: String, orderBy order: String) -> String {
+    """
+    SELECT i.id, i.attributes FROM vals s JOIN items i ON i.rowid = s.item
+    JOIN vals r ON r.item = i.rowid AND r.attr = ?6 AND +r.num >= ?7
+    WHERE s.attr = ?4 AND s.fold = ?5 AND \(condition) AND \(visible)
+    ORDER BY \(order)
+    """
   }
 
   /// Items modified in a month, newest first, first 20.
@@ -384,12 +392,7 @@ extension BenchmarkQuery {
   static func planned(_ cases: [(state: String, rating: Double)], state: Int64, rating: Int64) -> BenchmarkQuery {
     BenchmarkQuery(
       name: "planner question",
-      sql: """
-        SELECT i.id, i.attributes FROM vals s JOIN items i ON i.rowid = s.item
-        JOIN vals r ON r.item = i.rowid AND r.attr = ?6 AND +r.num >= ?7
-        WHERE s.attr = ?4 AND s.fold = ?5 AND i.contentType = ?3 AND \(visible)
-        ORDER BY r.num DESC, i.rowid
-        """,
+      sql: stateAndRatingSQL(where: "i.contentType = ?3", orderBy: "r.num DESC, i.rowid"),
       variants: cases.map { state0, rating0 in
         Variant(
           engine: .planned("trails in \(state0) rated \(JSONValue.format(number: rating0)) or more"),
