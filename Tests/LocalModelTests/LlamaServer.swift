@@ -135,18 +135,13 @@ final class LlamaServer: Sendable {
     return text.split(separator: "\n").suffix(25).joined(separator: "\n")
   }
 
-  /// Whether `/health` answers 200 (it answers 503 while the model loads).
+  /// Whether `/health` answers 200 (it answers 503 while the model loads). A raw socket on a
+  /// thread of its own, not `URLSession.shared`: in a parallel run other suites' requests
+  /// share that session's queue, and once a probe sat behind them until the limit passed
+  /// although the server had been listening since its fourth second.
   private func healthy() async -> Bool {
-    let status = Mutex<Int>(0)
-    let done = TestGate()
-    var request = URLRequest(url: baseURL.appendingPathComponent("health"))
-    request.timeoutInterval = 5
-    let task = URLSession.shared.dataTask(with: request) { _, response, _ in
-      status.withLock { $0 = (response as? HTTPURLResponse)?.statusCode ?? 0 }
-      done.open()
-    }
-    task.resume()
-    _ = await done.wait(timeout: .seconds(10))
-    return status.withLock { $0 } == 200
+    var client = HTTPTestClient(port: port)
+    client.timeoutSeconds = 5
+    return (try? await client.send("GET", "/health").status) == 200
   }
 }
