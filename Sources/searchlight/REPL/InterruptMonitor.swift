@@ -27,8 +27,10 @@ final class InterruptMonitor: Sendable {
   private let cancelPipe: (read: Int32, write: Int32)
   /// Handler to the prompt's key reader: read end, write end.
   private let wakePipe: (read: Int32, write: Int32)
-  /// The flag of the query that is running.
-  private let current = Mutex<CancellationFlag?>(nil)
+  /// The flag of the query that is running, and the SIGINT count when it started: the watcher
+  /// thread may run late (a loaded machine), and a Ctrl-C that dropped a line at the prompt
+  /// must not cancel the query typed after it.
+  private let current = Mutex<(flag: CancellationFlag, baseline: Int)?>(nil)
   private let installed = Atomic<Bool>(false)
 
   private init() {
@@ -77,7 +79,7 @@ final class InterruptMonitor: Sendable {
 
   /// Runs `body` with `flag` as the flag a SIGINT cancels.
   func running<T>(_ flag: CancellationFlag, _ body: () throws -> T) rethrows -> T {
-    current.withLock { $0 = flag }
+    current.withLock { $0 = (flag, count) }
     defer { current.withLock { $0 = nil } }
     return try body()
   }
@@ -112,7 +114,9 @@ final class InterruptMonitor: Sendable {
       let n = read(cancelPipe.read, &byte, 1)
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { return }
-      current.withLock { $0?.cancel() }
+      current.withLock { running in
+        if let running, count > running.baseline { running.flag.cancel() }
+      }
     }
   }
 }
