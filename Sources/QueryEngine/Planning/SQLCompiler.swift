@@ -586,7 +586,13 @@ public struct SQLCompiler {
     case .within(let start, let end): sql = sql + Fragment(" AND num >= ? AND num < ?", [.real(start), .real(end)])
     case .range(let low, let high): sql = sql + Fragment(" AND num >= ? AND num <= ?", [.real(low), .real(high)])
     case .match(let pattern):
-      sql = sql + " AND " + (try stringMatch(pattern, column: Self.valueText(""), foldColumn: "fold")) + ")"
+      // Listing items, the text as written is read through the table's key only for rows the
+      // index-only tests (`fold` ranges, `instr`) let through: named directly, SQLite reads
+      // the row of every index entry first (a `WITHOUT ROWID` table has no deferred seek:
+      // `people` read 115k rows for 1.5k candidates, 0.7 s instead of 0.05 s).
+      let text = correlatesValueTests
+        ? Self.valueText("") : "(SELECT " + Self.valueText("w.") + " FROM vals w WHERE w.item = vals.item AND w.attr = vals.attr AND w.ord = vals.ord)"
+      sql = sql + " AND " + (try stringMatch(pattern, column: text, foldColumn: "fold")) + ")"
       let long = attributeIDs.filter { attributes.longAttributes[$0] != nil }
       guard !long.isEmpty, Self.canMatchLongText(pattern) else { return sql }
       return "(" + sql + " OR " + (try longValuesCondition(long, pattern)) + ")"

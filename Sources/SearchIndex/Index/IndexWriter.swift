@@ -243,9 +243,7 @@ package struct IndexWriter {
   }
 
   /// Writes the `vals` rows of the item at `rowid` (`ValueRows`: long text as marker rows).
-  /// They go in in key order (item, attr, ord): each lands at the end of the table, where
-  /// SQLite fills pages completely instead of splitting them (12% of `vals` was free space
-  /// when the rows came in the item's attribute order).
+  /// They go in in key order (item, attr, ord), so each lands at the end of the table.
   mutating func insertValueRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
     let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
     var values: [(attr: Int64, rows: [ValueRows.Row])] = []
