@@ -37,7 +37,7 @@ import Testing
     let lines = try explain(#"search domainIdentifier == "trails" | group by keywords | count"#)
     #expect(lines.contains("  | group: group by keywords   -> groupedItems   [SQL]"))
     #expect(lines.contains("  | count: count the items of each group   -> table   [SQL]"))
-    #expect(lines.contains { $0.hasPrefix("  SQL: SELECT g.str, count(DISTINCT i.rowid) FROM items i JOIN vals g") })
+    #expect(lines.contains { $0.hasPrefix("  SQL: SELECT coalesce(g.str, g.fold), count(DISTINCT i.rowid) FROM items i JOIN vals g") })
     #expect(!lines.contains { $0.contains("[Swift]") })
   }
 

@@ -75,7 +75,7 @@ import Testing
   @Test func longTextIsStoredOnlyInTheRecord() throws {
     let (longest, markers, flagged) = try Self.index.index.read { db in
       (try db.scalar("SELECT max(length(CAST(fold AS BLOB))) FROM vals")?.int64Value ?? 0,
-       try db.scalar("SELECT count(*) FROM vals WHERE num IS NULL AND str IS NULL")?.int64Value ?? 0,
+       try db.scalar("SELECT count(*) FROM vals WHERE num IS NULL AND fold IS NULL")?.int64Value ?? 0,
        try db.rows("SELECT name FROM attributes WHERE hasLong = 1 ORDER BY name") { $0.string(0) ?? "" })
     }
     #expect(longest <= Int64(Schema.longTextBytes))

@@ -257,8 +257,8 @@ package struct BenchmarkQuery: Sendable {
     BenchmarkQuery(
       name: "group + count",
       sql: """
-        SELECT g.str, count(*) FROM items i JOIN vals g ON g.item = i.rowid AND g.attr = ?4
-        WHERE i.domain = ?3 AND \(visible) GROUP BY g.str ORDER BY 2 DESC, 1
+        SELECT coalesce(g.str, g.fold), count(*) FROM items i JOIN vals g ON g.item = i.rowid AND g.attr = ?4
+        WHERE i.domain = ?3 AND \(visible) GROUP BY 1 ORDER BY 2 DESC, 1
         """,
       variants: [Variant(engine: .text(#"search domainIdentifier == "trails" | group by stateOrProvince | count"#), arguments: [.text("trails"), .integer(state)])],
       comparison: .rows)

@@ -242,33 +242,22 @@ package struct IndexWriter {
     try ranked.index(rowid, columns: columns, capture: capture)
   }
 
-  /// Writes the `vals` rows of the item at `rowid` (long text as marker rows).
+  /// Writes the `vals` rows of the item at `rowid` (`ValueRows`: long text as marker rows).
+  /// They go in in key order (item, attr, ord), so each lands at the end of the table.
   mutating func insertValueRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
-    let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, str, fold) VALUES (?, ?, ?, ?, ?, ?)")
+    let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
+    var values: [(attr: Int64, rows: [ValueRows.Row])] = []
+    values.reserveCapacity(attributes.count)
     for (name, value) in attributes {
       guard let type = catalog.type(of: name) else { continue }
-      let attr = try attributeID(name, type: type)
-      for (ord, element) in value.elements.enumerated() {
-        try valueInsert.bind(int: rowid, at: 1)
-        try valueInsert.bind(int: attr, at: 2)
-        try valueInsert.bind(int: Int64(ord), at: 3)
-        if let text = element.stringValue {
-          try valueInsert.bind(double: nil, at: 4)
-          if let folded = FullTextColumns.shortFold(text) {
-            try valueInsert.bind(text: text, at: 5)
-            try valueInsert.bind(text: folded, at: 6)
-          } else {
-            // Long text: a marker row; the text stays in the record only.
-            try valueInsert.bind(text: nil, at: 5)
-            try valueInsert.bind(text: nil, at: 6)
-            try markLong(attr)
-          }
-        } else {
-          try valueInsert.bind(double: element.numericValue, at: 4)
-          try valueInsert.bind(text: nil, at: 5)
-          try valueInsert.bind(text: nil, at: 6)
-        }
-        try valueInsert.step()
+      values.append((try attributeID(name, type: type), ValueRows.rows(of: value)))
+    }
+    values.sort { $0.attr < $1.attr }
+    for (attr, rows) in values {
+      for row in rows {
+        // Long text: a marker row; the text stays in the record only.
+        if row.isLongText { try markLong(attr) }
+        try ValueRows.insert(row, item: rowid, attr: attr, with: valueInsert)
       }
     }
   }

@@ -7,10 +7,14 @@
 /// - `attributes`: the catalogue of attribute names and types used in the file; `hasLong`
 ///   marks attributes some of whose values are long text (see `vals`).
 /// - `vals`: one row per attribute value (lists expanded), typed: `num` for numbers, dates
-///   (seconds since 1970) and Booleans; `str` and its folded form `fold` for short text.
-///   Indexed by (attr, num) and (attr, fold) for comparisons, sorting and grouping inside
-///   SQLite. A long text (folded form over `longTextBytes`) is a marker row with all three
-///   NULL: the text itself lives once, in the record, and comparisons read it from there.
+///   (seconds since 1970) and Booleans; for short text its folded form `fold`, and `str`, the
+///   text as written, only when it differs from `fold` (NULL otherwise: the text is
+///   `coalesce(str, fold)`). A `WITHOUT ROWID` table clustered by (item, attr, ord), so an
+///   item's values are one range of the table; indexed by (attr, num) and (attr, fold) for
+///   comparisons, sorting and grouping inside SQLite (those indexes hold the item, so they
+///   answer "which items" alone). A long text (folded form over `longTextBytes`) is a marker
+///   row with all three NULL: the text itself lives once, in the record, and comparisons
+///   read it from there.
 /// - `fts`: the FTS5 full-text index over text attributes, rowid = items.rowid. Contentless:
 ///   the column texts are derived from the record (`FullTextColumns`), so deleting a row
 ///   derives them again and hands them to FTS5's `delete` command.
@@ -38,9 +42,11 @@ package enum Schema {
   /// Bumped on any incompatible change to the tables below. Version 2 added the embedding
   /// tables; version 3 tokenizes `fts` with Searchlight's own tokenizer (stems, camelCase
   /// parts, CJK) instead of unicode61; version 4 stores each text once (contentless `fts`, long
-  /// text out of `vals`, no FTS5 prefix indexes). Opening an older file for writing migrates
-  /// it in one transaction (`SchemaMigration`).
-  package static let version = 4
+  /// text out of `vals`, no FTS5 prefix indexes); version 5 clusters `vals` by (item, attr,
+  /// ord) without a rowid (no separate (item, attr) index) and keeps `str` only where it
+  /// differs from `fold`. Opening an older file for writing migrates it in one transaction
+  /// (`SchemaMigration`).
+  package static let version = 5
 
   /// A text value whose folded form is longer than this many UTF-8 bytes is long text: it
   /// is not copied into `vals` (see the table list above). Names, states, tags and titles stay
@@ -91,17 +97,8 @@ package enum Schema {
       type TEXT NOT NULL,
       custom INTEGER NOT NULL,
       hasLong INTEGER NOT NULL DEFAULT 0);
-    CREATE TABLE IF NOT EXISTS vals(
-      item INTEGER NOT NULL,
-      attr INTEGER NOT NULL,
-      ord INTEGER NOT NULL,
-      num REAL,
-      str TEXT,
-      fold TEXT);
-    CREATE INDEX IF NOT EXISTS vals_item ON vals(item, attr);
-    CREATE INDEX IF NOT EXISTS vals_num ON vals(attr, num) WHERE num IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS vals_fold ON vals(attr, fold) WHERE fold IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS vals_long ON vals(attr, item) WHERE num IS NULL AND str IS NULL;
+
+    """ + valueTableStatement + valueIndexStatements + """
     CREATE TABLE IF NOT EXISTS journal(
       indexId INTEGER NOT NULL,
       id TEXT NOT NULL,
@@ -142,6 +139,42 @@ package enum Schema {
       item INTEGER PRIMARY KEY,
       text TEXT NOT NULL);
     """ + ftsStatement + RankedSchema.createStatements
+
+  /// The value table (see the table list above).
+  static let valueTableStatement = """
+    CREATE TABLE IF NOT EXISTS vals(
+      item INTEGER NOT NULL,
+      attr INTEGER NOT NULL,
+      ord INTEGER NOT NULL,
+      num REAL,
+      fold TEXT,
+      str TEXT,
+      PRIMARY KEY(item, attr, ord)) WITHOUT ROWID;
+
+    """
+
+  /// The secondary indexes of `vals` (see `valueLookupIndex` for the one that serves
+  /// lookups by item). The long-text marker index tests `fold`, which version 4 markers also
+  /// have NULL.
+  static let valueIndexStatements = """
+    CREATE INDEX IF NOT EXISTS vals_num ON vals(attr, num) WHERE num IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS vals_fold ON vals(attr, fold) WHERE fold IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS vals_long ON vals(attr, item) WHERE num IS NULL AND fold IS NULL;
+
+    """
+
+  /// The condition that selects long-text marker rows of `vals` under `alias`: it names
+  /// `fold` and `str` both, so it implies the `vals_long` index's condition in this version
+  /// (`fold IS NULL`) and in version 4 files read without migrating (`str IS NULL`).
+  package static func longTextMarker(_ alias: String) -> String {
+    "\(alias).num IS NULL AND \(alias).fold IS NULL AND \(alias).str IS NULL"
+  }
+
+  /// The index that finds one item's values of an attribute: the table's own primary key
+  /// (item, attr, ord), which SQLite names `sqlite_autoindex_vals_1` for a `WITHOUT ROWID`
+  /// table (https://www.sqlite.org/withoutrowid.html); files of version 4 and earlier (read
+  /// without migrating) have the separate index `vals_item` instead.
+  package static let valueLookupIndex = "sqlite_autoindex_vals_1"
 
   /// The full-text table: contentless (its texts are derived from the records), tokenized by
   /// Searchlight's analyzer. No prefix indexes ('2 3' took 66 MB of the 100k Zipf index):

@@ -9,6 +9,10 @@
 /// 3. long text leaves `vals` (its rows become markers) and `attributes.hasLong` is set;
 /// 4. the tables and indexes added since are created.
 /// The ranked postings are unchanged: the tokenizer and the texts are the same.
+///
+/// Version 5 rewrites `vals` as a `WITHOUT ROWID` table clustered by (item, attr, ord), with
+/// `str` NULL wherever it equals `fold`, and builds its indexes once the rows are in (the
+/// separate (item, attr) index of version 4 is gone: the table's key serves it).
 enum SchemaMigration {
   static func migrate(_ db: Connection, from version: Int) throws {
     try db.execute(Schema.createStatements)
@@ -17,6 +21,7 @@ enum SchemaMigration {
       try db.execute("ALTER TABLE attributes ADD COLUMN hasLong INTEGER NOT NULL DEFAULT 0")
     }
     if version < 4 { try migrateFullText(db) }
+    if version < 5 { try clusterValues(db) }
     try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
   }
 
@@ -46,6 +51,24 @@ enum SchemaMigration {
     try db.run(
       "UPDATE vals SET str = NULL, fold = NULL WHERE fold IS NOT NULL AND length(CAST(fold AS BLOB)) > ?",
       [.integer(Int64(Schema.longTextBytes))])
+  }
+
+  /// Rewrites `vals` in the version 5 layout (the rows of a version 4 table: long text
+  /// already markers).
+  private static func clusterValues(_ db: Connection) throws {
+    try db.execute(
+      """
+      DROP INDEX IF EXISTS vals_item; DROP INDEX IF EXISTS vals_num; DROP INDEX IF EXISTS vals_fold; DROP INDEX IF EXISTS vals_long;
+      ALTER TABLE vals RENAME TO vals_v4;
+      """)
+    try db.execute(Schema.valueTableStatement)
+    try db.execute(
+      """
+      INSERT INTO vals(item, attr, ord, num, fold, str)
+      SELECT item, attr, ord, num, fold, CASE WHEN str = fold THEN NULL ELSE str END FROM vals_v4 ORDER BY item, attr, ord;
+      DROP TABLE vals_v4;
+      """)
+    try db.execute(Schema.valueIndexStatements)
   }
 
   /// Inserts the full-text rows of the items that `condition` (over `items i`) selects, from

@@ -39,6 +39,10 @@ extension SearchIndex {
         let fullText = try Self.fullTextAgreesWithRecords(db)
         report.lines.append(fullText.line)
         if !fullText.healthy { report.isHealthy = false }
+        for values in try Self.valuesAgreeWithRecords(db) {
+          report.lines.append(values.line)
+          if !values.healthy { report.isHealthy = false }
+        }
         let ranked = try Self.rankedIntegrity(db, indexID: indexID)
         report.lines += ranked.lines
         if !ranked.healthy { report.isHealthy = false }
@@ -89,6 +93,64 @@ extension SearchIndex {
       return ("full-text index: \(rows) rows for \(itemsWithText) items with text, \(differing) terms differ from the records (run rebuild)", false)
     }
     return ("full-text index: \(rows) rows, agrees with the records", true)
+  }
+
+  /// Compares the value table with the rows the records give (`ValueRows`): the same rows,
+  /// column for column (`str` stored only where it differs from `fold`, long text as
+  /// markers), and `attributes.hasLong` set for every attribute with a marker row. Every
+  /// record is derived again into a temporary table, as for the full-text index.
+  static func valuesAgreeWithRecords(_ db: Connection) throws -> [(line: String, healthy: Bool)] {
+    try db.execute("PRAGMA temp_store = FILE")
+    defer { try? db.execute("PRAGMA temp_store = MEMORY") }
+    try db.execute(
+      """
+      DROP TABLE IF EXISTS temp.vals_expected;
+      CREATE TEMP TABLE vals_expected(item INTEGER NOT NULL, attr INTEGER NOT NULL, ord INTEGER NOT NULL, num REAL, fold TEXT, str TEXT);
+      """)
+    defer { try? db.execute("DROP TABLE IF EXISTS temp.vals_expected") }
+    let catalog = try loadCatalog(db)
+    var ids: [String: Int64] = [:]
+    for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) { ids[name] = id }
+    let insert = try db.cachedStatement("INSERT INTO temp.vals_expected(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
+    var unknown: Set<String> = []
+    var last = Int64.min
+    while true {
+      let records = try db.rows(
+        "SELECT rowid, attributes FROM items WHERE rowid > ? ORDER BY rowid LIMIT 5000", [.integer(last)], { ($0.int64(0), $0.string(1) ?? "{}") })
+      guard let final = records.last else { break }
+      last = final.0
+      for (rowid, record) in records {
+        try ValueRows.forEach(in: try StoredItem.decodeAttributes(record, catalog: catalog), catalog: catalog) { name, _, rows in
+          guard let attr = ids[name] else {
+            unknown.insert(name)
+            return
+          }
+          for row in rows { try ValueRows.insert(row, item: rowid, attr: attr, with: insert) }
+        }
+      }
+    }
+    let rows = try db.scalar("SELECT count(*) FROM vals")?.int64Value ?? 0
+    let differing = try db.scalar(
+      """
+      SELECT count(*) FROM (
+        SELECT * FROM (SELECT item, attr, ord, num, fold, str FROM vals EXCEPT SELECT item, attr, ord, num, fold, str FROM temp.vals_expected)
+        UNION ALL
+        SELECT * FROM (SELECT item, attr, ord, num, fold, str FROM temp.vals_expected EXCEPT SELECT item, attr, ord, num, fold, str FROM vals))
+      """)?.int64Value ?? 0
+    var results: [(line: String, healthy: Bool)] = []
+    if differing > 0 || !unknown.isEmpty {
+      let names = unknown.isEmpty ? "" : ", attributes missing from the catalogue: \(unknown.sorted().joined(separator: ", "))"
+      results.append(("values: \(rows) rows, \(differing) differ from the records\(names) (run rebuild)", false))
+    } else {
+      results.append(("values: \(rows) rows, agree with the records", true))
+    }
+    let unmarked = try db.rows(
+      "SELECT a.name FROM attributes a WHERE a.hasLong = 0 AND EXISTS (SELECT 1 FROM vals v WHERE v.attr = a.id AND \(Schema.longTextMarker("v"))) ORDER BY 1",
+      [], { $0.string(0) ?? "" })
+    if !unmarked.isEmpty {
+      results.append(("values: long text of \(unmarked.joined(separator: ", ")) not marked in the catalogue (run rebuild)", false))
+    }
+    return results
   }
 
   /// Rebuilds the full-text and value rows of every item from the stored records, and the

@@ -180,10 +180,10 @@ extension SearchIndex {
           "SELECT count(*) FROM (SELECT DISTINCT \(column) FROM \(values.from) WHERE \(values.condition) LIMIT ?)",
           values.arguments + [.integer(Int64(limit + 1))])?.int64Value ?? 0)
       }
-      let exact = try distinct("v.str", limit: IndexSummary.maximumExampleValues)
+      let exact = try distinct("coalesce(v.str, v.fold)", limit: IndexSummary.maximumExampleValues)
       if exact > 0, exact <= IndexSummary.maximumExampleValues {
         examples[name] = try db.rows(
-          "SELECT v.str, count(DISTINCT v.item) FROM \(values.from) WHERE \(values.condition) GROUP BY 1 ORDER BY 2 DESC, 1",
+          "SELECT coalesce(v.str, v.fold), count(DISTINCT v.item) FROM \(values.from) WHERE \(values.condition) GROUP BY 1 ORDER BY 2 DESC, 1",
           values.arguments
         ) { IndexSummary.ExampleValue(value: $0.string(0) ?? "", count: Int($0.int64(1))) }
       }
@@ -195,9 +195,9 @@ extension SearchIndex {
       let withTypes = !(unrestricted && untyped)
       known[name] = try db.rows(
         """
-        SELECT v.fold, min(v.str), count(DISTINCT v.item), \(withTypes ? "group_concat(DISTINCT i.contentType)" : "NULL")
+        SELECT v.fold, min(coalesce(v.str, v.fold)), count(DISTINCT v.item), \(withTypes ? "group_concat(DISTINCT i.contentType)" : "NULL")
         FROM \(withTypes ? "vals v JOIN items i ON i.rowid = v.item" : "vals v")
-        WHERE v.attr = ? AND v.fold IS NOT NULL AND length(v.str) <= ?\(withTypes ? " AND " + visible.sql : "") GROUP BY v.fold
+        WHERE v.attr = ? AND v.fold IS NOT NULL AND length(coalesce(v.str, v.fold)) <= ?\(withTypes ? " AND " + visible.sql : "") GROUP BY v.fold
         """, [.integer(id), .integer(Int64(IndexSummary.maximumValueLength))] + (withTypes ? visible.arguments : [])
       ) { row in
         IndexSummary.KnownValue(

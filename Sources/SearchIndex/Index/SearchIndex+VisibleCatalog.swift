@@ -33,13 +33,13 @@ extension SearchIndex {
 
   /// The kinds of value row (number, short text, long-text marker), each held by one
   /// partial index on (attr, ...).
-  private static let valueKinds = ["v.num IS NOT NULL", "v.fold IS NOT NULL", "v.num IS NULL AND v.str IS NULL"]
+  private static let valueKinds = ["v.num IS NOT NULL", "v.fold IS NOT NULL", Schema.longTextMarker("v")]
 
   /// Whether attribute `?` has a value on an item that meets `condition` (on alias `i`;
   /// its arguments follow the attribute id, once per kind of value row). One EXISTS per
   /// kind, answered by that kind's partial index and stopping at the first qualifying item.
   /// The item test is a correlated EXISTS, not a join: joined, SQLite may scan every item
-  /// and probe `vals_item` (all of them when no row qualifies), or with the join order
+  /// and probe the item's values (all of them when no row qualifies), or with the join order
   /// forced build a Bloom filter over every item first; either cost 30 ms and more per
   /// attribute on a 64k-item catalogue, paid by every query.
   package static func attributeHasItemsSQL(where condition: String) -> String {

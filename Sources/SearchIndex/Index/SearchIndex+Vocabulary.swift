@@ -40,8 +40,8 @@ extension SearchIndex {
       guard let id = try db.scalar("SELECT id FROM attributes WHERE name = ?", [.text(name)])?.int64Value else { return nil }
       return try db.rows(
         """
-        SELECT coalesce(v.str, v.num), count(DISTINCT v.item) FROM vals v JOIN items i ON i.rowid = v.item
-        WHERE v.attr = ? AND (v.str IS NOT NULL OR v.num IS NOT NULL) AND \(visible.sql) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?
+        SELECT coalesce(v.str, v.fold, v.num), count(DISTINCT v.item) FROM vals v JOIN items i ON i.rowid = v.item
+        WHERE v.attr = ? AND (v.fold IS NOT NULL OR v.num IS NOT NULL) AND \(visible.sql) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?
         """, [.integer(id)] + visible.arguments + [.integer(Int64(limit))]
       ) { row in
         let value = row.value(at: 0)
