@@ -116,7 +116,7 @@ public final class AnswerSession: Sendable {
         }
         continuation.finish()
       } catch {
-        continuation.finish(throwing: Task.isCancelled || error is QueryCancelled ? CancellationError() : error)
+        continuation.finish(throwing: Task.isCancelled || error is QueryCancelled || (error as? QueryError).map({ if case .cancelled = $0 { true } else { false } }) == true ? CancellationError() : error)
       }
     }
     continuation.onTermination = { _ in task.cancel() }
