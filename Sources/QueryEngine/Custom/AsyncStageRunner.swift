@@ -58,8 +58,8 @@ private final class StageRunLoop: TaskExecutor, @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     if finished {
-      let executor = asUnownedTaskExecutor()
-      DispatchQueue.global().async { job.runSynchronously(on: executor) }
+      // The closure keeps the executor alive while the job runs on it.
+      DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
       return
     }
     jobs.append(job)

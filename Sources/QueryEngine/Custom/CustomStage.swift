@@ -1,9 +1,12 @@
 import SearchIndex
 
-/// A stage an app defines in Swift, in the spirit of Apple's custom SpotlightSearchTool
-/// stages: a name, a description written for a model, typed parameters (each with a
-/// description, a default and an allowed range), its signatures, and an `execute` that
-/// handles each input type it accepts.
+/// A stage an app defines in Swift, of the earlier synchronous shape: a name, a description
+/// written for a model, typed parameters (each with a description, a default and an allowed
+/// range), its signatures, and an `execute` that handles each input type it accepts.
+///
+/// New stages conform to `SearchStage` (an `async` `execute`, parameters bound to stored
+/// properties); stages of this shape keep working: `register(_:)` runs them through
+/// `CustomStageAdapter`, with the same arguments and results.
 ///
 /// Register an instance; the values it was created with are the parameters' defaults:
 ///

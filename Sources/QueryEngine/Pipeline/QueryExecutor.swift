@@ -112,8 +112,8 @@ public struct QueryExecutor: Sendable {
   }
 
   /// Runs a prepared graph, handing each reply to `onReply` as soon as it exists. An error
-  /// `onReply` throws ends the run and comes back as `.reply(error)` (`QueryCancelled` as
-  /// `.cancelled`).
+  /// `onReply` throws ends the run and comes back as `.reply(error)`; one of the engine's own
+  /// (`QueryCancelled`, a `QueryError` of a nested query) comes back as its case.
   @discardableResult
   public func execute(_ graph: QueryGraph, options: QueryOptions, onReply: (Reply) throws -> Void) throws(QueryError) -> QueryToken {
     try QueryError.catching { try execute(planned: { try $0.plan(graph) }, options: options, onReply: onReply) }
