@@ -1,4 +1,5 @@
 import Foundation
+import QueryEngine
 import SearchIndex
 
 
@@ -70,6 +71,11 @@ func runCommandLine(_ argv: [String]) -> ExitCode {
     return failure.code
   } catch let error as SearchIndexError {
     let failure = CommandFailure(error)
+    ErrorReporter.report(failure, json: wantsJSON)
+    return failure.code
+  } catch let error as QueryError {
+    let mapped = queryFailure(error)
+    let failure = mapped as? CommandFailure ?? CommandFailure(.ioError, "\(mapped)")
     ErrorReporter.report(failure, json: wantsJSON)
     return failure.code
   } catch {

@@ -10,16 +10,21 @@ import Testing
 // `everySnippetIsHere` checks that each ```swift block of an article appears in this file
 // line for line (indentation aside), so an article cannot drift from code that compiles.
 
-struct RatedAtLeast: CustomStage {
+struct RatedAtLeast: SearchStage {
+  var minimum = 4.5
   var name: String { "ratedAtLeast" }
   var description: String { "Keeps items whose rating is at least the minimum" }
   var signatures: [StageDescriptor.Signature] { [.init(.items, .items)] }
-  var parameters: [StageParameter] {
-    [StageParameter("minimum", .number, "The lowest rating kept", default: .number(4.5), range: 0...5)]
+  var parameters: [SearchStageParameter<Self>] {
+    [.number("minimum", \.minimum, "The lowest rating kept", in: 0...5)]
   }
-  func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData {
-    let minimum = arguments.number("minimum") ?? 4.5
-    return .items(input.resultItems.filter { ($0.item.attributeSet["rating"]?.numericValue ?? 0) >= minimum })
+  func execute(_ input: PipelineData, context: any StageContext) async throws -> PipelineData {
+    var kept: [ResultItem] = []
+    for item in input.resultItems {
+      try Task.checkCancellation()
+      if (item.item.attributeSet["rating"]?.numericValue ?? 0) >= minimum { kept.append(item) }
+    }
+    return .items(kept)
   }
 }
 
@@ -82,14 +87,17 @@ struct ScriptedModel: LanguageModel {
       titles += reply.content.resultItems.compactMap { $0.item.attributeSet.title }
     }
     #expect(Set(titles) == ["Mist Trail", "Lakeshore Loop"])
-    await #expect(throws: DiagnosticsError.self) {
+    let thrown = await #expect(throws: QueryError.self) {
       for try await _ in executor.replies(for: #"search rating > "high""#) {}
     }
+    #expect(thrown?.diagnostics?.primaryLocation.line == 1)
     do {
       for try await _ in executor.replies(for: #"search rating > "high""#) {}
-    } catch let error as DiagnosticsError {
-      let (line, column) = error.source.location(of: error.primary.span.start)
-      print("\(error.primary.message) at \(line):\(column)")
+    } catch .invalidQuery(let diagnostics) {
+      let (line, column) = diagnostics.primaryLocation
+      print("\(diagnostics.primary.message) at \(line):\(column)")
+    } catch {
+      print("the query failed: \(error)")
     }
 
     // CustomStages.md
@@ -101,6 +109,17 @@ struct ScriptedModel: LanguageModel {
       kept += reply.content.resultItems.map(\.item.uniqueIdentifier)
     }
     #expect(kept == ["trail-1"])
+    do {
+      for try await _ in rated.replies(for: #"search "waterfall" | ratedAtLeast(minimum: 9)"#) {}
+    } catch .invalidQuery(let diagnostics) {
+      print(diagnostics.primary.message)  // 'minimum' of ratedAtLeast must be from 0 to 5; got 9
+    } catch {
+      print("the query failed: \(error)")
+    }
+    let refused = await #expect(throws: QueryError.self) {
+      for try await _ in rated.replies(for: #"search "waterfall" | ratedAtLeast(minimum: 9)"#) {}
+    }
+    #expect(refused?.diagnostics?.primary.message == "'minimum' of ratedAtLeast must be from 0 to 5; got 9")
 
     // AnswerLoop.md, with PluggingAModel.md's model
     let session = try AnswerSession(executor: executor, model: ScriptedModel())

@@ -46,8 +46,9 @@ struct Liar: CustomStage {
   func diagnostics(_ query: String) throws -> DiagnosticsError {
     do {
       _ = try run(query)
-    } catch let error as DiagnosticsError {
-      return error
+    } catch {
+      if let diagnostics = (error as? QueryError)?.diagnostics { return diagnostics }
+      throw error
     }
     Issue.record("expected diagnostics for \(query)")
     throw CancellationError()
@@ -91,7 +92,8 @@ struct Liar: CustomStage {
   @Test func aStageReturningTheWrongTypeFailsClearly() throws {
     var registry = StandardLibrary.registry()
     try registry.register(Liar())
-    #expect(throws: QueryRuntimeError.self) { _ = try run("search * | liar", registry: registry) }
+    let error = #expect(throws: QueryError.self) { _ = try run("search * | liar", registry: registry) }
+    #expect(error?.underlying as? QueryRuntimeError == QueryRuntimeError("custom stage 'liar' returned count, but declares items"))
   }
 
   // MARK: Parameter validation at call time

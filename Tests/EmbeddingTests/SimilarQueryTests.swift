@@ -97,8 +97,8 @@ import Testing
     #expect {
       _ = try samples.query(#"similar "waterfall""#)
     } throws: { error in
-      let error = error as? EmbeddingError
-      return error?.kind == .noEmbeddings && error?.message.contains("searchlight embeddings --db") == true
+      guard case .embedding(let error)? = error as? QueryError else { return false }
+      return error.kind == .noEmbeddings && error.message.contains("searchlight embeddings --db")
     }
   }
 
@@ -107,7 +107,7 @@ import Testing
     samples.endpoint.fail(with: .dimensions(16))
     #expect {
       _ = try samples.query(#"similar "waterfall""#)
-    } throws: { ($0 as? EmbeddingError)?.kind == .mismatch }
+    } throws: { (($0 as? QueryError)?.underlying as? EmbeddingError)?.kind == .mismatch }
   }
 
   @Test func anUnreachableQueryEndpointIsAnIOFailure() throws {
@@ -115,7 +115,7 @@ import Testing
     samples.endpoint.fail(with: .reset)
     #expect {
       _ = try samples.query(#"similar "waterfall""#)
-    } throws: { ($0 as? EmbeddingError)?.isIOFailure == true }
+    } throws: { (($0 as? QueryError)?.underlying as? EmbeddingError)?.isIOFailure == true }
   }
 
   @Test func explainShowsTheSimilarSearch() throws {

@@ -97,7 +97,8 @@ import Testing
     do {
       _ = try executor.prepare(example.query, options: Self.options)
       Issue.record("expected \(example.errorID!) but the query was accepted")
-    } catch let error as DiagnosticsError {
+    } catch {
+      let error = try #require(error.diagnostics, "\(example.query): \(error)")
       let primary = error.primary
       let (line, column) = error.source.location(of: primary.span.start)
       #expect(primary.id == example.errorID)

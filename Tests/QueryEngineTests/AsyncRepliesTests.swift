@@ -27,9 +27,10 @@ import Testing
   }
 
   @Test func aBadQueryThrowsItsDiagnostics() async throws {
-    await #expect(throws: DiagnosticsError.self) {
+    let error = await #expect(throws: QueryError.self) {
       for try await _ in Self.executor().replies(for: #"search "orion" |"#, options: SampleIndex.options) {}
     }
+    #expect(error?.diagnostics?.primary.message == "expected a stage after '|'")
   }
 
   @Test func leavingEarlyOrCancellingEndsTheStreamWithoutAnError() async throws {

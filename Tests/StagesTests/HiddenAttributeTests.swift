@@ -20,8 +20,9 @@ import Testing
     do {
       _ = try QueryExecutor(index: Self.index.index, registry: standardRegistry).prepare(text, options: options)
       return []
-    } catch let error as DiagnosticsError {
-      return error.diagnostics
+    } catch {
+      guard let diagnostics = error.diagnostics else { throw error }
+      return diagnostics.diagnostics
     }
   }
 

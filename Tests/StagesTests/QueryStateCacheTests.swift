@@ -22,10 +22,8 @@ import Testing
     do {
       _ = try run(text, on: index, now: now, protection: protection)
       return false
-    } catch let error as DiagnosticsError {
-      return error.diagnostics.first?.id == "name.unknown-attribute"
     } catch {
-      return false
+      return (error as? QueryError)?.diagnostics?.diagnostics.first?.id == "name.unknown-attribute"
     }
   }
 

@@ -98,9 +98,14 @@ import Testing
 }
 
 @Suite struct CancellationTests {
+  /// Runs `text`; throws what the `QueryError` wraps (`QueryCancelled` for `.cancelled`).
   func run(_ text: String, flag: CancellationFlag, batchSize: Int = 100, onReply: (Reply) -> Void = { _ in }) throws {
     let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock, batchSize: batchSize, cancellation: flag)
-    try QueryExecutor(index: sampleIndex.index, registry: standardRegistry).run(text, options: options, onReply: onReply)
+    do {
+      try QueryExecutor(index: sampleIndex.index, registry: standardRegistry).run(text, options: options, onReply: onReply)
+    } catch {
+      throw error.underlying
+    }
   }
 
   @Test(arguments: ["search *", "search * | count", #"search "budget" | score rating | top 3"#, "search * | group by keywords | count",

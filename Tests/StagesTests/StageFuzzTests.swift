@@ -30,13 +30,15 @@ import Testing
       } catch {
         Issue.record("\(text.debugDescription) checked but failed: \(error)")
       }
-    } catch let error as DiagnosticsError {
+    } catch {
+      guard let error = error.diagnostics else {
+        Issue.record("\(text.debugDescription): \(error)")
+        return
+      }
       for diagnostic in error.diagnostics {
         #expect(diagnostic.span.start >= 0 && diagnostic.span.end <= source.byteCount, "\(diagnostic.id) in \(text.debugDescription)")
         _ = DiagnosticRenderer.render(diagnostic, in: source)
       }
-    } catch {
-      Issue.record("\(text.debugDescription): \(error)")
     }
   }
 

@@ -93,9 +93,8 @@ func failure(_ text: String, in index: SearchIndex = sampleIndex.index, sourceLo
   do {
     _ = try QueryExecutor(index: index, registry: standardRegistry).prepare(text, options: QueryOptions(clock: sampleClock))
     Issue.record("expected \(text) to fail", sourceLocation: sourceLocation)
-  } catch let error as DiagnosticsError {
-    return error
   } catch {
+    if let diagnostics = error.diagnostics { return diagnostics }
     Issue.record("\(text) failed with \(error)", sourceLocation: sourceLocation)
   }
   return nil

@@ -207,6 +207,7 @@ func snapshot(_ index: SearchIndex) throws -> [String: String] {
     try folder.remove("b.md")
     #expect(try run(#"search "sourdough" | hydrate"#).map(\.id) == ["a.md"])
     options.delegate = nil
-    #expect(throws: QueryRuntimeError.self) { try run(#"search "sourdough" | hydrate"#) }
+    let error = #expect(throws: QueryError.self) { try run(#"search "sourdough" | hydrate"#) }
+    #expect(error?.underlying is QueryRuntimeError)
   }
 }

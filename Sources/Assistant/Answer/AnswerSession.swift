@@ -116,7 +116,8 @@ public final class AnswerSession: Sendable {
         }
         continuation.finish()
       } catch {
-        continuation.finish(throwing: Task.isCancelled || error is QueryCancelled ? CancellationError() : error)
+        let cancelled = if case .cancelled = QueryError(error) { true } else { false }
+        continuation.finish(throwing: Task.isCancelled || cancelled ? CancellationError() : error)
       }
     }
     continuation.onTermination = { _ in task.cancel() }

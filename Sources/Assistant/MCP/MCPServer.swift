@@ -231,7 +231,7 @@ public final class MCPServer: Sendable {
           "structuredContent": ["replies": .array(result.replies.map { $0.jsonValue() })],
           "isError": .bool(result.isError),
         ])
-      } catch is QueryCancelled {
+      } catch QueryError.cancelled {
         log("request \(key) stopped after cancellation")
       } catch {
         respond(id, result: ["content": [["type": "text", "text": .string("The search failed: \(error)")]], "isError": true])

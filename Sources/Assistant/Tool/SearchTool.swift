@@ -40,34 +40,37 @@ public struct SearchTool: Sendable {
   ]
 
   /// Runs one tool call given as JSON text. Never throws for a bad call: the error comes back
-  /// in band; index failures (I/O) throw.
-  public func call(_ arguments: String) throws -> Result {
+  /// in band; index failures (I/O), run-time failures and cancellation throw.
+  public func call(_ arguments: String) throws(QueryError) -> Result {
     let hasEmbeddings = options.embedder != nil && ((try? executor.index.embeddingConfiguration()) ?? nil) != nil
     var decoder = ToolCallDecoder(clock: options.clock, identity: options.identity, hasEmbeddings: hasEmbeddings)
     decoder.stageNames = Set(executor.registry.names)
+    let request: ToolRequest
     do {
-      return try run(try decoder.decode(arguments))
-    } catch let error as ToolCallError {
+      request = try decoder.decode(arguments)
+    } catch {
       return Result(replies: [], text: Self.errorText(error), error: error, query: nil)
     }
+    return try run(request)
   }
 
   /// Runs a decoded request.
-  public func run(_ request: ToolRequest) throws -> Result {
+  public func run(_ request: ToolRequest) throws(QueryError) -> Result {
     switch request {
     case .help(let topic):
       return Result(replies: [], text: ToolHelp.text(topic: topic, registry: executor.registry), error: nil, query: nil)
     case .schema(let schema):
-      let text = try SchemaDescriber(index: executor.index, scope: options.scope).describe(schema)
+      let text: String
+      do { text = try SchemaDescriber(index: executor.index, scope: options.scope).describe(schema) } catch { throw QueryError(error) }
       return Result(replies: [], text: text, error: nil, query: nil)
     case .search(let search):
       return try runSearch(search)
     }
   }
 
-  private func runSearch(_ request: SearchRequest) throws -> Result {
+  private func runSearch(_ request: SearchRequest) throws(QueryError) -> Result {
     var replies: [Reply] = []
-    do {
+    do throws(QueryError) {
       let graph = try request.prepare(with: executor, options: options)
       try executor.execute(graph, options: options) { reply in
         guard !reply.isPartial else {
@@ -86,11 +89,13 @@ public struct SearchTool: Sendable {
           replies.append(reply)
         }
       }
-    } catch let error as DiagnosticsError {
-      let toolError = Self.toolError(error, request: request)
-      return Result(replies: [], text: Self.errorText(toolError), error: toolError, query: request.query)
-    } catch let error as QueryRuntimeError {
-      let toolError = ToolCallError(path: "$.query", message: error.message)
+    } catch {
+      let toolError: ToolCallError
+      switch error {
+      case .invalidQuery(let diagnostics): toolError = Self.toolError(diagnostics, request: request)
+      case .runtime(let failure): toolError = ToolCallError(path: "$.query", message: failure.message)
+      default: throw error
+      }
       return Result(replies: [], text: Self.errorText(toolError), error: toolError, query: request.query)
     }
     // Pages: skip `offset` items of item replies, keep `pageSize`.
@@ -116,8 +121,10 @@ public struct SearchTool: Sendable {
     var formatter = ToolResultFormatter(maximumResponseSize: maximumResponseSize, fetch: fetch)
     formatter.fetchByLabel = stageFetch
     let requested = (request.fetchAttributes ?? []) + stageFetch.keys.sorted().flatMap { stageFetch[$0] ?? [] }
+    let unknown: [String]
+    do { unknown = try unknownFetchNotes(requested.isEmpty ? nil : Self.unique(requested)) } catch { throw QueryError(error) }
     let text = formatter.format(pagedReplies, more: more, offset: request.offset, autoDisplay: request.autoDisplay,
-                                notes: request.notes + (try unknownFetchNotes(requested.isEmpty ? nil : Self.unique(requested))))
+                                notes: request.notes + unknown)
     let shaped = pagedReplies.map { reply -> Reply in
       var copy = reply
       copy.content = Self.fetching(reply.content, stageFetch[reply.label] ?? fetch)

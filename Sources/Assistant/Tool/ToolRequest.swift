@@ -43,7 +43,7 @@ public struct SearchRequest: Sendable {
 
   /// The query type-checked by `executor`: the decoded syntax as it is, or the call's text
   /// parsed.
-  public func prepare(with executor: QueryExecutor, options: QueryOptions) throws -> QueryGraph {
+  public func prepare(with executor: QueryExecutor, options: QueryOptions) throws(QueryError) -> QueryGraph {
     guard let syntax else { return try executor.prepare(query, options: options) }
     return try executor.prepare(syntax, source: SourceText(query), options: options)
   }

@@ -1,9 +1,12 @@
 import SearchIndex
 
-/// A stage an app defines in Swift, in the spirit of Apple's custom SpotlightSearchTool
-/// stages: a name, a description written for a model, typed parameters (each with a
-/// description, a default and an allowed range), its signatures, and an `execute` that
-/// handles each input type it accepts.
+/// A stage an app defines in Swift, of the earlier synchronous shape: a name, a description
+/// written for a model, typed parameters (each with a description, a default and an allowed
+/// range), its signatures, and an `execute` that handles each input type it accepts.
+///
+/// New stages conform to `SearchStage` (an `async` `execute`, parameters bound to stored
+/// properties); stages of this shape keep working: `register(_:)` runs them through
+/// `CustomStageAdapter`, with the same arguments and results.
 ///
 /// Register an instance; the values it was created with are the parameters' defaults:
 ///
@@ -57,45 +60,50 @@ public struct StageArguments: Sendable, Hashable {
   }
 }
 
-/// Adapts a `CustomStage` to the registry: binds calls by checking arguments against the
-/// declared parameters and runs `execute` in Swift.
-struct CustomStageDefinition: StageDefinition {
-  let stage: any CustomStage
+/// Runs an old-shape `CustomStage` as a `SearchStage`: its parameters become named
+/// parameters whose values collect in `arguments`, and its synchronous `execute` runs
+/// directly, with the same arguments and results as before. `register(_:)` wraps custom
+/// stages in it; an app moving to the async shape can use it to compare the two.
+public struct CustomStageAdapter<Wrapped: CustomStage>: SearchStage, SynchronousStage {
+  /// The adapted stage.
+  public var stage: Wrapped
+  /// The arguments of one call: empty in the registered adapter, every parameter (given or
+  /// defaulted) in the copy that runs.
+  public var arguments: StageArguments
 
-  var descriptor: StageDescriptor {
-    StageDescriptor(
-      name: stage.name, abstract: stage.description,
-      usage: "\(stage.name)(" + stage.parameters.map { "\($0.name): \($0.kind.rawValue)" }.joined(separator: ", ") + ")",
-      signatures: stage.signatures, parameters: stage.parameters, examples: stage.examples, isCustom: true)
+  public init(_ stage: Wrapped) {
+    self.stage = stage
+    self.arguments = StageArguments([:])
   }
 
-  func bind(_ call: StageSyntax, input: PipelineType, context: inout StageBindingContext) -> (any BoundStage)? {
-    guard let values = context.bindArguments(call, parameters: stage.parameters) else { return nil }
-    guard let output = stage.signatures.first(where: { $0.input == input })?.output else { return nil }
-    return Bound(stage: stage, arguments: StageArguments(values), outputType: output)
-  }
+  public var name: String { stage.name }
+  public var description: String { stage.description }
+  public var signatures: [StageDescriptor.Signature] { stage.signatures }
+  public var examples: [String] { stage.examples }
+  public var attributesRead: Set<String>? { stage.attributesRead(arguments) }
 
-  struct Bound: BoundStage {
-    let stage: any CustomStage
-    let arguments: StageArguments
-    let outputType: PipelineType
-    var explanation: String { "custom stage \(stage.name)" }
-    var attributesRead: Set<String>? { stage.attributesRead(arguments) }
-
-    func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
-      try context.cancellation.check()
-      let output = try stage.execute(input, arguments: arguments, context: context)
-      guard output.type == outputType else {
-        throw QueryRuntimeError("custom stage '\(stage.name)' returned \(output.type), but declares \(outputType)")
+  public var parameters: [SearchStageParameter<Self>] {
+    stage.parameters.map { declaration in
+      let name = declaration.name
+      return SearchStageParameter(declaration, read: { $0.arguments.values[name] ?? declaration.defaultValue }) { adapter, value in
+        adapter.arguments.values[name] = value
       }
-      return output
     }
+  }
+
+  public func execute(_ input: PipelineData, context: any StageContext) async throws -> PipelineData {
+    try stage.execute(input, arguments: arguments, context: context)
+  }
+
+  func executeSynchronously(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
+    try stage.execute(input, arguments: arguments, context: context)
   }
 }
 
 extension StageRegistry {
-  /// Registers a Swift custom stage; fails when the name is taken.
+  /// Registers a Swift custom stage of the synchronous shape (through `CustomStageAdapter`);
+  /// fails when the name is taken.
   public mutating func register(_ stage: some CustomStage) throws(RegistrationError) {
-    try register(CustomStageDefinition(stage: stage) as any StageDefinition)
+    try register(CustomStageAdapter(stage))
   }
 }

@@ -63,34 +63,38 @@ public struct QueryExecutor: Sendable {
     self.registry = registry
   }
 
-  /// Parses and type-checks `text`; throws every diagnostic at once.
-  public func prepare(_ text: String, options: QueryOptions, sourceName: String = "query") throws -> QueryGraph {
-    let source = SourceText(text, name: sourceName)
-    let syntax = try Parser.parse(source)
-    return try builder(options: options, variables: [:]).build(syntax, source: source)
+  /// Parses and type-checks `text`; throws every diagnostic at once (`.invalidQuery`).
+  public func prepare(_ text: String, options: QueryOptions, sourceName: String = "query") throws(QueryError) -> QueryGraph {
+    try QueryError.catching {
+      let source = SourceText(text, name: sourceName)
+      let syntax = try Parser.parse(source)
+      return try builder(options: options, variables: [:]).build(syntax, source: source)
+    }
   }
 
   /// Type-checks a query built without text (a decoded tool call, a planner's plan);
   /// `source` is its rendering, where diagnostics point.
-  public func prepare(_ syntax: QuerySyntax, source: SourceText, options: QueryOptions) throws -> QueryGraph {
-    try Parser.checkLimits(syntax, source: source)
-    return try builder(options: options, variables: [:]).build(syntax, source: source)
+  public func prepare(_ syntax: QuerySyntax, source: SourceText, options: QueryOptions) throws(QueryError) -> QueryGraph {
+    try QueryError.catching {
+      try Parser.checkLimits(syntax, source: source)
+      return try builder(options: options, variables: [:]).build(syntax, source: source)
+    }
   }
 
   /// `prepare` for text a person typed: when `text` fails to prepare and is only words,
   /// none of them an attribute the caller can see (`BareWords`), the text search of those
   /// words is prepared instead and returned as `searched`, so the caller can say so. The
   /// original diagnostics are thrown when the rule does not apply.
-  public func prepareTyped(_ text: String, options: QueryOptions, sourceName: String = "query") throws -> (graph: QueryGraph, searched: String?) {
+  public func prepareTyped(_ text: String, options: QueryOptions, sourceName: String = "query") throws(QueryError) -> (graph: QueryGraph, searched: String?) {
     // A lone `*` is not a predicate, but a person typing it means every item.
     if text.trimmingCharacters(in: .whitespacesAndNewlines) == "*" {
       return (try prepare("search *", options: options, sourceName: sourceName), nil)
     }
-    do {
+    do throws(QueryError) {
       return (try prepare(text, options: options, sourceName: sourceName), nil)
-    } catch let diagnostics as DiagnosticsError {
+    } catch .invalidQuery(let diagnostics) {
       guard let catalog = try? index.catalog(scope: options.scope), let search = BareWords.searchQuery(for: text, catalog: catalog)
-      else { throw diagnostics }
+      else { throw .invalidQuery(diagnostics) }
       return (try prepare(search, options: options, sourceName: sourceName), search)
     }
   }
@@ -107,23 +111,25 @@ public struct QueryExecutor: Sendable {
     return GraphBuilder(registry: registry, bindingContext: context)
   }
 
-  /// Runs a prepared graph, handing each reply to `onReply` as soon as it exists.
+  /// Runs a prepared graph, handing each reply to `onReply` as soon as it exists. An error
+  /// `onReply` throws ends the run and comes back as `.reply(error)`; one of the engine's own
+  /// (`QueryCancelled`, a `QueryError` of a nested query) comes back as its case.
   @discardableResult
-  public func execute(_ graph: QueryGraph, options: QueryOptions, onReply: (Reply) throws -> Void) throws -> QueryToken {
-    try execute(planned: { try $0.plan(graph) }, options: options, onReply: onReply)
+  public func execute(_ graph: QueryGraph, options: QueryOptions, onReply: (Reply) throws -> Void) throws(QueryError) -> QueryToken {
+    try QueryError.catching { try execute(planned: { try $0.plan(graph) }, options: options, onReply: onReply) }
   }
 
   /// Runs a plan made by `plan(_:options:)`, handing each reply to `onReply` as soon as it
   /// exists.
   @discardableResult
-  public func execute(_ plan: ExecutionPlan, options: QueryOptions, onReply: (Reply) throws -> Void) throws -> QueryToken {
-    try execute(planned: { _ in plan }, options: options, onReply: onReply)
+  public func execute(_ plan: ExecutionPlan, options: QueryOptions, onReply: (Reply) throws -> Void) throws(QueryError) -> QueryToken {
+    try QueryError.catching { try execute(planned: { _ in plan }, options: options, onReply: onReply) }
   }
 
   /// The plan of `graph` over this index as it is now: what `execute` runs and `explain`
   /// shows.
-  public func plan(_ graph: QueryGraph, options: QueryOptions) throws -> ExecutionPlan {
-    try index.readPassingErrors { connection in try makeContext(connection, options: options).plan(graph) }
+  public func plan(_ graph: QueryGraph, options: QueryOptions) throws(QueryError) -> ExecutionPlan {
+    try QueryError.catching { try index.readPassingErrors { connection in try makeContext(connection, options: options).plan(graph) } }
   }
 
   /// A context for one execution (or one explanation) on `connection`, inside its read
@@ -181,7 +187,7 @@ public struct QueryExecutor: Sendable {
 
   /// Parses, checks and runs `text` in one call.
   @discardableResult
-  public func run(_ text: String, options: QueryOptions, onReply: (Reply) throws -> Void) throws -> QueryToken {
+  public func run(_ text: String, options: QueryOptions, onReply: (Reply) throws -> Void) throws(QueryError) -> QueryToken {
     try execute(try prepare(text, options: options), options: options, onReply: onReply)
   }
 

@@ -103,6 +103,7 @@ struct QuerySetup {
 /// Maps query-time errors to failures with exit codes.
 func queryFailure(_ error: any Error) -> any Error {
   switch error {
+  case let error as QueryError: return queryFailure(error.underlying)
   case let error as DiagnosticsError: return CommandFailure(error)
   case let error as SearchIndexError: return CommandFailure(error)
   case let error as QueryRuntimeError: return CommandFailure(.dataError, error.message)

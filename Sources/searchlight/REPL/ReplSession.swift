@@ -381,7 +381,7 @@ final class ReplSession {
     case let error as UsageError: failure = CommandFailure(.usage, error.message)
     default: failure = (queryFailure(error) as? CommandFailure) ?? CommandFailure(.ioError, "\(error)")
     }
-    if let promptWidth = origin.promptWidth, let diagnostics = error as? DiagnosticsError,
+    if let promptWidth = origin.promptWidth, let diagnostics = (error as? QueryError)?.diagnostics ?? error as? DiagnosticsError,
       let caret = caretLine(diagnostics, input: input, promptWidth: promptWidth)
     {
       let (red, bold, reset) = color ? ("\u{1B}[31m", "\u{1B}[1m", "\u{1B}[0m") : ("", "", "")

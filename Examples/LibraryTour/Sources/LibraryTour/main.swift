@@ -35,18 +35,23 @@ try index.indexSearchableItems([
     }),
 ])
 
-// 2. A stage of the app's own: keeps items rated at least `minimum`.
-struct RatedAtLeast: CustomStage {
-  var minimum: Double = 4.5
+// 2. A stage of the app's own: keeps items rated at least `minimum`, a named parameter
+// declared once with its description and range (the registered value is the default).
+struct RatedAtLeast: SearchStage {
+  var minimum = 4.5
   var name: String { "ratedAtLeast" }
   var description: String { "Keeps items whose rating is at least the minimum" }
   var signatures: [StageDescriptor.Signature] { [.init(.items, .items)] }
-  var parameters: [StageParameter] {
-    [StageParameter("minimum", .number, "The lowest rating kept", default: .number(minimum), range: 0...5)]
+  var parameters: [SearchStageParameter<Self>] {
+    [.number("minimum", \.minimum, "The lowest rating kept", in: 0...5)]
   }
-  func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData {
-    let minimum = arguments.number("minimum") ?? self.minimum
-    return .items(input.resultItems.filter { ($0.item.attributeSet["rating"]?.numericValue ?? 0) >= minimum })
+  func execute(_ input: PipelineData, context: any StageContext) async throws -> PipelineData {
+    var kept: [ResultItem] = []
+    for item in input.resultItems {
+      try Task.checkCancellation()
+      if (item.item.attributeSet["rating"]?.numericValue ?? 0) >= minimum { kept.append(item) }
+    }
+    return .items(kept)
   }
 }
 var registry = StandardLibrary.registry()
@@ -61,14 +66,16 @@ for try await reply in executor.replies(for: #"search "waterfall" | ratedAtLeast
 check(found == ["trail-1"], "expected only trail-1 rated 4.5 or more, got \(found)")
 print("query: \(found.joined(separator: ", "))")
 
-// A mistake in a query comes back as diagnostics with a line and column.
+// A mistake in a query comes back as a typed error: diagnostics with a line and column.
 do {
   for try await _ in executor.replies(for: #"search "waterfall" | ratedAtLeast(minimum: 9)"#) {}
   check(false, "a minimum outside 0...5 should be refused")
-} catch let error as DiagnosticsError {
-  let location = error.source.location(of: error.primary.span.start)
+} catch .invalidQuery(let diagnostics) {
+  let location = diagnostics.primaryLocation
   check(location.line == 1 && location.column > 20, "the error should point into the stage call, not \(location)")
-  print("refused: \(error.primary.message) (query:\(location.line):\(location.column))")
+  print("refused: \(diagnostics.primary.message) (query:\(location.line):\(location.column))")
+} catch {
+  check(false, "expected diagnostics, got \(error)")
 }
 
 // 4. Answer a question with the app's own model: here a scripted one that searches once
