@@ -172,21 +172,44 @@ extension PlanBuilder {
     return tests.isEmpty ? [] : ["where " + tests.joined(separator: " || ")]
   }
 
-  /// The ranked spelling of a term: a stemmed term asks for its exact form too, so items
-  /// with the word as written score above items with only another form of it. A term
-  /// searched only as written (a word with digits: `"ccl19"`, `"v2"`) weighs double, as a
-  /// word's two alternatives do together, so identifiers count as much as words.
-  /// With `boost` (`^0.41`), each alternative carries it.
+  /// The ranked spelling of a term: every form of a word (`"launches"s`), or a word with
+  /// digits as written (`"ccl19"`); with `boost`, twice the boost (`"launches"s^0.82`).
+  /// The form as written earns nothing extra: the ranked index scores every form of a word
+  /// as one term, as the stemmed BM25 peers do, and asking for the written form beside it
+  /// counted its items' matches twice, which cost ranking on every collection measured
+  /// (BENCHMARKS.md, issue 21, session 9). A boost is doubled so the question's terms stay
+  /// as heavy, next to the words relevance feedback adds, as when each was asked for in two
+  /// forms.
   static func rankedText(_ term: String, boost: Double? = nil) -> String {
-    guard TermForms.isStemmed(term) else { return TermForms.dsl(term) + "^" + DSLText.weight(2 * (boost ?? 1)) }
-    let suffix = boost.map { "^" + DSLText.weight($0) } ?? ""
-    return DSLText.quoted(TermForms.word(term)) + suffix + " || " + TermForms.dsl(term) + suffix
+    TermForms.dsl(term) + (boost.map { "^" + DSLText.weight(2 * $0) } ?? "")
   }
 
   /// The ranked spelling of a weighted term: the question's terms as `rankedText`, with the
   /// weight; an added word in every form only (`"lift"s^0.12`).
   static func rankedText(_ term: RelevanceFeedback.WeightedTerm) -> String {
     term.added ? TermForms.dsl(term.term) + "^" + DSLText.weight(term.weight) : rankedText(term.term, boost: term.weight)
+  }
+
+  /// The preference for items that carry a known value the question names in its words
+  /// ("Thanksgiving", a keyword of some items): the test for any such value, and the share of
+  /// the question's term weight its words hold. An item labelled with what the question
+  /// names is about it, not only an item that uses the word. Nil without such values.
+  func valuePreference(_ weights: [PlannedQuery.TermWeight]) -> PlannedQuery.ValuePreference? {
+    let total = weights.reduce(0) { $0 + $1.weight }
+    guard !textValues.isEmpty, total > 0 else { return nil }
+    let weightOf = Dictionary(weights.map { (TermForms.word($0.term), $0.weight) }, uniquingKeysWith: max)
+    var words = Set<String>()
+    var tests: [String] = []
+    for match in textValues {
+      for index in match.span where !isStopWord(index) { words.insert(tokens[index].word) }
+      for value in match.values {
+        let test = "\(value.attribute) == \(DSLText.quoted(value.value))cd"
+        if !tests.contains(test) { tests.append(test) }
+      }
+    }
+    let share = words.reduce(0) { $0 + (weightOf[$1] ?? 0) } / total
+    guard share > 0, !tests.isEmpty else { return nil }
+    return PlannedQuery.ValuePreference(test: tests.joined(separator: " || "), share: share)
   }
 
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
@@ -335,6 +358,7 @@ extension PlanBuilder {
       PlannedQuery.TermWeight(term: term, weight: Self.weight(documentFrequency: documentFrequencies[term] ?? 0, documents: n))
     }
     plan.isStructured = !filterParts.isEmpty || !people.isEmpty || intent != .search
+    if ranked, !hybrid { plan.valuePreference = valuePreference(weights) }
     return plan
   }
 }
