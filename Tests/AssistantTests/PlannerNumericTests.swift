@@ -34,7 +34,7 @@ import Testing
     // A year, a quarter, a count of results: no numeric filter.
     #expect(try !dsl("Q3 budget review").contains(" < ") )
     #expect(try dsl("top 5 trails") == #"search contentType == "trail" | sort rating desc | limit 5"#)
-    #expect(try !PlannerSupport.source(dsl("What is my flight number to Zürich?")).contains("=="))
+    #expect(try !dsl("What is my flight number to Zürich?").contains("=="))
   }
 
   @Test func everyNumericPlanRuns() throws {

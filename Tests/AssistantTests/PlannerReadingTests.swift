@@ -145,35 +145,6 @@ import Testing
     #expect(try PlannerSupport.ids(#"search "launches" || "launches"s | top 10"#, on: index).prefix(2) == ["written", "other"])
   }
 
-  /// A note tagged Thanksgiving that says neither word, a budget note that says both, and
-  /// filler.
-  static func taggedValues() throws -> SearchIndex {
-    let index = try SearchIndex(path: TemporaryFiles.database("planner-tagged-values"))
-    func item(_ id: String, _ title: String, _ keyword: String, _ text: String) -> SearchableItem {
-      SearchableItem(
-        uniqueIdentifier: id, domainIdentifier: "notes",
-        attributeSet: AttributeSet([("title", .string(title)), ("keywords", .list([.string(keyword)])), ("textContent", .string(text))]))
-    }
-    var items = [
-      item("dinner", "Dinner at our place", "Thanksgiving", "Come to Bend for the long weekend; we will cook a turkey and watch the game."),
-      item("budget", "Holiday costs", "budget", "Spending on flights at Thanksgiving and on gifts in December, more than last year."),
-    ]
-    for n in 0..<6 { items.append(item("filler\(n)", "Weekly note \(n)", "work", "Meeting notes number \(n): the roadmap and the hiring plan.")) }
-    try index.indexSearchableItems(items)
-    return index
-  }
-
-  @Test func itemsCarryingAKnownValueTheQuestionNamesRankHigher() throws {
-    // "Thanksgiving" is a keyword of the index: the note labelled with it is about it, the
-    // budget note only uses the word (and "spending", the rarer word).
-    let index = try Self.taggedValues()
-    let plan = try BuiltinPlanner(index: index, clock: SampleIndex.clock).plan("Where am I spending Thanksgiving?")
-    #expect(plan.dsl.contains(#"score relevance * (1 + "#) && plan.dsl.contains(#"if(keywords == "Thanksgiving"cd, 1, 0))"#), "\(plan.dsl)")
-    #expect(plan.notes.contains { $0.hasPrefix("items with a value the question names") }, "\(plan.notes)")
-    #expect(try PlannerSupport.ids(plan.dsl, on: index).prefix(2) == ["dinner", "budget"])
-    #expect(try PlannerSupport.ids(#"search "spending"s || "thanksgiving"s | top 10"#, on: index).prefix(2) == ["budget", "dinner"], "the words alone rank the budget first")
-  }
-
   @Test func feedbackKeepsTheRarestQuestionTermsAtLeastAsHeavyAsAddedWords() throws {
     let feedback = RelevanceFeedback(documents: 3, terms: 5, questionWeight: 0.3, minimumQuestionTerms: 1)
     // The items are all about moraines; the question's rarest word is in none of them, so

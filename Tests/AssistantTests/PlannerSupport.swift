@@ -55,9 +55,6 @@ enum PlannerSupport {
   }
 
   /// The identifiers of the items `query` returns, in order.
-  /// The source of a plan's query (`search PREDICATE`), without the stages that re-score it.
-  static func source(_ dsl: String) -> String { dsl.components(separatedBy: " | ").first ?? dsl }
-
   static func ids(_ query: String, on index: SearchIndex = SampleIndex.shared, clock: QueryClock = SampleIndex.clock) throws -> [String] {
     try replies(query, on: index, clock: clock).flatMap { reply -> [String] in
       switch reply.content {

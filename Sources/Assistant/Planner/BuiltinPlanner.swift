@@ -90,42 +90,26 @@ public struct BuiltinPlanner: Sendable {
     return try boostingKnownItem(plan)
   }
 
-  /// Re-scores a ranked search's first 1000 for what the question names beyond its words:
-  ///
-  /// - known item: a search whose words are exactly an item's title (`git`, "Mist Trail")
-  ///   puts that item first: who types a name wants the thing of that name, not the items
-  ///   that mention it most;
-  /// - known values: items that carry a value the question names in its words (a keyword
-  ///   or project such as "Thanksgiving", `valuePreference`) are about it, not only items
-  ///   that use the word; their relevance is multiplied by 1 + the share of the question's
-  ///   term weight the value's words hold, as if those words were matched once more.
+  /// A ranked search whose words are exactly an item's title (`git`, "Mist Trail") puts
+  /// that item first: who types a name wants the thing of that name, not the items that
+  /// mention it most. The ranked list's first 1000 are re-scored with a bonus for the title.
   func boostingKnownItem(_ plan: PlannedQuery) throws -> PlannedQuery {
     guard case .search = plan.intent, !hybrid, plan.dsl.hasSuffix(" | top \(resultLimit)"), plan.dsl.hasPrefix("search ") else {
       return plan
     }
-    var title: String?
     let words = PlanBuilder(question: QuestionText.withoutQuotes(plan.question), vocabulary: vocabulary, clock: clock, resultLimit: resultLimit).contentWords
-    if (1...8).contains(words.count) {
-      let test = "title == " + DSLText.quoted(words.joined(separator: " ")) + "cd"
-      let executor = QueryExecutor(index: index, registry: registry)
-      _ = try executor.run("search \(test) | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
-        if !reply.content.resultItems.isEmpty { title = test }
-      }
+    guard (1...8).contains(words.count) else { return plan }
+    let title = "title == " + DSLText.quoted(words.joined(separator: " ")) + "cd"
+    let executor = QueryExecutor(index: index, registry: registry)
+    var found = false
+    _ = try executor.run("search \(title) | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
+      if !reply.content.resultItems.isEmpty { found = true }
     }
-    let preference = plan.valuePreference
-    guard title != nil || preference != nil else { return plan }
-    var score = "relevance"
+    guard found else { return plan }
     var boosted = plan
-    if let preference {
-      score = "relevance * (1 + \(DSLText.weight(preference.share)) * if(\(preference.test), 1, 0))"
-      boosted.notes.append("items with a value the question names (\(preference.test)) rank higher: relevance \u{D7} \(DSLText.weight(1 + preference.share))")
-    }
-    if let title {
-      score += " + 1000 * if(\(title), 1, 0)"
-      boosted.notes.append("an item is titled \u{201C}\(words.joined(separator: " "))\u{201D}: it ranks first (known item)")
-    }
     boosted.dsl = String(plan.dsl.dropLast(" | top \(resultLimit)".count))
-      + " | top \(max(1000, resultLimit)) | score \(score) | top \(resultLimit)"
+      + " | top \(max(1000, resultLimit)) | score relevance + 1000 * if(\(title), 1, 0) | top \(resultLimit)"
+    boosted.notes.append("an item is titled \u{201C}\(words.joined(separator: " "))\u{201D}: it ranks first (known item)")
     return boosted
   }
 

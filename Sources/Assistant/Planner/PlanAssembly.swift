@@ -190,28 +190,6 @@ extension PlanBuilder {
     term.added ? TermForms.dsl(term.term) + "^" + DSLText.weight(term.weight) : rankedText(term.term, boost: term.weight)
   }
 
-  /// The preference for items that carry a known value the question names in its words
-  /// ("Thanksgiving", a keyword of some items): the test for any such value, and the share of
-  /// the question's term weight its words hold. An item labelled with what the question
-  /// names is about it, not only an item that uses the word. Nil without such values.
-  func valuePreference(_ weights: [PlannedQuery.TermWeight]) -> PlannedQuery.ValuePreference? {
-    let total = weights.reduce(0) { $0 + $1.weight }
-    guard !textValues.isEmpty, total > 0 else { return nil }
-    let weightOf = Dictionary(weights.map { (TermForms.word($0.term), $0.weight) }, uniquingKeysWith: max)
-    var words = Set<String>()
-    var tests: [String] = []
-    for match in textValues {
-      for index in match.span where !isStopWord(index) { words.insert(tokens[index].word) }
-      for value in match.values {
-        let test = "\(value.attribute) == \(DSLText.quoted(value.value))cd"
-        if !tests.contains(test) { tests.append(test) }
-      }
-    }
-    let share = words.reduce(0) { $0 + (weightOf[$1] ?? 0) } / total
-    guard share > 0, !tests.isEmpty else { return nil }
-    return PlannedQuery.ValuePreference(test: tests.joined(separator: " || "), share: share)
-  }
-
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
   func source(ranked: Bool) -> String {
     var parts = filterParts
@@ -358,7 +336,6 @@ extension PlanBuilder {
       PlannedQuery.TermWeight(term: term, weight: Self.weight(documentFrequency: documentFrequencies[term] ?? 0, documents: n))
     }
     plan.isStructured = !filterParts.isEmpty || !people.isEmpty || intent != .search
-    if ranked, !hybrid { plan.valuePreference = valuePreference(weights) }
     return plan
   }
 }

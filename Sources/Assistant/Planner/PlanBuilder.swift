@@ -26,9 +26,6 @@ struct PlanBuilder {
   /// Domains named by a noun ("notes"), each with its sub-domains (`notes.*`).
   var domainPrefixes: [String] = []
   var valueMatches: [ValueMatch] = []
-  /// Known values whose words went back to the text search ("Thanksgiving", a keyword):
-  /// items that carry one rank higher (see `PlannedQuery.valuePreference`).
-  var textValues: [ValueMatch] = []
   var valueFilters: [ValueFilter] = []
   var people: [PersonFilter] = []
   var numericFilters: [String] = []

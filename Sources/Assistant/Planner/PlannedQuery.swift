@@ -47,15 +47,6 @@ public struct PlannedQuery: Sendable, Hashable {
   /// Every content word of the ranked search with its weight, those no visible item contains
   /// included (they weigh most): an item is evidence only when it covers enough of them.
   var evidenceTerms: [TermWeight] = []
-  /// For a ranked search whose words name values the index knows (a keyword, a project):
-  /// the test for items that carry one, and the share of the question's term weight those
-  /// words hold. Such items' relevance is multiplied by 1 + share (`BuiltinPlanner`).
-  var valuePreference: ValuePreference?
-
-  struct ValuePreference: Sendable, Hashable {
-    var test: String
-    var share: Double
-  }
 
   /// A word that matched nothing and the index's words close to it.
   public struct Suggestion: Sendable, Hashable {

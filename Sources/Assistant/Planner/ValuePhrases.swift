@@ -188,7 +188,6 @@ extension PlanBuilder {
       guard let decided else {
         // Its words go back to the text search.
         for index in match.span { claimed[index] = false }
-        textValues.append(match)
         let attributes = match.values.map(\.attribute)
         note(match.span.lowerBound, "\(quote(match.span)) is a known \(attributes.joined(separator: ", ")) value; searched as text")
         continue
