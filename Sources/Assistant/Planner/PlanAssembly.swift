@@ -172,15 +172,16 @@ extension PlanBuilder {
     return tests.isEmpty ? [] : ["where " + tests.joined(separator: " || ")]
   }
 
-  /// The ranked spelling of a term: a stemmed term asks for its exact form too, so items
-  /// with the word as written score above items with only another form of it. A term
-  /// searched only as written (a word with digits: `"ccl19"`, `"v2"`) weighs double, as a
-  /// word's two alternatives do together, so identifiers count as much as words.
-  /// With `boost` (`^0.41`), each alternative carries it.
+  /// The ranked spelling of a term: every form of a word (`"launches"s`), or a word with
+  /// digits as written (`"ccl19"`); with `boost`, twice the boost (`"launches"s^0.82`).
+  /// The form as written earns nothing extra: the ranked index scores every form of a word
+  /// as one term, as the stemmed BM25 peers do, and asking for the written form beside it
+  /// counted its items' matches twice, which cost ranking on every collection measured
+  /// (BENCHMARKS.md, issue 21, session 9). A boost is doubled so the question's terms stay
+  /// as heavy, next to the words relevance feedback adds, as when each was asked for in two
+  /// forms.
   static func rankedText(_ term: String, boost: Double? = nil) -> String {
-    guard TermForms.isStemmed(term) else { return TermForms.dsl(term) + "^" + DSLText.weight(2 * (boost ?? 1)) }
-    let suffix = boost.map { "^" + DSLText.weight($0) } ?? ""
-    return DSLText.quoted(TermForms.word(term)) + suffix + " || " + TermForms.dsl(term) + suffix
+    TermForms.dsl(term) + (boost.map { "^" + DSLText.weight(2 * $0) } ?? "")
   }
 
   /// The ranked spelling of a weighted term: the question's terms as `rankedText`, with the
