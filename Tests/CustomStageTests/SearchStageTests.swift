@@ -141,6 +141,10 @@ struct Refuses: SearchStage {
     task.cancel()
     let replies = try await task.value
     #expect(replies == 0, "a cancelled query ends without replies and without an error")
+    // The stream ends as soon as its iterating task is cancelled; the query's thread sees the
+    // cancellation at its next poll and cancels the stage's task after that.
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !probe.cancelled && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
     #expect(probe.cancelled)
   }
 
