@@ -98,24 +98,18 @@ struct CustomStageFailure: Error, CustomStringConvertible {
   static func tagging<T>(_ stage: String, _ body: () throws -> T) throws -> T {
     do {
       return try body()
-    } catch let error as DiagnosticsError {
-      throw error
-    } catch let error as SearchIndexError {
-      throw error
-    } catch let error as DatabaseError {
-      throw error
-    } catch let error as EmbeddingError {
-      throw error
-    } catch let error as QueryRuntimeError {
-      throw error
-    } catch is QueryCancelled {
-      throw QueryCancelled()
-    } catch is CancellationError {
-      throw QueryCancelled()
     } catch let error as CustomStageFailure {
       throw error
-    } catch {
+    } catch let error as QueryError {
+      // A nested query's failure, thrown by the stage's own code.
       throw CustomStageFailure(stage: stage, error: error)
+    } catch {
+      // The engine's kinds are those `QueryError` classifies; anything else is the stage's.
+      switch QueryError(error) {
+      case .reply: throw CustomStageFailure(stage: stage, error: error)
+      case .cancelled: throw QueryCancelled()
+      default: throw error
+      }
     }
   }
 }

@@ -248,9 +248,8 @@ package struct IndexWriter {
     let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
     var values: [(attr: Int64, rows: [ValueRows.Row])] = []
     values.reserveCapacity(attributes.count)
-    for (name, value) in attributes {
-      guard let type = catalog.type(of: name) else { continue }
-      values.append((try attributeID(name, type: type), ValueRows.rows(of: value)))
+    try ValueRows.forEach(in: attributes, catalog: catalog) { name, type, rows in
+      values.append((try attributeID(name, type: type), rows))
     }
     values.sort { $0.attr < $1.attr }
     for (attr, rows) in values {
