@@ -64,6 +64,8 @@ final class LlamaServer: Sendable {
 
   /// Longest a server may take to load the model and answer `/health`.
   static let startupLimit: Duration = .seconds(180)
+  /// Fewest `/health` probes before giving up, however long they waited to run.
+  static let startupProbes = 40
   /// The watchdog: longest a server may live.
   static let lifetimeSeconds = 1800
 
@@ -96,7 +98,13 @@ final class LlamaServer: Sendable {
     let pid = try MeasuredProcess.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), arguments, stdout: log.path, stderr: log.path)
     let server = LlamaServer(port: port, log: log, pid: pid)
     let started = ContinuousClock.now
-    while ContinuousClock.now - started < startupLimit {
+    // The limit counts probes too: in a parallel run other suites can hold every thread of
+    // the shared pool, and this loop may then run only a few times in 180 s (three CI runs
+    // timed out so although the server's log said it listened after 4 s); a server that never answers still fails after the limit
+    // and `startupProbes` probes of at most 5 s each.
+    var probes = 0
+    while ContinuousClock.now - started < startupLimit || probes < startupProbes {
+      probes += 1
       if let status = server.exitStatus() {
         throw LocalModel.Unusable("llama-server exited with status \(status) while starting:\n\(server.logTail)")
       }
@@ -104,7 +112,7 @@ final class LlamaServer: Sendable {
       try await Task.sleep(for: .milliseconds(250))
     }
     server.stop()
-    throw LocalModel.Unusable("llama-server did not answer /health within \(startupLimit):\n\(server.logTail)")
+    throw LocalModel.Unusable("llama-server did not answer /health within \(startupLimit) and \(probes) probes:\n\(server.logTail)")
   }
 
   /// Asks the server to shut down (SIGTERM through `timeout`) and reaps it; after 30 s
