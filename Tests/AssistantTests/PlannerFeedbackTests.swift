@@ -115,6 +115,22 @@ import Testing
     #expect(added[0].weight > added[1].weight)
   }
 
+  @Test func withAgreementOnlyWordsEnoughItemsUseAreAdded() {
+    let agreeing = RelevanceFeedback(documents: 2, terms: 10, questionWeight: 0.5, agreement: 2)
+    let evidence = [
+      RelevanceFeedback.Evidence(texts: ["flutter wing flutter tail"], relevance: 2),
+      RelevanceFeedback.Evidence(texts: ["wings of the rotor"], relevance: 1),
+      RelevanceFeedback.Evidence(texts: ["tail rotor"], relevance: 1),
+    ]
+    #expect(agreeing.expand(["\u{1}lift"], evidence: evidence).filter(\.added).map(\.term) == ["\u{1}wing"], "in both best items")
+    #expect(Set(feedback.expand(["\u{1}lift"], evidence: evidence).filter(\.added).map(\.term)) == ["\u{1}flutter", "\u{1}wing", "\u{1}tail"])
+    // One item found: agreement asks for that one.
+    #expect(agreeing.expand(["\u{1}lift"], evidence: [evidence[0]]).filter(\.added).count == 3)
+    // The question's own words are not added, and a word neither item shares leaves its weight with the question.
+    let alone = agreeing.expand(["\u{1}lift"], evidence: [evidence[0], evidence[2]])
+    #expect(alone.filter(\.added).map(\.term) == ["\u{1}tail"] && alone[0] == .init(term: "\u{1}lift", weight: 1, added: false))
+  }
+
   @Test func withoutEvidenceTheQuestionStandsAlone() {
     #expect(feedback.expand(["\u{1}lift", "747"], evidence: []) == [
       .init(term: "\u{1}lift", weight: 1, added: false), .init(term: "747", weight: 1, added: false),
@@ -126,6 +142,8 @@ import Testing
     #expect(RelevanceFeedback.tuning("off") == nil)
     #expect(RelevanceFeedback.tuning("5 20 0.5") == RelevanceFeedback(documents: 5, terms: 20, questionWeight: 0.5))
     #expect(RelevanceFeedback.tuning("5 20 0.5 2")?.minimumQuestionTerms == 2)
+    #expect(RelevanceFeedback.tuning("5 20 0.5 2 3") == RelevanceFeedback(documents: 5, terms: 20, questionWeight: 0.5, minimumQuestionTerms: 2, agreement: 3))
+    #expect(RelevanceFeedback.tuning("2 20 0.5 5 9")?.agreement == 2, "at most the items that suggest words")
     #expect(RelevanceFeedback.tuning("5 20") == .standard, "malformed: the shipped parameters")
   }
 }

@@ -112,8 +112,9 @@ import Testing
     // written (one term): both at the same weight.
     let plan = try read("Q3 budget review follow-ups")
     #expect(plan.dsl.contains(#""q3" || "#) || plan.dsl.hasSuffix(#" || "q3" | top 10"#), "\(plan.dsl)")
-    #expect(!plan.dsl.contains("^"), "\(plan.dsl)")
-    #expect(plan.dsl.contains(#""budget"s"#))
+    #expect(!plan.dsl.contains(#""q3"^"#) && plan.dsl.contains(#""follow"s ||"#), "\(plan.dsl)")
+    // "budget" and "review" are one-word known keywords of the samples: they weigh double.
+    #expect(plan.dsl.contains(#""budget"s^2"#), "\(plan.dsl)")
     #expect(PlanBuilder.rankedText("ccl19", boost: 0.5) == #""ccl19"^1"#)
     #expect(PlanBuilder.rankedText("\u{1}budget", boost: 0.5) == #""budget"s^1"#)
   }

@@ -98,8 +98,11 @@ import Testing
     #expect(weights.count == 4)
     #expect(zip(weights, weights.dropFirst()).allSatisfy { $0.weight >= $1.weight })
     // The DSL lists the terms rarest first; the weights are in the notes.
-    // Each word in any form (a stemmed term).
-    let order = weights.map { #""\#($0.term.dropFirst())"s"# }.joined(separator: " || ")
+    // Each word in any form (a stemmed term); "quote" and "budget", one-word keywords the
+    // samples know, at twice the weight.
+    let labels: Set = ["quote", "budget"]
+    let order = weights.map { #""\#($0.term.dropFirst())"s"# + (labels.contains(String($0.term.dropFirst())) ? "^2" : "") }
+      .joined(separator: " || ")
     #expect(plan.dsl == "search \(order) | top 10")
     #expect(plan.notes.contains { $0.hasPrefix("ranked text search, any of (rarest first): ") })
   }

@@ -98,4 +98,24 @@ import Testing
       #expect(!(try plain.plan("notes tagged taxes").dsl.contains("keywords ==")))
     }
   }
+
+  /// "Thanksgiving" is a project the samples know; the question does not say it is a project,
+  /// so it stays text, at twice the weight of the question's other words.
+  @Test func aOneWordValueTheQuestionNamesWeighsDouble() throws {
+    let plan = try PlannerSupport.planner.plan("Where am I spending Thanksgiving this year?")
+    #expect(plan.dsl.contains(#""thanksgiving"s^2"#) && plan.dsl.contains(#""spending"s ||"#), "\(plan.dsl)")
+    let thanksgiving: Set = ["mail-54", "note-64", "mail-65"]
+    #expect(try PlannerSupport.ids(plan.dsl).prefix(3).allSatisfy(thanksgiving.contains), "\(plan.dsl)")
+    // At the same weight as "spending", the budget notes about spending come first.
+    let even = plan.dsl.replacingOccurrences(of: #""thanksgiving"s^2"#, with: #""thanksgiving"s"#)
+    #expect(try !thanksgiving.contains(PlannerSupport.ids(even).first ?? ""), "\(even)")
+  }
+
+  /// The words of a longer value ("trail club") keep their weight: "trail" is in every trail.
+  @Test func aLongerValuesWordsKeepTheirWeight() throws {
+    let plan = try PlannerSupport.planner.plan("When and where is the trail club's December hike?")
+    #expect(plan.notes.contains { $0.contains("known projects value") }, "\(plan.notes)")
+    #expect(!plan.dsl.contains("^"), "\(plan.dsl)")
+    #expect(try PlannerSupport.ids(plan.dsl).first == "mail-62", "\(plan.dsl)")
+  }
 }

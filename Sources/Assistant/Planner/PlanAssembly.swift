@@ -190,14 +190,38 @@ extension PlanBuilder {
     term.added ? TermForms.dsl(term.term) + "^" + DSLText.weight(term.weight) : rankedText(term.term, boost: term.weight)
   }
 
+  /// How much more a word of a known value weighs than the question's other words. A value
+  /// the collection itself uses as a label (a project, a tag, a place) that the question
+  /// names is what the question is about, more surely than the words around it: "Where am I
+  /// spending Thanksgiving" is about the items labelled Thanksgiving, not about spending.
+  static let labelWeight = 2.0
+
+  /// True when a question term is a word of a known value the question names.
+  func isLabel(_ term: String) -> Bool { labelWords.contains(TermForms.word(term)) }
+
+  /// A question term's ranked spelling in the plan: `rankedText`, with a known value's words
+  /// at `labelWeight` times the weight of the others.
+  func questionText(_ term: String) -> String {
+    isLabel(term) ? Self.rankedText(term, boost: Self.labelWeight / 2) : Self.rankedText(term)
+  }
+
+  /// A weighted term's ranked spelling in the plan: `rankedText`, with a known value's words
+  /// at `labelWeight` times their weight.
+  func questionText(_ term: RelevanceFeedback.WeightedTerm) -> String {
+    guard !term.added, isLabel(term.term) else { return Self.rankedText(term) }
+    var heavier = term
+    heavier.weight *= Self.labelWeight
+    return Self.rankedText(heavier)
+  }
+
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
   func source(ranked: Bool) -> String {
     var parts = filterParts
     if !textTerms.isEmpty {
       if ranked {
         let any = feedbackTerms.isEmpty
-          ? textTerms.map { Self.rankedText($0) }.joined(separator: " || ")
-          : feedbackTerms.map { Self.rankedText($0) }.joined(separator: " || ")
+          ? textTerms.map { questionText($0) }.joined(separator: " || ")
+          : feedbackTerms.map { questionText($0) }.joined(separator: " || ")
         parts.append(!parts.isEmpty && any.contains(" || ") ? "(\(any))" : any)
       } else {
         // Every word required, each in any of its forms when stemmed.

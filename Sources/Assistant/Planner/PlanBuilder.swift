@@ -44,6 +44,9 @@ struct PlanBuilder {
   /// The ranked search's terms and weights after relevance feedback (the question's terms
   /// and the words the first search's best items added); empty: `textTerms`, unweighted.
   var feedbackTerms: [RelevanceFeedback.WeightedTerm] = []
+  /// Words of known values the question names without filtering on them ("Thanksgiving",
+  /// a project): searched as text at twice the weight (`PlanBuilder.labelWeight`).
+  var labelWords: Set<String> = []
 
   /// A filter on an attribute's value: `stateOrProvince == "California"cd`.
   struct ValueFilter {

@@ -16,6 +16,13 @@ import SearchIndex
 /// question's "model"; added words are searched in every form (`"word"s`). Stop words,
 /// numbers, words of one or two letters and parts of addresses are never added.
 ///
+/// A word is added only when at least `agreement` of the items use it. A word one item uses
+/// and its neighbour does not is that item's own subject, which is a guess about the
+/// question's subject only if that one item is relevant; a word both use is what they have
+/// in common with each other and, through the first search, with the question. A question
+/// with one relevant item (a scientific claim and the abstract that supports it) gets few
+/// added words this way, a question with many (Cranfield's) keeps the words its answers share.
+///
 /// Only questions with at least `minimumQuestionTerms` content words are expanded. A
 /// question that describes a topic in many words has many relevant items, which the
 /// expansion finds; a short one usually names one thing ("when is my dentist
@@ -31,34 +38,41 @@ public struct RelevanceFeedback: Sendable, Hashable {
   public var questionWeight: Double
   /// The fewest content words (search terms) a question needs to be expanded.
   public var minimumQuestionTerms: Int
+  /// Of the items that suggest words, how many must use a word for it to be added (at most
+  /// `documents`; 1 adds every suggested word).
+  public var agreement: Int
 
-  public init(documents: Int, terms: Int, questionWeight: Double, minimumQuestionTerms: Int = 5) {
+  public init(documents: Int, terms: Int, questionWeight: Double, minimumQuestionTerms: Int = 5, agreement: Int = 1) {
     self.documents = max(1, documents)
     self.terms = max(0, terms)
     self.questionWeight = min(max(questionWeight, 0), 1)
     self.minimumQuestionTerms = max(1, minimumQuestionTerms)
+    self.agreement = min(max(1, agreement), self.documents)
   }
 
-  /// The shipped parameters: documents, terms and question weight chosen on the
-  /// odd-numbered Cranfield questions, the minimum question length on the sample fixtures
-  /// (BENCHMARKS.md).
-  public static let standard = RelevanceFeedback(documents: 3, terms: 30, questionWeight: 0.3, minimumQuestionTerms: 5)
+  /// The shipped parameters: words both of the first search's two best items use, at most
+  /// 20, holding half the weight; questions of five content words or more. Chosen on
+  /// Cranfield's 225 questions, SciFact's 809 training claims and the sample fixtures
+  /// together (BENCHMARKS.md, issue 21, session 10).
+  public static let standard = RelevanceFeedback(
+    documents: 2, terms: 20, questionWeight: 0.5, minimumQuestionTerms: 5, agreement: 2)
 
   /// The parameters in effect: `standard`, or those of `SEARCHLIGHT_FEEDBACK` for relevance
-  /// experiments (`"documents terms questionWeight [minimumQuestionTerms]"`, or `off`); nil
-  /// when off.
+  /// experiments (`"documents terms questionWeight [minimumQuestionTerms [agreement]]"`, or
+  /// `off`); nil when off.
   public static let configured: RelevanceFeedback? = tuning(ProcessInfo.processInfo.environment["SEARCHLIGHT_FEEDBACK"])
 
   static func tuning(_ text: String?) -> RelevanceFeedback? {
     guard let text else { return standard }
     if text == "off" { return nil }
     let numbers = text.split(separator: " ").compactMap { Double($0) }
-    guard numbers.count == 3 || numbers.count == 4, numbers.allSatisfy(\.isFinite), numbers[0] >= 1, numbers[1] >= 0,
-      (0...1).contains(numbers[2]), numbers.count == 3 || numbers[3] >= 1
+    guard (3...5).contains(numbers.count), numbers.allSatisfy(\.isFinite), numbers[0] >= 1, numbers[1] >= 0,
+      (0...1).contains(numbers[2]), numbers.dropFirst(3).allSatisfy({ $0 >= 1 })
     else { return standard }
     return RelevanceFeedback(
       documents: Int(numbers[0]), terms: Int(numbers[1]), questionWeight: numbers[2],
-      minimumQuestionTerms: numbers.count == 4 ? Int(numbers[3]) : standard.minimumQuestionTerms)
+      minimumQuestionTerms: numbers.count >= 4 ? Int(numbers[3]) : standard.minimumQuestionTerms,
+      agreement: numbers.count == 5 ? Int(numbers[4]) : 1)
   }
 
   /// One of the first search's best items: the texts of its full-text attributes and its
@@ -105,10 +119,13 @@ public struct RelevanceFeedback: Sendable, Hashable {
     var weights: [String: Double] = [:]
     let questionKeys = terms.map(Self.key(ofTerm:))
     for key in questionKeys { weights[key, default: 0] += questionWeight / Double(terms.count) }
-    for entry in kept { weights[entry.key, default: 0] += (1 - questionWeight) * entry.probability / keptTotal }
-    var result = zip(terms, questionKeys).map { WeightedTerm(term: $0, weight: weights[$1] ?? 0, added: false) }
     let questionKeySet = Set(questionKeys)
-    for entry in kept where !questionKeySet.contains(entry.key) {
+    // Fewer items than `documents` (a first search that found one) ask agreement of all of them.
+    let agreement = min(self.agreement, Self.usable(evidence.prefix(documents)).count)
+    let agreed = kept.filter { questionKeySet.contains($0.key) || $0.items >= agreement }
+    for entry in agreed { weights[entry.key, default: 0] += (1 - questionWeight) * entry.probability / keptTotal }
+    var result = zip(terms, questionKeys).map { WeightedTerm(term: $0, weight: weights[$1] ?? 0, added: false) }
+    for entry in agreed where !questionKeySet.contains(entry.key) {
       result.append(WeightedTerm(term: TermForms.searchTerm(entry.word, stemming: true), weight: weights[entry.key] ?? 0, added: true))
     }
     // The question's rarest words stay at least as heavy as any added word: an added word
@@ -140,16 +157,22 @@ public struct RelevanceFeedback: Sendable, Hashable {
     PorterStemmer.stem(TermForms.word(term))
   }
 
+  /// The items whose relevance can weigh their words.
+  static func usable(_ evidence: ArraySlice<Evidence>) -> [Evidence] {
+    evidence.filter { $0.relevance.isFinite && $0.relevance > 0 }
+  }
+
   /// P(w | R): each item's words as shares of its length, averaged with the items'
   /// relevance as weights. Sorted by probability, then by stem; `word` is the form the
-  /// items use most for the stem.
-  func relevanceModel(_ evidence: [Evidence]) -> [(key: String, word: String, probability: Double)] {
-    let items = evidence.prefix(documents).filter { $0.relevance.isFinite && $0.relevance > 0 }
+  /// items use most for the stem, `items` how many of the items use the stem.
+  func relevanceModel(_ evidence: [Evidence]) -> [(key: String, word: String, probability: Double, items: Int)] {
+    let items = Self.usable(evidence.prefix(documents))
     let totalRelevance = items.reduce(0) { $0 + $1.relevance }
     guard totalRelevance > 0 else { return [] }
     var probability: [String: Double] = [:]
     var forms: [String: [String: Int]] = [:]
     var stems: [String: String] = [:]
+    var itemsWith: [String: Int] = [:]
     for item in items {
       var counts: [String: Int] = [:]
       var length = 0
@@ -166,6 +189,7 @@ public struct RelevanceFeedback: Sendable, Hashable {
         }
       }
       guard length > 0 else { continue }
+      var seen: Set<String> = []
       let share = item.relevance / totalRelevance
       for (word, count) in counts where !StopWords.contains(word) {
         let key: String
@@ -174,6 +198,7 @@ public struct RelevanceFeedback: Sendable, Hashable {
           stems[word] = key
         }
         probability[key, default: 0] += share * Double(count) / Double(length)
+        if seen.insert(key).inserted { itemsWith[key, default: 0] += 1 }
         forms[key, default: [:]][word, default: 0] += count
       }
     }
@@ -182,7 +207,7 @@ public struct RelevanceFeedback: Sendable, Hashable {
       let word = forms[key]!.max { a, b in
         a.value != b.value ? a.value < b.value : a.key.count != b.key.count ? a.key.count > b.key.count : a.key > b.key
       }!.key
-      return (key, word, p)
+      return (key, word, p, itemsWith[key, default: 0])
     }.sorted { $0.probability != $1.probability ? $0.probability > $1.probability : $0.key < $1.key }
   }
 }

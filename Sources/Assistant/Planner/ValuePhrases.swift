@@ -188,6 +188,9 @@ extension PlanBuilder {
       guard let decided else {
         // Its words go back to the text search.
         for index in match.span { claimed[index] = false }
+        // A one-word value is a label the question names; a longer value's words are not
+        // (the "trail" of "trail club" is in every trail).
+        if match.span.count == 1, let index = match.span.first { labelWords.insert(tokens[index].word) }
         let attributes = match.values.map(\.attribute)
         note(match.span.lowerBound, "\(quote(match.span)) is a known \(attributes.joined(separator: ", ")) value; searched as text")
         continue
