@@ -217,6 +217,29 @@ import Testing
     #expect(SQLCompiler.requiredFoldedWords(try #require(try Self.pattern(#""*zoe*"cd"#))).isEmpty)
   }
 
+  /// A pattern that keeps case and diacritics has SQLite find its ASCII runs, lowercased, in
+  /// the folded value before the matcher confirms; the answers are the matcher's.
+  @Test func literalRunsOfAPlainPatternAreFoundInTheFoldedValueFirst() throws {
+    let fixture = try TemporaryIndex([
+      item("a", domain: "pkg", [("title", .string("One")), ("homepage", .string("https://GitHub.com/x"))]),
+      item("b", domain: "pkg", [("title", .string("Two")), ("homepage", .string("https://github.com/y"))]),
+      item("c", domain: "pkg", [("title", .string("Three")), ("homepage", .string("https://GitHüb.com/z"))]),
+      item("d", domain: "pkg", [("title", .string("Four")), ("homepage", .string("Ünïcode GitHub.com mirror"))]),
+      item("e", domain: "pkg", [("title", .string("Five")), ("homepage", .string("https://gitlab.com/GitHub"))]),
+    ])
+    let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let query = #"search homepage == "*GitHub.com*" | sort title"#
+    let sql = try #require(try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options).first?.sql)
+    #expect(sql.contains("instr(fold, ?) > 0 AND sl_match("), "\(sql)")
+    var ids: [String] = []
+    _ = try executor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
+    #expect(ids.sorted() == ["a", "d"], "\(ids)")
+    #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""*GitHub.com/*?xY*""#))) == ["github.com/", "xy"])
+    #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""*Zoë*""#))).isEmpty, "not ASCII")
+    #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""*github*"c"#))).isEmpty, "ignores case")
+  }
+
   /// Counting the groups of a single-valued attribute counts rows (one per item); a
   /// list-valued attribute, whose item may repeat a value, counts distinct items.
   @Test(arguments: [false, true])

@@ -720,7 +720,9 @@ public struct SQLCompiler {
     if let foldColumn {
       var test = Fragment("\(foldColumn) IS NOT NULL AND ")
       // Words the pattern needs, found in the folded value by SQLite before the matcher runs.
-      for word in Self.requiredFoldedWords(pattern) { test = test + Fragment("instr(\(foldColumn), ?) > 0 AND ", [.text(word)]) }
+      for word in Self.requiredFoldedWords(pattern) + Self.requiredFoldedRuns(pattern) {
+        test = test + Fragment("instr(\(foldColumn), ?) > 0 AND ", [.text(word)])
+      }
       return test + (try matcherCall(pattern, column))
     }
     return try matcherCall(pattern, column)
@@ -747,6 +749,23 @@ public struct SQLCompiler {
       if !folded.isEmpty, !words.contains(folded) { words.append(folded) }
     }
     return words
+  }
+
+  /// Texts that the folded form of every value a case- and diacritic-sensitive pattern matches
+  /// contains: its ASCII literal runs of two characters or more, lowercased
+  /// (`"*github.com*"` needs `github.com`). Such a pattern matches a run of the value's
+  /// characters exactly, an ASCII character is one scalar that no other character equals, and
+  /// folding goes scalar by scalar (an ASCII scalar to its lowercase), so the folded value
+  /// holds the run lowercased. Empty for other patterns: their case-insensitive or
+  /// diacritic-insensitive matching of non-ASCII characters may differ from folding.
+  static func requiredFoldedRuns(_ pattern: MatchPattern) -> [String] {
+    guard !pattern.caseInsensitive, !pattern.diacriticInsensitive, !pattern.tokenized else { return [] }
+    var runs: [String] = []
+    for case .literal(let literal) in pattern.pieces where literal.unicodeScalars.count >= 2 && literal.unicodeScalars.allSatisfy(\.isASCII) {
+      let folded = TextFolding.fold(literal)
+      if !runs.contains(folded) { runs.append(folded) }
+    }
+    return runs
   }
 
   private mutating func matcherCall(_ pattern: MatchPattern, _ column: String) throws(QueryRuntimeError) -> Fragment {
