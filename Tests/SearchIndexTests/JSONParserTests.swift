@@ -91,6 +91,22 @@ import Testing
     } throws: { ($0 as? JSONParser.SyntaxError)?.message.hasPrefix("duplicate member") == true }
   }
 
+  /// Names are checked where they end, as before values were parsed first: the error points
+  /// after the repeated name (line 2, column 4), not after its value.
+  @Test func aDuplicateMemberIsReportedAtItsName() {
+    #expect {
+      _ = try JSONParser.parse("{\"a\":1,\n\"a\":[1,2,3]}")
+    } throws: { ($0 as? JSONParser.SyntaxError).map { ($0.line, $0.column) } ?? (0, 0) == (2, 4) }
+  }
+
+  /// A string read whole (no escape) and one with escapes after a plain start are the same
+  /// strings a byte-by-byte reading gives, non-ASCII text included.
+  @Test func stringsWithAndWithoutEscapesDecodeAlike() throws {
+    #expect(try JSONParser.parse(#"["Zoë plain", "Zoë \"quoted\" \u00e9\n", "", "\\"]"#) == ["Zoë plain", "Zoë \"quoted\" é\n", "", "\\"])
+    #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse("[\"tab\there\"]") }
+    #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(#"["unterminated"#) }
+  }
+
   @Test func allowsTheSameMemberInDifferentObjects() throws {
     #expect(try JSONParser.parse(#"[{"a":1},{"a":2}]"#) == [["a": 1], ["a": 2]])
   }

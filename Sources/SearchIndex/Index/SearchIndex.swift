@@ -51,7 +51,7 @@ public final class SearchIndex: Sendable {
       let openPath = opened.readerPath
       self.pool = ConnectionPool(writer: opened.writer) { () throws(DatabaseError) -> Connection in
         let reader = try Connection(path: openPath, readOnly: true, create: false)
-        try reader.execute("PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")
+        try reader.execute(Self.readerSettings)
         return reader
       }
     } catch {
@@ -334,6 +334,13 @@ public final class SearchIndex: Sendable {
   /// Items written or deleted by one transaction after which `write` refreshes the query
   /// planner's statistics (`ANALYZE`), when they are also a tenth of the index or more.
   static let analyzeAfterRows = 5_000
+
+  /// The settings of every reader connection: a 32 MB page cache, temporary tables in
+  /// memory, and reads through a memory map of up to 4 GB of the file, so a page the OS has
+  /// cached costs no read() and no copy (the items of a large result are on hundreds of
+  /// pages). The map is address space, not memory: pages load as they are touched and are
+  /// shared with the OS page cache. `bench` gives its hand-written SQL the same settings.
+  package static let readerSettings = "PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = \(1 << 32)"
 
   /// `write` for the public API, where every failure is a `SearchIndexError`.
   func writeTyped<T>(_ body: (inout IndexWriter) throws -> T) throws(SearchIndexError) -> T {

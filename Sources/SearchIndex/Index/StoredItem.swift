@@ -20,15 +20,17 @@ package enum StoredItem {
     return item
   }
 
+  /// Stored dates are UTC instants; made once, not per item.
+  private static let utc = TimeZone(identifier: "UTC")!
+
   /// Decodes the canonical attribute JSON stored for an item; with `names`, only those
   /// attributes.
   package static func decodeAttributes(_ json: String, catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> AttributeSet {
     guard case .object(let object) = try JSONParser.parse(json) else { return AttributeSet() }
     var attributes = AttributeSet()
-    let utc = TimeZone(identifier: "UTC")!
     for (name, raw) in object where names?.contains(name) ?? true {
-      let type = catalog.type(of: name) ?? (try? ItemDecoder.inferType(raw, attribute: name, zone: utc)) ?? .string
-      attributes[name] = try ItemDecoder.coerce(raw, to: type, attribute: name, zone: utc)
+      let type = catalog.type(of: name) ?? (try? ItemDecoder.inferType(raw, attribute: name, zone: Self.utc)) ?? .string
+      attributes[name] = try ItemDecoder.coerce(raw, to: type, attribute: name, zone: Self.utc)
     }
     return attributes
   }

@@ -117,19 +117,23 @@ public struct JSONParser {
   private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
     advance()
     var object = JSONObject()
-    var seen = Set<String>()
     skipWhitespace()
     if peek == UInt8(ascii: "}") { advance(); return .object(object) }
     while true {
       skipWhitespace()
       guard peek == UInt8(ascii: "\"") else { throw error("expected a quoted member name") }
       let key = try parseString()
-      if !seen.insert(key).inserted { throw error("duplicate member \"\(key)\"") }
+      let keyEnd = (index: index, line: line, lineStart: lineStart)
       skipWhitespace()
       guard peek == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
       advance()
       skipWhitespace()
-      object[key] = try parseValue(depth: depth + 1)
+      let value = try parseValue(depth: depth + 1)
+      guard object.insertNew(key, value) else {
+        // Reported where the name ends, as when names were checked before their values.
+        (index, line, lineStart) = keyEnd
+        throw error("duplicate member \"\(key)\"")
+      }
       skipWhitespace()
       if peek == UInt8(ascii: ",") { advance(); continue }
       if peek == UInt8(ascii: "}") { advance(); return .object(object) }
@@ -154,7 +158,23 @@ public struct JSONParser {
 
   private mutating func parseString() throws(SyntaxError) -> String {
     advance()  // opening quote
-    var buffer: [UInt8] = []
+    // Most strings have no escape: their bytes up to the closing quote are the string, made
+    // in one validation instead of a byte-by-byte copy. (A string holds no raw newline, so
+    // the line count needs no update.)
+    let start = index
+    var end = index
+    while end < bytes.count {
+      let b = bytes[end]
+      if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      index = end + 1
+      guard let s = String(validating: bytes[start..<end], as: UTF8.self) else { throw error("string is not valid UTF-8") }
+      return s
+    }
+    var buffer = Array(bytes[start..<end])
+    index = end
     while true {
       guard let b = peek else { throw error("unterminated string") }
       if b == UInt8(ascii: "\"") { advance(); break }

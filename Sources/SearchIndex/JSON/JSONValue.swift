@@ -103,6 +103,15 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
   }
 
+  /// Appends a member whose key is not there yet; false (and no change) when it is. One
+  /// lookup, where checking and then assigning would take two.
+  mutating func insertNew(_ key: String, _ value: JSONValue) -> Bool {
+    guard index(of: key) == nil else { return false }
+    members.append((key, value))
+    positions.appended(key, count: members.count) { members.lazy.map(\.key) }
+    return true
+  }
+
   private func index(of key: String) -> Int? {
     positions.index(of: key) { members.firstIndex(where: { $0.key == key }) }
   }
