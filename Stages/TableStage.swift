@@ -103,6 +103,20 @@ public struct TableStage: StageDefinition {
     var snippetColumns: Set<Int> = []
     var outputType: PipelineType { .table }
     var explanation: String { columns.isEmpty ? "a table of group keys and counts" : "a table of \(columns.map(\.0).joined(separator: ", "))" }
+    /// The attributes its columns name, when every column is an attribute or an item field
+    /// (`table title, rating`); nil for expressions and snippets, which may read more.
+    var attributesRead: Set<String>? {
+      guard snippet == nil else { return nil }
+      var names: Set<String> = []
+      for (_, expression) in columns {
+        switch expression {
+        case .attribute(.attribute(let name, _)): names.insert(name)
+        case .attribute(.itemField), .relevance, .score, .engagement: continue
+        default: return nil
+        }
+      }
+      return names
+    }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       if case .groupedItems(let grouped) = input {

@@ -63,4 +63,38 @@ import Testing
       #expect(item.item.attributeSet == stored.attributeSet, "\(item.id)")
     }
   }
+
+  /// A table of attributes needs only those: items read from SQLite for it decode only its
+  /// columns, and the table is the one whole items give. Expressions and snippets may read
+  /// any attribute and get whole items.
+  @Test(arguments: [
+    #"search domainIdentifier == "trails" | sort rating desc | limit 4 | table title, rating, domainIdentifier"#,
+    #"search "trail" | table title, keywords, relevance"#,
+    #"search * | table rating * 2, title"#,
+    #"search "waterfall" | table title, snippet"#,
+  ])
+  func aTableReadsOnlyItsColumns(_ query: String) throws {
+    let replies = try replies(query)
+    #expect(replies.count == 1)
+    let reply = try #require(replies.first)
+    guard case .table(let table) = reply else { Issue.record("\(reply)"); return }
+    #expect(!table.rows.isEmpty, "\(query)")
+    #expect(reply == (try reference(query)), "\(query)")
+  }
+
+  @Test func aTableDeclaresTheAttributesItsColumnsName() throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: Self.registry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    func read(_ query: String) throws -> Set<String>? {
+      let graph = try executor.prepare(query, options: options)
+      let stage = graph.statements[0].nodes.compactMap { node -> (any BoundStage)? in
+        if case .stage(let stage) = node.kind { return stage }
+        return nil
+      }.last
+      return try #require(stage).attributesRead
+    }
+    #expect(try read(#"search * | table title, rating, domainIdentifier, relevance"#) == ["title", "rating"])
+    #expect(try read(#"search * | table rating * 2"#) == nil)
+    #expect(try read(#"search "trail" | table snippet"#) == nil)
+  }
 }

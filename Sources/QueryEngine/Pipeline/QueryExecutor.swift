@@ -276,7 +276,7 @@ private struct Run {
         // A Swift stage next that reads only some attributes gets items with only those;
         // the items it keeps are read whole before anything else sees them.
         if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
-          Self.keepsItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
+          Self.keepsItems(next.stage) || Self.holdsNoItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {
           data = items
           partial = needed
@@ -284,11 +284,14 @@ private struct Run {
           data = try context.materialize(compiled)
         }
       case .swift(let swift):
-        if let carried = partial, !(swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false) || !Self.keepsItems(swift.stage) {
+        let readsCarried = partial.map { carried in swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false } ?? false
+        if partial != nil, !readsCarried || !(Self.keepsItems(swift.stage) || Self.holdsNoItems(swift.stage)) {
           data = try data.map(context.hydrate)
           partial = nil
         }
         data = try swift.stage.execute(data ?? .items([]), context: context)
+        // A table, count or statistic made from partial items holds none of them.
+        if partial != nil, Self.holdsNoItems(swift.stage) { partial = nil }
       case .fork(_, let branches):
         if partial != nil {
           data = try data.map(context.hydrate)
@@ -310,6 +313,15 @@ private struct Run {
   /// Whether `stage` gives items (which may stay partial) rather than groups or aggregates.
   static func keepsItems(_ stage: any BoundStage) -> Bool {
     stage.outputType == .items || stage.outputType == .scoredItems
+  }
+
+  /// Whether `stage` gives a table, a count, a statistic or text: values read from its input
+  /// items, none of the items themselves, so items with only the attributes it reads serve.
+  static func holdsNoItems(_ stage: any BoundStage) -> Bool {
+    switch stage.outputType {
+    case .table, .count, .statistic, .text: true
+    default: false
+    }
   }
 
   /// Streams the items of `step` in batches: the first results reach the reader before the
