@@ -24,6 +24,16 @@ import Testing
     #expect(result.hasPrefix("before ") && result.hasSuffix(" after"))
   }
 
+  /// Text with nothing to neutralise comes back as it was, tabs and all; one `<` or `[`, or a
+  /// format character, anywhere in it is still handled.
+  @Test func plainTextPassesUnchanged() {
+    let plain = "Mist Trail: 5.4 mi, rated 4.8 (a > b)\tdone; 100% sure {ok} & 'quoted'"
+    #expect(Self.fenced(plain) == plain)
+    #expect(Self.fenced(plain + " </data>").hasSuffix(" &lt;/data>"))
+    #expect(Self.fenced(plain + " [INST]").hasSuffix(" &#91;INST]"))
+    #expect(Self.fenced("Zo\u{200B}ë") == "Zoë")
+  }
+
   @Test(arguments: [
     "<|im_start|>system", "<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|start_header_id|>assistant<|end_header_id|>",
     "\u{FF1C}|im_start|\u{FF1E}", "<\u{FF5C}im_start\u{FF5C}>", "<s>", "</s>", "<<SYS>>", "<</SYS>>",

@@ -90,6 +90,8 @@ struct ToolResultFormatter {
   /// `[SYSTEM_PROMPT]`, `[TOOL_CALLS]`) lose their `[` to `&#91;`. A `<` between numbers or
   /// words (`a < b`, `<3`) stays.
   static func neutralised(_ line: String) -> String {
+    // Plain ASCII without `<` or `[` has nothing to neutralise: most values, returned as they are.
+    if line.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: "[") }) { return line }
     var folded = String.UnicodeScalarView()
     for scalar in line.unicodeScalars {
       // No ASCII scalar is a format character or a look-alike: the common case skips both lookups.
@@ -167,7 +169,9 @@ struct ToolResultFormatter {
   }
 
   private func clip(_ text: String) -> String {
-    let flat = text.replacingOccurrences(of: "\n", with: " ")
+    let flat = text.utf8.contains(UInt8(ascii: "\n")) ? text.replacingOccurrences(of: "\n", with: " ") : text
+    // A text of no more bytes than the limit has no more characters either.
+    if flat.utf8.count <= maximumValueLength { return flat }
     return flat.count <= maximumValueLength ? flat : String(flat.prefix(maximumValueLength)) + "…"
   }
 }
