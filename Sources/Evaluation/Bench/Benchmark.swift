@@ -417,6 +417,8 @@ package struct Benchmark {
     // Tuned as the engine's readers are, so the comparison is of the work, not the settings.
     let connection = try Connection(path: configuration.path, readOnly: true, create: false)
     try connection.execute(SearchIndex.readerSettings)
+    // Scores over the rows the queries may see, as the engine's are (`sl_bm25`).
+    connection.scoreFullText(excluding: try index.hiddenFullTextRows(for: options.scope, in: connection))
     return HandWritten(
       connection: connection,
       prefix: [.integer(index.indexID), .real(ItemGenerator.referenceDate.timeIntervalSince1970)])
