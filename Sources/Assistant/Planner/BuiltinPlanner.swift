@@ -94,9 +94,7 @@ public struct BuiltinPlanner: Sendable {
   /// that item first: who types a name wants the thing of that name, not the items that
   /// mention it most. The ranked list's first 1000 are re-scored with a bonus for the title.
   func boostingKnownItem(_ plan: PlannedQuery) throws -> PlannedQuery {
-    guard case .search = plan.intent, !hybrid, plan.dsl.hasSuffix(" | top \(resultLimit)"), plan.dsl.hasPrefix("search ") else {
-      return plan
-    }
+    guard case .search = plan.intent, let search = plan.rankedSearch else { return plan }
     let words = PlanBuilder(question: QuestionText.withoutQuotes(plan.question), vocabulary: vocabulary, clock: clock, resultLimit: resultLimit).contentWords
     guard (1...8).contains(words.count) else { return plan }
     let title = "title == " + DSLText.quoted(words.joined(separator: " ")) + "cd"
@@ -107,8 +105,9 @@ public struct BuiltinPlanner: Sendable {
     }
     guard found else { return plan }
     var boosted = plan
-    boosted.dsl = String(plan.dsl.dropLast(" | top \(resultLimit)".count))
-      + " | top \(max(1000, resultLimit)) | score relevance + 1000 * if(\(title), 1, 0) | top \(resultLimit)"
+    boosted.dsl = [search, "top \(max(1000, resultLimit))", "score relevance + 1000 * if(\(title), 1, 0)", "top \(resultLimit)"]
+      .joined(separator: " | ")
+    boosted.rankedSearch = nil
     boosted.notes.append("an item is titled \u{201C}\(words.joined(separator: " "))\u{201D}: it ranks first (known item)")
     return boosted
   }

@@ -44,6 +44,10 @@ public struct PlannedQuery: Sendable, Hashable {
   public var isStructured = false
   /// The content words that match no visible item (folded), the candidates for `suggestions`.
   var misspelt: [String] = []
+  /// A ranked search plan's query without the `top` that ends `dsl` (`search "a"s || "b"s`,
+  /// and its `people` stages), for a planner step that ranks its results again; nil for
+  /// other plans.
+  var rankedSearch: String?
   /// Every content word of the ranked search with its weight, those no visible item contains
   /// included (they weigh most): an item is evidence only when it covers enough of them.
   var evidenceTerms: [TermWeight] = []
