@@ -126,4 +126,20 @@ import Testing
       #expect(problems.isEmpty, "\(example.query)\n\(problems.joined(separator: "\n"))")
     }
   }
+
+  /// The encoder and the built-in planner throw `QueryError`, classified as the executor's
+  /// are: a query that does not parse is `invalidQuery`, with its line and column.
+  @Test func encoderAndPlannerThrowQueryErrors() throws {
+    do {
+      _ = try ToolCallEncoder().encode("search title == ", verifyingWith: Harness.executor, options: SampleIndex.options)
+      Issue.record("a query that does not parse was encoded")
+    } catch {
+      guard case .invalidQuery(let diagnostics) = error else { Issue.record("\(error)"); return }
+      #expect(diagnostics.primaryLocation.line == 1 && diagnostics.primaryLocation.column > 1)
+    }
+    let planner = try BuiltinPlanner(index: SampleIndex.shared, clock: SampleIndex.clock)
+    let plan: PlannedQuery
+    do { plan = try planner.plan("waterfall hikes") } catch { Issue.record("\(error.underlying)"); return }
+    #expect(plan.dsl.hasPrefix("search "))
+  }
 }

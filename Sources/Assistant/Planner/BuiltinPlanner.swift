@@ -72,7 +72,12 @@ public struct BuiltinPlanner: Sendable {
   /// finds nothing, while the question's words do, gives way to the ranked text search of its
   /// content words; a word that matches nothing is retried as the index's closest word. The
   /// notes say which reading was used and why.
-  public func plan(_ question: String) throws -> PlannedQuery {
+  public func plan(_ question: String) throws(QueryError) -> PlannedQuery {
+    try QueryError.catching { try readingPlan(question) }
+  }
+
+  /// `plan`, untyped inside: the readings, the probes and the index's errors.
+  func readingPlan(_ question: String) throws -> PlannedQuery {
     var plan = try readPlan(question, structured: true)
     guard neverEmptyHanded else { return plan }
     if plan.isStructured, try !finds(plan) {

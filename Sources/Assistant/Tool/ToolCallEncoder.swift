@@ -18,7 +18,12 @@ public struct ToolCallEncoder: Sendable {
 
   /// The tool call for `text`: structured when decoding it gives the same graph as `text`
   /// (checked with `executor`), else `{"type":"dsl"}`. Also says which form was used.
-  public func encode(_ text: String, verifyingWith executor: QueryExecutor, options: QueryOptions) throws -> (json: JSONValue, structured: Bool, reason: String?) {
+  public func encode(_ text: String, verifyingWith executor: QueryExecutor, options: QueryOptions) throws(QueryError) -> (json: JSONValue, structured: Bool, reason: String?) {
+    try QueryError.catching { try verifiedEncoding(text, executor: executor, options: options) }
+  }
+
+  /// `encode`, untyped inside: parsing, decoding and explaining both forms.
+  func verifiedEncoding(_ text: String, executor: QueryExecutor, options: QueryOptions) throws -> (json: JSONValue, structured: Bool, reason: String?) {
     // Both explanations see one moment of the expiry clock, so only the queries can differ.
     var options = options
     options.scope.now = options.scope.now

@@ -78,7 +78,7 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
 
   /// Runs `body`, classifying what it throws: the bridge from the engine's untyped internals
   /// to the typed public surface.
-  static func catching<T>(_ body: () throws -> T) throws(QueryError) -> T {
+  package static func catching<T>(_ body: () throws -> T) throws(QueryError) -> T {
     do { return try body() } catch { throw QueryError(error) }
   }
 }
