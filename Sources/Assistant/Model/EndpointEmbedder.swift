@@ -21,7 +21,7 @@ public struct EndpointEmbedder: TextEmbedder {
 
   package init(client: EmbeddingsClient) { self.client = client }
 
-  public func embed(_ texts: [String]) throws -> [[Float]] {
+  public func embed(_ texts: [String]) throws(EmbeddingError) -> [[Float]] {
     do {
       return try client.embedSynchronously(texts)
     } catch {
