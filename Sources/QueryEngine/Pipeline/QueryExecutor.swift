@@ -276,7 +276,7 @@ private struct Run {
         // A Swift stage next that reads only some attributes gets items with only those;
         // the items it keeps are read whole before anything else sees them.
         if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
-          Self.keepsItems(next.stage) || Self.holdsNoItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
+          Self.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {
           data = items
           partial = needed
@@ -284,8 +284,9 @@ private struct Run {
           data = try context.materialize(compiled)
         }
       case .swift(let swift):
-        let readsCarried = partial.map { carried in swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false } ?? false
-        if partial != nil, !readsCarried || !(Self.keepsItems(swift.stage) || Self.holdsNoItems(swift.stage)) {
+        if let carried = partial,
+          !Self.takesPartialItems(swift.stage) || !(swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false)
+        {
           data = try data.map(context.hydrate)
           partial = nil
         }
@@ -322,6 +323,12 @@ private struct Run {
     case .table, .count, .statistic, .text: true
     default: false
     }
+  }
+
+  /// Whether items with only the attributes `stage` reads can serve it: it gives items (the
+  /// ones it keeps are read whole later) or values made from them, not groups of them.
+  static func takesPartialItems(_ stage: any BoundStage) -> Bool {
+    keepsItems(stage) || holdsNoItems(stage)
   }
 
   /// Streams the items of `step` in batches: the first results reach the reader before the

@@ -97,8 +97,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
           positions.rebuild(members.lazy.map(\.key))
         }
       } else if let newValue {
-        members.append((key, newValue))
-        positions.appended(key, count: members.count) { members.lazy.map(\.key) }
+        append(key, newValue)
       }
     }
   }
@@ -107,9 +106,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
   /// lookup, where checking and then assigning would take two.
   mutating func insertNew(_ key: String, _ value: JSONValue) -> Bool {
     guard index(of: key) == nil else { return false }
+    append(key, value)
+    return true
+  }
+
+  /// Appends a member known to be new, keeping `positions` in step.
+  private mutating func append(_ key: String, _ value: JSONValue) {
     members.append((key, value))
     positions.appended(key, count: members.count) { members.lazy.map(\.key) }
-    return true
   }
 
   private func index(of key: String) -> Int? {
