@@ -24,20 +24,21 @@ import Testing
         warning: \(Self.documents)/firmware: binary file (not text); not indexed
 
         """ + pdfWarning)
-      let summary = Self.hasPdftotext ? "indexed 11 items from 9 files; 2 skipped; " : "indexed 10 items from 8 files; 3 skipped; "
+      let summary = Self.hasPdftotext ? "indexed 13 items from 11 files; 2 skipped; " : "indexed 12 items from 10 files; 3 skipped; "
       #expect(result.stdout.hasPrefix(summary + "into docs.db (default) in "), "\(result)")
       let index = try SearchIndex(path: workspace.path("docs.db"), create: false)
       let items = try index.allItems()
       let pdf = Self.hasPdftotext ? ["report.pdf"] : []
       #expect(items.map(\.uniqueIdentifier) == [
-        "NEWS", "README", "hyphen-key.md", "linked-title.md", "list.mbox#1", "list.mbox#2", "list.mbox#3", "meeting.eml",
-      ] + pdf + ["setext.md", "tmux.html"])
+        "NEWS", "README", "empty.txt", "hyphen-key.md", "linked-title.md", "list.mbox#1", "list.mbox#2", "list.mbox#3",
+        "meeting.eml",
+      ] + pdf + ["setext.md", "terminal.txt", "tmux.html"])
       #expect(items.allSatisfy { $0.domainIdentifier == "docs" })
       let titles = items.map { $0.attributeSet["title"]?.stringValue ?? "" }
       #expect(titles == [
-        "NEWS", "README", "Theming", "libcbor manual", "First message", "Re: First message ✓", "Latin-1 body",
+        "NEWS", "README", "empty", "Theming", "libcbor manual", "First message", "Re: First message ✓", "Latin-1 body",
         "Réunion café ☕ à jeudi",
-      ] + (Self.hasPdftotext ? ["Searchlight PDF fixture"] : []) + ["libcbor", "tmux & screen – a comparison"])
+      ] + (Self.hasPdftotext ? ["Searchlight PDF fixture"] : []) + ["libcbor", "terminal", "tmux & screen – a comparison"])
       let types = Dictionary(uniqueKeysWithValues: items.map { ($0.uniqueIdentifier, $0.contentType ?? "") })
       #expect(types["tmux.html"] == "document")
       #expect(types["meeting.eml"] == "email")
@@ -119,6 +120,23 @@ import Testing
       let location = "\(Self.documents)/broken.jsonl:2"
       #expect(result.stderr == "error: \(location): attribute 'rating' is a number, got a string\n --> \(location)\n")
       #expect(!workspace.exists("docs.db"))
+    }
+  }
+
+  /// A terminal log is indexed with its escapes and bells, which output shows as pictures.
+  @Test func aDocumentsControlCharactersPrintAsPictures() throws {
+    try Workspace.with { workspace in
+      let indexed = try workspace.run("index", "--db", "docs.db", "\(Self.documents)/terminal.txt", "\(Self.documents)/empty.txt")
+      #expect(indexed.status == 0, "\(indexed)")
+      #expect(indexed.stdout.hasPrefix("indexed 2 items from 2 files; 0 skipped; "), "\(indexed)")
+      let result = try workspace.run("query", "--db", "docs.db", "--", #"search "bell" | table title, textContent"#)
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout.contains("\u{241B}[2J\u{241B}[1mcleared"), "\(result.stdout)")
+      #expect(result.stdout.contains("bell \u{2407} twice"), "\(result.stdout)")
+      #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{07}"))
+      let empty = try workspace.run("query", "--db", "docs.db", "--format", "json", "--", #"displayName == "empty.txt" | table title, fileSize"#)
+      #expect(empty.status == 0, "\(empty)")
+      #expect(empty.stdout.contains(#""rows":[["empty",0]]"#), "\(empty.stdout)")
     }
   }
 

@@ -24,6 +24,7 @@ import Testing
       Bring the quarterly report = important.
       """))
     #expect(attributes["attachmentNames"] == .list([.string("agenda.bin")]))
+    #expect(attributes["fileSize"] == .number(Double(try #require(DocumentFixtures.file("meeting.eml").size))))
   }
 
   func message(_ text: String) -> MIMEEntity { MIMEEntity(Array(text.utf8)[...]) }

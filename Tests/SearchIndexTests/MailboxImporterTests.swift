@@ -20,6 +20,11 @@ import Testing
     #expect(items[2].attributeSet["authorNames"] == nil)
     #expect(items[2].attributeSet["authorEmailAddresses"] == .list([.string("carol@example.com")]))
     #expect(items[2].attributeSet["recipientEmailAddresses"] == nil)
+    // Each message's size is its own: together they are the mailbox less its `From ` lines.
+    let mailbox = try #require(DocumentFixtures.file("list.mbox").size)
+    let sizes = items.compactMap { $0.attributeSet["fileSize"]?.numericValue }
+    #expect(sizes.count == 3)
+    #expect(sizes.allSatisfy { $0 > 0 } && sizes.reduce(0, +) < Double(mailbox))
   }
 
   @Test func messagesAreReportedAtTheLineOfTheirFromLine() throws {

@@ -33,7 +33,7 @@ import Testing
       var reader = ItemReader(decoder: ItemDecoder(catalog: AttributeCatalog()))
       var items: [SearchableItem] = []
       try reader.read(path: path) { item, _, _ in items.append(item) }
-      #expect(items.first?.attributeSet.names == ["title", "textContent", "contentModificationDate", "displayName", "contentURL"])
+      #expect(items.first?.attributeSet.names == ["title", "textContent", "contentModificationDate", "displayName", "fileSize", "contentURL"])
       #expect(reader.warnings == [
         IngestError(file: path, line: 3, message: "front-matter key ''--'' is not a valid attribute name; dropped"),
         IngestError(file: path, line: 4, message: "front-matter key 'kMDFoo' is not a valid attribute name; dropped"),
@@ -77,7 +77,7 @@ import Testing
   func aNoteInMemoryDecodesAsItsFileDoesWithoutTheFileMetadata(_ name: String) throws {
     let (items, _) = try DocumentFixtures.read(name)
     var fromFile = try #require(items.first)
-    for fileAttribute in ["contentURL", "displayName", "contentModificationDate"] { fromFile.attributeSet[fileAttribute] = nil }
+    for fileAttribute in ["contentURL", "displayName", "fileSize", "contentModificationDate"] { fromFile.attributeSet[fileAttribute] = nil }
     let data = try Data(contentsOf: DocumentFixtures.folder.appendingPathComponent(name))
     var decoder = ItemDecoder(catalog: AttributeCatalog())
     var warnings: [IngestError] = []

@@ -25,6 +25,28 @@ import Testing
     }
   }
 
+  /// A terminal log keeps its escapes and bells: they are stored as written (output shows them
+  /// as control pictures, `ControlCharacterOutputTests`), not taken as a sign of a binary file.
+  @Test func aFewControlCharactersAreStoredAsWritten() throws {
+    let (items, warnings) = try DocumentFixtures.read("terminal.txt")
+    #expect(warnings.isEmpty)
+    let item = try #require(items.first)
+    #expect(item.attributeSet["title"] == .string("terminal"))
+    #expect(item.attributeSet["textContent"] == .string(
+      "Build log\n\u{1B}[2J\u{1B}[1mcleared\u{1B}[0m the screen and rang the bell \u{07} twice \u{07}."))
+  }
+
+  /// An empty file is still a document a person may look for by name, as in Spotlight.
+  @Test func anEmptyFileIsANoteFoundByItsName() throws {
+    let (items, warnings) = try DocumentFixtures.read("empty.txt")
+    #expect(warnings.isEmpty)
+    let item = try #require(items.first)
+    #expect(item.uniqueIdentifier == "empty.txt")
+    #expect(item.attributeSet["title"] == .string("empty"))
+    #expect(item.attributeSet["textContent"] == nil)
+    #expect(item.attributeSet["fileSize"] == .number(0))
+  }
+
   @Test func aDottedNameKeepsItsWholeNameAsTitleButTxtLosesItsExtension() throws {
     try withTemporaryDirectory { dir in
       _ = try writeFile("Debian notes\n", named: "README.Debian", in: dir)
@@ -41,13 +63,20 @@ import Testing
     #expect(TextDecoding.decode(data) == "hé")
   }
 
-  @Test(arguments: [
+  /// Byte strings and whether each is text.
+  static let samples: [([UInt8], Bool)] = [
     ([UInt8]("plain\ttext\r\n".utf8), true),
     ([0x63, 0x61, 0x66, 0xE9], true),
     ([0x61, 0x00, 0x62], false),
     ([UInt8](repeating: 0x01, count: 5) + [UInt8](repeating: 0x61, count: 20), false),
+    // Up to three stray controls in a short text; one in a hundred bytes beyond that.
+    ([UInt8]("bell \u{07} and \u{07}\n".utf8), true),
+    ([UInt8](repeating: 0x07, count: 4) + [UInt8](repeating: 0x61, count: 100), false),
+    ([UInt8](repeating: 0x07, count: 6) + [UInt8](repeating: 0x61, count: 600), true),
     ([], true),
-  ])
+  ]
+
+  @Test(arguments: samples)
   func textIsToldFromBinary(_ bytes: [UInt8], _ isText: Bool) {
     #expect(TextDecoding.looksLikeText(bytes) == isText)
   }

@@ -32,7 +32,10 @@ package enum MailboxImporter: DocumentImporter {
       let identifier = "\(file.identifier)#\(number + 1)"
       let entity = MIMEEntity(message[...])
       let name = (file.identifier as NSString).lastPathComponent
-      try body(try EmailImporter.item(entity, file: file, identifier: identifier, fallbackTitle: "\(name)#\(number + 1)", with: &reader), line, [])
+      var item = try EmailImporter.item(entity, file: file, identifier: identifier, fallbackTitle: "\(name)#\(number + 1)", with: &reader)
+      // A message's size is its own, not the mailbox's.
+      item.attributeSet["fileSize"] = .number(Double(message.count))
+      try body(item, line, [])
     }
   }
 

@@ -122,8 +122,8 @@ enum NoteFields {
   }
 
   /// Sets the title, the text and the file's metadata where the note did not: `contentURL`
-  /// (the file's URL), `displayName` (its name) and `contentModificationDate` (its
-  /// modification time, in whole seconds).
+  /// (the file's URL), `displayName` (its name), `fileSize` (bytes) and
+  /// `contentModificationDate` (its modification time, in whole seconds).
   static func finish(_ item: inout SearchableItem, file: DocumentFile, title: String, text: Substring) {
     finish(&item, title: title, text: text)
     var attributes = item.attributeSet
@@ -132,6 +132,9 @@ enum NoteFields {
       attributes["contentModificationDate"] = .date(Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
     }
     if attributes["displayName"] == nil { attributes["displayName"] = .string(file.name) }
+    if attributes["fileSize"] == nil, let size = (fileAttributes?[.size] as? NSNumber)?.doubleValue {
+      attributes["fileSize"] = .number(size)
+    }
     if attributes["contentURL"] == nil {
       attributes["contentURL"] = .url(URL(fileURLWithPath: file.path).standardizedFileURL.absoluteString)
     }

@@ -20,8 +20,9 @@ package enum TextDecoding {
       // (escape in terminal-coloured logs); other C0 controls and DEL are a sign of binary.
       if byte < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains(byte) || byte == 0x7F { controls += 1 }
     }
-    // A few stray controls are tolerated; more than one byte in 100 is not text.
-    return controls * 100 <= count
+    // A few stray controls are tolerated (a bell or a form feed in a short note), and one byte
+    // in 100 in a longer file; more is not text.
+    return controls * 100 <= max(count, 300)
   }
 
   /// The text of `data`, or nil when it is binary.
