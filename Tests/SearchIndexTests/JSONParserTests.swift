@@ -107,6 +107,20 @@ import Testing
     #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(#"["unterminated"#) }
   }
 
+  /// Reading a few members of a record builds only those, and they equal a whole parse's;
+  /// the members passed over still have to be well formed.
+  @Test func aRecordsChosenMembersEqualAWholeParses() throws {
+    let text = #"{"a":"x \"q\" \\","skip":{"n":[1,2.5e3,-0,{"deep":["\u00e9\\",true,null]}],"s":"}]"},"b":[1,"é"],"c":false,"last":"end"}"#
+    guard case .object(let whole) = try JSONParser.parse(text) else { Issue.record("not an object"); return }
+    let chosen = try JSONParser.parseObject(Array(text.utf8)) { ["a", "b", "last"].contains($0) }
+    #expect(chosen.count == 3)
+    for (name, value) in chosen { #expect(whole[name] == value, "\(name)") }
+    #expect(try JSONParser.parseObject(Array(text.utf8)) { _ in false }.count == 0)
+    for bad in [#"{"a":1,"skip":[1,}"#, #"{"skip":"open}"#, #"{"skip":{"k" 1},"a":1}"#, #"{"skip":tru,"a":1}"#, #"{"a":1} x"#, "[1]"] {
+      #expect(throws: JSONParser.SyntaxError.self, "\(bad)") { try JSONParser.parseObject(Array(bad.utf8)) { $0 == "a" } }
+    }
+  }
+
   @Test func allowsTheSameMemberInDifferentObjects() throws {
     #expect(try JSONParser.parse(#"[{"a":1},{"a":2}]"#) == [["a": 1], ["a": 2]])
   }

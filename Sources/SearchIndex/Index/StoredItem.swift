@@ -15,7 +15,8 @@ package enum StoredItem {
     if !row.isNull(offset + 3) { item.expirationDate = Date(timeIntervalSince1970: row.double(offset + 3)) }
     item.protectionClass = row.string(offset + 4)
     if names?.isEmpty != true {
-      item.attributeSet = try decodeAttributes(row.string(offset + 5) ?? "{}", catalog: catalog, only: names)
+      let record = row.blob(offset + 5)
+      item.attributeSet = try decodeAttributes(bytes: record.isEmpty ? Array("{}".utf8) : record, catalog: catalog, only: names)
     }
     return item
   }
@@ -26,11 +27,18 @@ package enum StoredItem {
   /// Decodes the canonical attribute JSON stored for an item; with `names`, only those
   /// attributes.
   package static func decodeAttributes(_ json: String, catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> AttributeSet {
-    guard case .object(let object) = try JSONParser.parse(json) else { return AttributeSet() }
+    try decodeAttributes(bytes: Array(json.utf8), catalog: catalog, only: names)
+  }
+
+  /// Decodes a record's UTF-8 bytes; with `names`, the other attributes' values are passed
+  /// over unbuilt (a table of two columns reads two values of each record).
+  package static func decodeAttributes(bytes: [UInt8], catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> AttributeSet {
+    let object = try JSONParser.parseObject(bytes) { names?.contains($0) ?? true }
     var attributes = AttributeSet()
-    for (name, raw) in object where names?.contains(name) ?? true {
+    for (name, raw) in object {
       let type = catalog.type(of: name) ?? (try? ItemDecoder.inferType(raw, attribute: name, zone: Self.utc)) ?? .string
-      attributes[name] = try ItemDecoder.coerce(raw, to: type, attribute: name, zone: Self.utc)
+      // The members of a JSON object are unique.
+      attributes.appendNew(name, try ItemDecoder.coerce(raw, to: type, attribute: name, zone: Self.utc))
     }
     return attributes
   }

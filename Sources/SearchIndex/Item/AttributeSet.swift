@@ -31,6 +31,14 @@ public struct AttributeSet: Sendable, Hashable, Sequence {
     }
   }
 
+  /// Appends an attribute whose name the set does not hold, without looking for it first:
+  /// for names that are unique already (the members of a JSON object).
+  package mutating func appendNew(_ name: String, _ value: AttributeValue) {
+    assert(index(of: name) == nil, "appendNew(\(name)) of a name the set holds")
+    entries.append((name, value))
+    positions.appended(name, count: entries.count) { entries.lazy.map(\.name) }
+  }
+
   private func index(of name: String) -> Int? {
     positions.index(of: name) { entries.firstIndex(where: { $0.name == name }) }
   }

@@ -33,6 +33,20 @@ public struct JSONParser {
     return try parser.parseDocument()
   }
 
+  /// Parses UTF-8 bytes holding one object, building only the members whose names `keep`
+  /// accepts. The other members' values are checked for structure and passed over without
+  /// being built or validated as UTF-8, and their names are not checked for duplicates: for
+  /// records this program wrote, of which a query reads a few attributes.
+  package static func parseObject(_ bytes: [UInt8], keeping keep: (String) -> Bool) throws(SyntaxError) -> JSONObject {
+    var parser = JSONParser(bytes: bytes)
+    parser.skipWhitespace()
+    guard parser.peek == UInt8(ascii: "{") else { throw parser.error("expected '{'") }
+    let object = try parser.parseMembers(depth: 0, keeping: keep)
+    parser.skipWhitespace()
+    if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
+    return object
+  }
+
   /// Parses the whole input as one value followed only by whitespace.
   public mutating func parseDocument() throws(SyntaxError) -> JSONValue {
     skipWhitespace()
@@ -115,10 +129,15 @@ public struct JSONParser {
   }
 
   private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+    .object(try parseMembers(depth: depth) { _ in true })
+  }
+
+  /// The object at `{`; with `keep`, only the members it accepts are built (`parseObject(_:keeping:)`).
+  private mutating func parseMembers(depth: Int, keeping keep: (String) -> Bool) throws(SyntaxError) -> JSONObject {
     advance()
     var object = JSONObject()
     skipWhitespace()
-    if peek == UInt8(ascii: "}") { advance(); return .object(object) }
+    if peek == UInt8(ascii: "}") { advance(); return object }
     while true {
       skipWhitespace()
       guard peek == UInt8(ascii: "\"") else { throw error("expected a quoted member name") }
@@ -128,17 +147,74 @@ public struct JSONParser {
       guard peek == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
       advance()
       skipWhitespace()
-      let value = try parseValue(depth: depth + 1)
-      guard object.insertNew(key, value) else {
-        // Reported where the name ends, as when names were checked before their values.
-        (index, line, lineStart) = keyEnd
-        throw error("duplicate member \"\(key)\"")
+      if keep(key) {
+        let value = try parseValue(depth: depth + 1)
+        guard object.insertNew(key, value) else {
+          // Reported where the name ends, as when names were checked before their values.
+          (index, line, lineStart) = keyEnd
+          throw error("duplicate member \"\(key)\"")
+        }
+      } else {
+        try skipValue(depth: depth + 1)
       }
       skipWhitespace()
       if peek == UInt8(ascii: ",") { advance(); continue }
-      if peek == UInt8(ascii: "}") { advance(); return .object(object) }
+      if peek == UInt8(ascii: "}") { advance(); return object }
       throw error("expected ',' or '}' in object")
     }
+  }
+
+  /// Passes over one value, checking its structure but building nothing.
+  private mutating func skipValue(depth: Int) throws(SyntaxError) {
+    guard depth < maximumDepth else { throw error("JSON nested too deeply") }
+    guard let b = peek else { throw error("unexpected end of input, expected a value") }
+    switch b {
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      let close = b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+      advance()
+      skipWhitespace()
+      if peek == close { advance(); return }
+      while true {
+        skipWhitespace()
+        if close == UInt8(ascii: "}") {
+          guard peek == UInt8(ascii: "\"") else { throw error("expected a quoted member name") }
+          try skipString()
+          skipWhitespace()
+          guard peek == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
+          advance()
+          skipWhitespace()
+        }
+        try skipValue(depth: depth + 1)
+        skipWhitespace()
+        if peek == UInt8(ascii: ",") { advance(); continue }
+        if peek == close { advance(); return }
+        throw error(close == UInt8(ascii: "}") ? "expected ',' or '}' in object" : "expected ',' or ']' in array")
+      }
+    case UInt8(ascii: "\""): try skipString()
+    default: _ = try parseValue(depth: depth)  // a number or a literal: short
+    }
+  }
+
+  /// Passes over a string (at its opening quote) without building or validating it.
+  private mutating func skipString() throws(SyntaxError) {
+    var i = index + 1
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        index = i + 1
+        return
+      }
+      if b == UInt8(ascii: "\\") {
+        i += 2
+      } else if b < 0x20 {
+        index = i
+        throw error("control character in string")
+      } else {
+        i += 1
+      }
+    }
+    index = bytes.count
+    throw error("unterminated string")
   }
 
   private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
@@ -170,7 +246,7 @@ public struct JSONParser {
     }
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
       index = end + 1
-      guard let s = String(validating: bytes[start..<end], as: UTF8.self) else { throw error("string is not valid UTF-8") }
+      guard let s = UTF8Validation.string(bytes, start..<end) else { throw error("string is not valid UTF-8") }
       return s
     }
     var buffer = Array(bytes[start..<end])
@@ -215,7 +291,7 @@ public struct JSONParser {
         index += 1
       }
     }
-    guard let s = String(validating: buffer, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+    guard let s = UTF8Validation.string(buffer, buffer.indices) else { throw error("string is not valid UTF-8") }
     return s
   }
 
