@@ -121,6 +121,26 @@ import Testing
     }
   }
 
+  /// Short numbers are computed from their digits; every one equals what `Double(_:)` reads,
+  /// bit for bit (negative zero included), and long ones and exponents still parse.
+  @Test func numbersEqualTheStandardLibrarysReading() throws {
+    var texts = ["0", "-0", "-0.0", "4.7", "0.1", "0.3", "123456789012345", "1234567890123456", "9007199254740993",
+                 "0.000000000000001", "0.0000000000000001", "1e3", "-2.5E-3", "179769313486231570000", "3.141592653589793"]
+    var generator = SplitMix64(seed: 11)
+    for _ in 0..<2_000 {
+      let whole = generator.next() % 1_000_000_000
+      let fraction = generator.next() % 1_000_000
+      let places = Int(generator.next() % 7)
+      let sign = generator.next() % 2 == 0 ? "" : "-"
+      texts.append(places == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(String(String(fraction).prefix(places)))")
+    }
+    for text in texts {
+      guard case .number(let parsed) = try JSONParser.parse(text) else { Issue.record("\(text) is not a number"); continue }
+      let expected = try #require(Double(text))
+      #expect(parsed.bitPattern == expected.bitPattern, "\(text): \(parsed) against \(expected)")
+    }
+  }
+
   @Test func allowsTheSameMemberInDifferentObjects() throws {
     #expect(try JSONParser.parse(#"[{"a":1},{"a":2}]"#) == [["a": 1], ["a": 2]])
   }

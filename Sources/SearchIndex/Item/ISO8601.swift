@@ -7,69 +7,92 @@ import Foundation
 /// time without a zone is read in `defaultZone` (UTC unless the caller says otherwise), so the
 /// same file indexes the same way on every machine.
 public enum ISO8601 {
+  /// UTC, made once.
+  @usableFromInline static let utc = TimeZone(identifier: "UTC")!
+
   /// Parses `text`; nil when it is not an ISO-8601 date.
-  public static func parse(_ text: String, defaultZone: TimeZone = TimeZone(identifier: "UTC")!) -> Date? {
-    var bytes = Array(text.utf8)[...]
-    func number(_ digits: Int) -> Int? {
-      guard bytes.count >= digits else { return nil }
+  public static func parse(_ text: String, defaultZone: TimeZone = ISO8601.utc) -> Date? {
+    var text = text
+    return text.withUTF8 { parse(Cursor(bytes: $0), defaultZone: defaultZone) }
+  }
+
+  /// Reads the UTF-8 bytes of a date in place: a stored item's dates are parsed every time
+  /// it is read, so this avoids copies and captured variables.
+  private struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var first: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var remaining: Int { bytes.count - index }
+
+    /// The number written by the next `digits` digits; nil (and nothing read) otherwise.
+    mutating func number(_ digits: Int) -> Int? {
+      guard remaining >= digits else { return nil }
       var value = 0
-      for b in bytes.prefix(digits) {
+      for offset in index..<index + digits {
+        let b = bytes[offset]
         guard b >= 48, b <= 57 else { return nil }
         value = value * 10 + Int(b - 48)
       }
-      bytes = bytes.dropFirst(digits)
+      index += digits
       return value
     }
-    func consume(_ c: UInt8) -> Bool {
-      if bytes.first == c { bytes = bytes.dropFirst(); return true }
-      return false
+
+    mutating func consume(_ c: UInt8) -> Bool {
+      guard first == c else { return false }
+      index += 1
+      return true
     }
-    guard let year = number(4), consume(45), let month = number(2), consume(45), let day = number(2),
-      (1...12).contains(month), (1...31).contains(day)
+  }
+
+  private static func parse(_ start: Cursor, defaultZone: TimeZone) -> Date? {
+    var bytes = start
+    guard let year = bytes.number(4), bytes.consume(45), let month = bytes.number(2), bytes.consume(45),
+      let day = bytes.number(2), (1...12).contains(month), (1...31).contains(day)
     else { return nil }
     var hour = 0, minute = 0, second = 0
     var fraction = 0.0
     var offset: Int? = nil
     if let first = bytes.first, first == 84 || first == 116 || first == 32 {  // T t space
-      bytes = bytes.dropFirst()
-      guard let h = number(2), consume(58), let m = number(2), h < 24 || (h == 24 && m == 0), m < 60 else { return nil }
+      bytes.index += 1
+      guard let h = bytes.number(2), bytes.consume(58), let m = bytes.number(2), h < 24 || (h == 24 && m == 0), m < 60
+      else { return nil }
       hour = h
       minute = m
-      if consume(58) {
-        guard let s = number(2), s <= 60 else { return nil }
+      if bytes.consume(58) {
+        guard let s = bytes.number(2), s <= 60 else { return nil }
         second = s
-        if consume(46) || consume(44) {
+        if bytes.consume(46) || bytes.consume(44) {
           var scale = 0.1
           var any = false
           while let b = bytes.first, b >= 48, b <= 57 {
             fraction += Double(b - 48) * scale
             scale /= 10
             any = true
-            bytes = bytes.dropFirst()
+            bytes.index += 1
           }
           if !any { return nil }
         }
       }
-      if consume(90) || consume(122) {  // Z z
+      if bytes.consume(90) || bytes.consume(122) {  // Z z
         offset = 0
       } else if let sign = bytes.first, sign == 43 || sign == 45 {  // + -
-        bytes = bytes.dropFirst()
-        guard let oh = number(2), oh <= 18 else { return nil }
+        bytes.index += 1
+        guard let oh = bytes.number(2), oh <= 18 else { return nil }
         var om = 0
-        if consume(58) {
-          guard let m = number(2) else { return nil }
+        if bytes.consume(58) {
+          guard let m = bytes.number(2) else { return nil }
           om = m
-        } else if bytes.count >= 2, let m = number(2) {
+        } else if bytes.remaining >= 2, let m = bytes.number(2) {
           om = m
         }
         guard om < 60 else { return nil }
         offset = (sign == 43 ? 1 : -1) * (oh * 3600 + om * 60)
       }
     }
-    guard bytes.isEmpty else { return nil }
+    guard bytes.remaining == 0 else { return nil }
     // Validate the day against the month (no 2026-02-30).
-    let daysInMonth = [31, (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    guard day <= daysInMonth[month - 1] else { return nil }
+    guard day <= daysIn(month: month, year: year) else { return nil }
     let days = daysFromCivil(year: year, month: month, day: day)
     var seconds = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
     if let offset {
@@ -79,6 +102,14 @@ public enum ISO8601 {
       seconds -= Double(defaultZone.secondsFromGMT(for: local))
     }
     return Date(timeIntervalSince1970: seconds)
+  }
+
+  private static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
   }
 
   /// Formats `date` in UTC: `2026-05-01T08:00:00Z`, with milliseconds only when present.

@@ -295,6 +295,11 @@ public struct JSONParser {
     return s
   }
 
+  /// 10^0 ... 10^15, each exact in a double.
+  private static let powersOfTen: [Double] = (0...15).map { exponent in
+    (0..<exponent).reduce(1.0) { product, _ in product * 10 }
+  }
+
   private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
     var value: UInt32 = 0
     for _ in 0..<4 {
@@ -314,21 +319,41 @@ public struct JSONParser {
 
   private mutating func parseNumber() throws(SyntaxError) -> Double {
     let start = index
-    if peek == UInt8(ascii: "-") { advance() }
+    let negative = peek == UInt8(ascii: "-")
+    if negative { advance() }
     guard let first = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
       throw error("invalid number")
     }
+    // The digits as an integer while they fit in a double's 53 bits exactly (15 digits do):
+    // then digits / 10^k is the correctly rounded value (Clinger's fast path), without
+    // making a string for `Double(_:)`.
+    var mantissa: Int64 = 0
+    var digits = 0
+    var fractionDigits = 0
     if first == UInt8(ascii: "0") {
       advance()
     } else {
-      while let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) { advance() }
+      while let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) {
+        mantissa = mantissa &* 10 &+ Int64(d - UInt8(ascii: "0"))
+        digits += 1
+        advance()
+      }
     }
     if peek == UInt8(ascii: ".") {
       advance()
       guard let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) else {
         throw error("invalid number: expected digits after '.'")
       }
-      while let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) { advance() }
+      while let d = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(d) {
+        mantissa = mantissa &* 10 &+ Int64(d - UInt8(ascii: "0"))
+        digits += 1
+        fractionDigits += 1
+        advance()
+      }
+    }
+    if digits <= 15, peek != UInt8(ascii: "e"), peek != UInt8(ascii: "E") {
+      let magnitude = Double(mantissa) / Self.powersOfTen[fractionDigits]
+      return negative ? -magnitude : magnitude
     }
     if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
       advance()
