@@ -99,6 +99,15 @@ extension SearchIndex {
     try read { db in try queryVisibleCatalog(db, scope: scope, generation: Self.generation(in: db)) }
   }
 
+  /// The rowids `scope` hides in this named index (`AccessScope.hiddenRowsSQL`), ascending,
+  /// read once per generation and scope.
+  package func queryHiddenRows(for scope: AccessScope, in db: Connection, generation: Int64) throws -> [Int64] {
+    try cachedForScope("hidden-rows", scope: scope, generation: generation, in: db) {
+      let hidden = scope.hiddenRowsSQL(indexID: indexID)
+      return try db.rows(hidden.sql, hidden.arguments) { $0.int64(0) }.sorted()
+    }
+  }
+
   /// `hiddenFullTextRows(for:in:)`, read once per generation and scope.
   package func queryHiddenFullTextRows(for scope: AccessScope, in db: Connection, generation: Int64) throws -> HiddenFullTextRows? {
     try cachedForScope("hidden-fts", scope: scope, generation: generation, in: db) { try hiddenFullTextRows(for: scope, in: db) }
