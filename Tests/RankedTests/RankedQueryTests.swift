@@ -260,6 +260,33 @@ import Testing
     }
   }
 
+  /// The planner weighs terms by how many visible items hold them; the ranked index answers
+  /// that from a term's document frequency less the hidden items among its postings, and
+  /// must give FTS5's counts exactly: with protected and expired items, deleted items whose
+  /// postings await compaction, and a hidden item whose text went away.
+  @Test func visibleDocumentFrequenciesAreTheFullTextCounts() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 23, vocabularySize: 60)
+    var items = (0..<300).map { generator.item("item-\($0)") }
+    for position in items.indices {
+      if position % 5 == 0 { items[position].protectionClass = "vault" }
+      if position % 13 == 0 { items[position].expirationDate = RankedTestIndex.now.addingTimeInterval(-60) }
+    }
+    try fixture.upsert(items)
+    try fixture.delete((1..<20).map { "item-\($0 * 7)" })
+    try fixture.upsert([SearchableItem(uniqueIdentifier: "item-5", protectionClass: "vault")])
+    #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } ?? 0 > 0)
+    let words = (0..<40).map { _ in generator.word() } + ["absent"]
+    let terms = words.flatMap { [$0, "\u{1}" + $0] }
+    let rankedTerms = try terms.map { try #require(RankedAnalysis.queryTerms(of: $0)?.first) }
+    for scope in [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["vault"])] {
+      let ranked = try #require(try fixture.index.visibleDocumentFrequencies(ofTerms: rankedTerms, scope: scope))
+      let counted = try fixture.index.itemCounts(matching: terms.map { "\"" + $0 + "\"" }, scope: scope)
+      #expect(ranked == counted, "\(scope.protectionClasses)")
+      #expect(counted.contains { $0 > 0 })
+    }
+  }
+
   @Test func termWeightsComeFromTheTextSearch() throws {
     let attributes = SQLCompiler.AttributeMap(ids: [:], textualIDs: [])
     var compiler = SQLCompiler(attributes: attributes, scope: AccessScope(), indexID: 1)
