@@ -108,8 +108,16 @@ extension SearchIndex {
     }
   }
 
-  /// `hiddenFullTextRows(for:in:)`, read once per generation and scope.
+  /// What `sl_bm25` leaves out for `scope`, read once per generation and scope: the hidden
+  /// rowids (`queryHiddenRows`), and how many of them have a full-text row with how many
+  /// tokens in all, which the file keeps per generation and scope (`hiddenFullTextTotals`).
   package func queryHiddenFullTextRows(for scope: AccessScope, in db: Connection, generation: Int64) throws -> HiddenFullTextRows? {
-    try cachedForScope("hidden-fts", scope: scope, generation: generation, in: db) { try hiddenFullTextRows(for: scope, in: db) }
+    try cachedForScope("hidden-fts", scope: scope, generation: generation, in: db) {
+      let rowids = try queryHiddenRows(for: scope, in: db, generation: generation)
+      guard !rowids.isEmpty else { return nil }
+      let totals = try hiddenFullTextTotals(for: scope, in: db, generation: generation)
+      guard totals.rows > 0 else { return nil }
+      return HiddenFullTextRows(rowids: Set(rowids), rows: totals.rows, tokens: totals.tokens)
+    }
   }
 }
