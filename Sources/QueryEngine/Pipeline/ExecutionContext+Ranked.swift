@@ -10,16 +10,22 @@ extension ExecutionContext {
     try cancellation.check()
     guard let statistics = try index.rankedStatistics(in: connection) else { return false }
     let filter: CandidateFilter
-    // The rowids the scope hides (`plan.hidden`, what `explain` shows), ascending, read once
-    // per generation and scope.
-    let hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
-    let hidden = Set(hiddenRows)
+    // The rowids the scope hides, ascending.
+    var hiddenRows: [Int64] = []
+    let hidden: Set<Int64>
     switch plan.filter {
-    case .scopeOnly:
+    case .scopeOnly(let statement):
+      // The candidate statement `explain` shows.
+      try run(statement) { hiddenRows.append($0.int64(0)) }
+      hiddenRows.sort()
+      hidden = Set(hiddenRows)
       filter = hidden.isEmpty ? .none : .predicate { !hidden.contains($0) }
     case .predicate(let allowed, let check, let limit):
       // The statements test the predicate only: the scope is applied here, by leaving out
-      // the rowids it hides (the complement of the scope within the named index).
+      // the rowids it hides (`plan.hidden`, the complement of the scope within the named
+      // index), read once per generation and scope.
+      hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
+      hidden = Set(hiddenRows)
       var rowids: [Int64] = []
       try run(allowed) { rowids.append($0.int64(0)) }
       if rowids.count <= limit {
