@@ -56,6 +56,34 @@ import Testing
     }
   }
 
+  /// A file written before the item indexes (`Tests/Fixtures/schema-v5`): on read-only
+  /// media its readers answer the same without them and `check` says they are missing; the
+  /// first command on writable media, even a query, adds them.
+  @Test func aFileWithoutTheItemIndexesAnswersTheSameAndGainsThemWhenWritable() throws {
+    try Workspace.with { workspace in
+      try FileManager.default.copyItem(
+        at: fixtures.appendingPathComponent("schema-v5/v5.db"), to: workspace.directory.appendingPathComponent("v5.db"))
+      let query = #"search contentType == "note" && ("budget"s || "review"s) | top 10"#
+      let readOnly = try runOnReadOnlyMedia(workspace, ["query", "--db", "v5.db", "--format", "json", "--", query])
+      #expect(readOnly.status == 0, "\(readOnly)")
+      #expect(readOnly.stdout.contains(#""id":"n1""#) && !readOnly.stdout.contains(#""id":"n2""#), "\(readOnly)")
+      // (FTS5's integrity-check writes, so `check` on read-only media reports that too.)
+      let unchanged = try runOnReadOnlyMedia(workspace, ["check", "--db", "v5.db"])
+      #expect(unchanged.stdout.contains("item indexes: missing items_type, items_expiring, items_protected"), "\(unchanged)")
+      let writable = try workspace.run("query", "--db", "v5.db", "--format", "json", "--", query)
+      #expect(writable.status == 0, "\(writable)")
+      #expect(Self.withoutTokens(writable.stdout) == Self.withoutTokens(readOnly.stdout), "\(writable)\n\(readOnly)")
+      let check = try workspace.run("check", "--db", "v5.db")
+      #expect(check.status == 0, "\(check)")
+      #expect(check.stdout.contains("item indexes: items_type, items_expiring, items_protected present"), "\(check)")
+    }
+  }
+
+  /// JSON replies without their query tokens (each execution gets its own).
+  static func withoutTokens(_ text: String) -> String {
+    text.replacingOccurrences(of: #""queryToken":"[^"]*""#, with: "", options: .regularExpression)
+  }
+
   @Test func statsOnAnEmptyFileSaysSoAndLeavesItEmpty() throws {
     try Workspace.with { workspace in
       try workspace.write("empty.db", "")

@@ -191,6 +191,102 @@ import Testing
     #expect(try ids(query) == ["later"])
   }
 
+  /// Items of three content types, some expired or protected, for the candidate filters
+  /// of `contentType` tests.
+  static func typedItems(_ fixture: RankedTestIndex) throws -> (types: [Int64: String], hidden: Set<Int64>) {
+    var generator = RandomItems(seed: 21, vocabularySize: 80)
+    let types = ["note", "trail", "email"]
+    var items: [SearchableItem] = []
+    for number in 0..<400 {
+      var item = generator.item("item-\(number)")
+      item.contentType = types[number % 3]
+      if number % 7 == 0 { item.protectionClass = "vault" }
+      if number % 11 == 0 { item.expirationDate = RankedTestIndex.now.addingTimeInterval(-60) }
+      items.append(item)
+    }
+    try fixture.upsert(items)
+    var byRowid: [Int64: String] = [:]
+    var hidden = Set<Int64>()
+    for (number, item) in items.enumerated() {
+      let rowid = try #require(try fixture.rowid(item.uniqueIdentifier))
+      byRowid[rowid] = item.contentType
+      if number % 7 == 0 || number % 11 == 0 { hidden.insert(rowid) }
+    }
+    return (byRowid, hidden)
+  }
+
+  /// The candidates of a `contentType` test come from the (indexId, contentType) index
+  /// alone: the statement tests the predicate, not the scope, whose hidden rows the
+  /// executor leaves out itself (it reads them anyway, for the statistics).
+  @Test func aContentTypeFilterReadsItsCandidatesFromTheIndexAlone() throws {
+    let fixture = try RankedTestIndex()
+    _ = try Self.typedItems(fixture)
+    let explanation = try fixture.explain(Self.dsl(["trail", "water"], #" && contentType == "note" | top 10"#))
+    let candidates = try #require(explanation.split(separator: "\n").first { $0.contains("candidates:") })
+    #expect(!candidates.contains("expiration") && !candidates.contains("protection"), "\(candidates)")
+    #expect(explanation.contains("COVERING INDEX items_type (indexId=? AND contentType=?)"), "\(explanation)")
+    #expect(!explanation.contains("SCAN i"), "\(explanation)")
+  }
+
+  /// With the scope applied by leaving out the hidden rows, a predicate's top k is still
+  /// exactly the exhaustive top k of the visible items that pass it, with the hidden
+  /// items out of the statistics, whether the candidates are read up front or checked one
+  /// at a time.
+  @Test func aPredicateWithHiddenItemsRanksExactlyTheVisibleItemsThatPassIt() throws {
+    let fixture = try RankedTestIndex()
+    let (types, hidden) = try Self.typedItems(fixture)
+    var generator = RandomItems(seed: 22, vocabularySize: 80)
+    for limit in [20_000, 3] {
+      try SQLCompiler.$allowedSetLimit.withValue(limit) {
+        for _ in 0..<8 {
+          // Two words or more: one word alone is an FTS5 search.
+          let words = (0..<Int.random(in: 2...4, using: &generator.random)).map { _ in generator.word() }
+          let terms = words.flatMap { RankedAnalysis.queryTerms(of: $0) ?? [] }.map { QueryTerm($0) }
+          for type in ["note", "trail"] {
+            let query = Self.dsl(words, " && contentType == \"\(type)\" | top 10")
+            #expect(try fixture.explain(query).contains("ranked index: exact BM25F top 10"), "\(query)")
+            let got = try fixture.query(query)
+            let allow: (Int64) -> Bool = { types[$0] == type && !hidden.contains($0) }
+            let expected = try fixture.index.read { db in
+              try #require(try fixture.index.rankedSearch(
+                terms, k: 10, filter: .predicate(allow), excluding: hidden.sorted(), in: db, algorithm: nil))
+            }
+            #expect(got.map(\.rowid) == expected.map(\.id), "\(query) limit \(limit)")
+            #expect(got.map(\.relevance) == expected.map(\.score), "\(query) limit \(limit)")
+            #expect(got.allSatisfy { allow($0.rowid) }, "\(query) limit \(limit)")
+          }
+        }
+      }
+    }
+  }
+
+  /// The planner weighs terms by how many visible items hold them; the ranked index answers
+  /// that from a term's document frequency less the hidden items among its postings, and
+  /// must give FTS5's counts exactly: with protected and expired items, deleted items whose
+  /// postings await compaction, and a hidden item whose text went away.
+  @Test func visibleDocumentFrequenciesAreTheFullTextCounts() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 23, vocabularySize: 60)
+    var items = (0..<300).map { generator.item("item-\($0)") }
+    for position in items.indices {
+      if position % 5 == 0 { items[position].protectionClass = "vault" }
+      if position % 13 == 0 { items[position].expirationDate = RankedTestIndex.now.addingTimeInterval(-60) }
+    }
+    try fixture.upsert(items)
+    try fixture.delete((1..<20).map { "item-\($0 * 7)" })
+    try fixture.upsert([SearchableItem(uniqueIdentifier: "item-5", protectionClass: "vault")])
+    #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } ?? 0 > 0)
+    let words = (0..<40).map { _ in generator.word() } + ["absent"]
+    let terms = words.flatMap { [$0, "\u{1}" + $0] }
+    let rankedTerms = try terms.map { try #require(RankedAnalysis.queryTerms(of: $0)?.first) }
+    for scope in [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["vault"])] {
+      let ranked = try #require(try fixture.index.visibleDocumentFrequencies(ofTerms: rankedTerms, scope: scope))
+      let counted = try fixture.index.itemCounts(matching: terms.map { "\"" + $0 + "\"" }, scope: scope)
+      #expect(ranked == counted, "\(scope.protectionClasses)")
+      #expect(counted.contains { $0 > 0 })
+    }
+  }
+
   @Test func termWeightsComeFromTheTextSearch() throws {
     let attributes = SQLCompiler.AttributeMap(ids: [:], textualIDs: [])
     var compiler = SQLCompiler(attributes: attributes, scope: AccessScope(), indexID: 1)

@@ -62,6 +62,33 @@ import Testing
     #expect(granted["a"] != alone["a"])
   }
 
+  /// The hidden rows' full-text totals cost a lookup per hidden item, so the file keeps
+  /// them per generation and scope: the next process reads one row, and a write (a new
+  /// generation) makes them computed again.
+  @Test func theHiddenFullTextTotalsAreKeptInTheFilePerGeneration() throws {
+    let fixture = try TemporaryIndex(Self.visible + Self.hidden)
+    let scope = AccessScope(now: utc(2026, 6, 1))
+    let expected = try fixture.index.read { db in try fixture.index.hiddenFullTextRows(for: scope, in: db) }
+    let exact = try #require(expected)
+    #expect(exact.rows == 31)
+    let first = try fixture.index.read { db in
+      try fixture.index.hiddenFullTextTotals(for: scope, in: db, generation: SearchIndex.generation(in: db))
+    }
+    #expect(first.rows == exact.rows && first.tokens == exact.tokens)
+    // Stored: a stand-in value there is what a new process reads.
+    let db = try Connection(path: fixture.index.path, readOnly: false, create: false)
+    let key = SearchIndex.hiddenTotalsKey(scope)
+    #expect(try db.scalar("SELECT summary FROM summary_cache WHERE scope = ?", [.text(key)])?.stringValue == "[31,\(exact.tokens)]")
+    try db.run("UPDATE summary_cache SET summary = '[7,99]' WHERE scope = ?", [.text(key)])
+    let reopened = try SearchIndex(path: fixture.index.path)
+    let stored = try reopened.read { db in try reopened.hiddenFullTextTotals(for: scope, in: db, generation: SearchIndex.generation(in: db)) }
+    #expect(stored.rows == 7 && stored.tokens == 99)
+    // After a write the totals are computed again, and the scores are exact.
+    try reopened.indexSearchableItems([item("z", domain: "notes", [("title", .string("Quokka again"))])])
+    let again = try reopened.read { db in try reopened.hiddenFullTextTotals(for: scope, in: db, generation: SearchIndex.generation(in: db)) }
+    #expect(again.rows == exact.rows && again.tokens == exact.tokens)
+  }
+
   @Test func withNothingHiddenTheScoreIsFTS5sOwn() throws {
     let index = Self.alone.index
     let ours = try Self.relevance(#"search "quokka ferry""#, in: index)

@@ -103,12 +103,7 @@ public struct BuiltinPlanner: Sendable {
     let words = PlanBuilder(question: QuestionText.withoutQuotes(plan.question), vocabulary: vocabulary, clock: clock, resultLimit: resultLimit).contentWords
     guard (1...8).contains(words.count) else { return plan }
     let title = "title == " + DSLText.quoted(words.joined(separator: " ")) + "cd"
-    let executor = QueryExecutor(index: index, registry: registry)
-    var found = false
-    _ = try executor.run("search \(title) | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
-      if !reply.content.resultItems.isEmpty { found = true }
-    }
-    guard found else { return plan }
+    guard try findsAny("search \(title)") else { return plan }
     var boosted = plan
     boosted.dsl = [search, "top \(max(1000, resultLimit))", "score relevance + 1000 * if(\(title), 1, 0)", "top \(resultLimit)"]
       .joined(separator: " | ")
@@ -162,12 +157,25 @@ public struct BuiltinPlanner: Sendable {
       textOnly.hybrid = false
       probe = try textOnly.readPlan(plan.question, structured: plan.isStructured)
     }
+    return try findsAny(probe.itemsDSL)
+  }
+
+  /// True when the items query `itemsDSL` finds at least one item the scope may see.
+  func findsAny(_ itemsDSL: String) throws -> Bool {
     let executor = QueryExecutor(index: index, registry: registry)
     var found = false
-    _ = try executor.run(probe.itemsDSL + " | limit 1", options: QueryOptions(scope: scope, clock: clock)) { reply in
-      if !reply.content.resultItems.isEmpty { found = true }
+    _ = try executor.run(Self.existenceQuery(itemsDSL), options: QueryOptions(scope: scope, clock: clock)) { reply in
+      if case .count(let count) = reply.content, count > 0 { found = true }
     }
     return found
+  }
+
+  /// The query that asks whether `itemsDSL` finds anything: its items, at most one, counted.
+  /// Only existence matters, so no ranking runs: the count of a text search is one FTS5
+  /// statement that stops at its first visible match, where `| limit 1` alone would rank
+  /// (the exact top 1 of an OR search reads every candidate its filter allows).
+  static func existenceQuery(_ itemsDSL: String) -> String {
+    itemsDSL + " | limit 1 | count"
   }
 
   /// The plan of one reading: `structured` runs every recogniser; otherwise the question is

@@ -79,17 +79,30 @@ struct IndexVocabulary: Sendable {
   func type(of attribute: String) -> AttributeType? { attributes[attribute] }
 
   /// Numbers of items (visible to `scope`) whose text contains each term: the document
-  /// frequencies that weigh rare terms.
+  /// frequencies that weigh rare terms. A word the ranked index holds as one term (a
+  /// stemmed or exact word) is counted there, from its document frequency and the hidden
+  /// items among its postings, without a pass over the full-text matches; prefixes, and
+  /// everything when the ranked index is unavailable, are counted by FTS5.
   static func documentFrequencies(_ terms: [String], index: SearchIndex, scope: AccessScope) throws -> [String: Int] {
     var unique: [String] = []
     for term in terms where !unique.contains(term) { unique.append(term) }
+    var counts: [String: Int] = [:]
+    var ranked: [(term: String, rankedTerm: String)] = []
+    for term in unique where !term.hasSuffix("*") {
+      if let alternatives = RankedAnalysis.queryTerms(of: term), alternatives.count == 1 { ranked.append((term, alternatives[0])) }
+    }
+    if !ranked.isEmpty, let frequencies = try index.visibleDocumentFrequencies(ofTerms: ranked.map(\.rankedTerm), scope: scope) {
+      for (entry, frequency) in zip(ranked, frequencies) { counts[entry.term] = frequency }
+    }
+    unique.removeAll { counts[$0] != nil }
+    guard !unique.isEmpty else { return counts }
     let queries = unique.map { term in
       // A prefix term ("model*") counts the items with any word it begins.
       let prefix = term.hasSuffix("*")
       let word = prefix ? String(term.dropLast()) : term
       return "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
     }
-    let counts = try index.itemCounts(matching: queries, scope: scope)
-    return Dictionary(uniqueKeysWithValues: zip(unique, counts))
+    for (term, count) in zip(unique, try index.itemCounts(matching: queries, scope: scope)) { counts[term] = count }
+    return counts
   }
 }

@@ -10,23 +10,32 @@ extension ExecutionContext {
     try cancellation.check()
     guard let statistics = try index.rankedStatistics(in: connection) else { return false }
     let filter: CandidateFilter
-    var hidden = Set<Int64>()
+    // The rowids the scope hides, ascending.
+    var hiddenRows: [Int64] = []
+    let hidden: Set<Int64>
     switch plan.filter {
     case .scopeOnly(let statement):
-      try run(statement) { hidden.insert($0.int64(0)) }
-      let rowids = hidden
-      filter = rowids.isEmpty ? .none : .predicate { !rowids.contains($0) }
+      // The candidate statement `explain` shows.
+      try run(statement) { hiddenRows.append($0.int64(0)) }
+      hiddenRows.sort()
+      hidden = Set(hiddenRows)
+      filter = hidden.isEmpty ? .none : .predicate { !hidden.contains($0) }
     case .predicate(let allowed, let check, let limit):
-      try run(plan.hidden) { hidden.insert($0.int64(0)) }
+      // The statements test the predicate only: the scope is applied here, by leaving out
+      // the rowids it hides (`plan.hidden`, the complement of the scope within the named
+      // index), read once per generation and scope.
+      hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
+      hidden = Set(hiddenRows)
       var rowids: [Int64] = []
       try run(allowed) { rowids.append($0.int64(0)) }
       if rowids.count <= limit {
-        filter = .allowed(SortedDocIDSet(rowids))
+        filter = .allowed(SortedDocIDSet(hidden.isEmpty ? rowids : rowids.filter { !hidden.contains($0) }))
       } else {
         // `run(allowed)` installed the pattern matchers `check` shares with it.
         let statement = try connection.makeStatement(check.sql)
         let arguments = check.arguments
         filter = .predicate { rowid in
+          guard !hidden.contains(rowid) else { return false }
           statement.reset()
           do {
             try statement.bind(.integer(rowid), at: 1)
@@ -41,7 +50,7 @@ extension ExecutionContext {
       }
     }
     let k = plan.k ?? max(1, statistics.documentCount)
-    guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, excluding: hidden.sorted(), in: connection) else { return false }
+    guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, excluding: hiddenRows, in: connection) else { return false }
     let fetch = try connection.checkOutStatement(plan.fetch.sql)
     defer { connection.checkIn(fetch) }
     var batches = ItemBatches(size: batchSize, cancellation: cancellation)

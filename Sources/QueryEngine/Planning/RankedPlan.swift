@@ -15,9 +15,12 @@ public struct RankedPlan: Sendable {
   package enum Filter: Sendable {
     /// Only the access scope: the rowids it hides (`hidden`), usually few.
     case scopeOnly(hidden: SQLCompiler.Compiled)
-    /// A predicate beside the text search: `allowed` selects the rowids that pass it
-    /// and the scope, ascending, at most `limit` + 1 of them; when there are more than
-    /// `limit`, `check` (the rowid bound first) tests one candidate at a time.
+    /// A predicate beside the text search: `allowed` selects the rowids of the named
+    /// index that pass it, ascending, at most `limit` + 1 of them; when there are more
+    /// than `limit`, `check` (the rowid bound first) tests one candidate at a time. Neither
+    /// repeats the scope: within the named index its complement is `hidden`, which the
+    /// executor reads anyway and leaves out of the candidates, so a predicate an index
+    /// answers alone (`contentType == "note"`, `items_type`) never reads an item's record.
     case predicate(allowed: SQLCompiler.Compiled, check: SQLCompiler.Compiled, limit: Int)
 
     /// The statement that reads the candidates (`explain` shows it).
@@ -86,7 +89,7 @@ extension SQLCompiler {
     let hiddenRows = self.scope.hiddenRowsSQL(indexID: indexID)
     let hidden = finish(Fragment(hiddenRows.sql, hiddenRows.arguments), ranked: false)
     if let condition = try condition(plan.predicateWithoutRankingSearch) {
-      let restricted = Fragment(scope.sql, scope.arguments) + " AND " + condition
+      let restricted = Fragment("i.indexId = ?", [.integer(indexID)]) + " AND " + condition
       let limit = Self.allowedSetLimit
       let allowed = finish(
         "SELECT i.rowid FROM items i WHERE " + restricted

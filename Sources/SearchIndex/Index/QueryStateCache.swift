@@ -99,8 +99,25 @@ extension SearchIndex {
     try read { db in try queryVisibleCatalog(db, scope: scope, generation: Self.generation(in: db)) }
   }
 
-  /// `hiddenFullTextRows(for:in:)`, read once per generation and scope.
+  /// The rowids `scope` hides in this named index (`AccessScope.hiddenRowsSQL`), ascending,
+  /// read once per generation and scope.
+  package func queryHiddenRows(for scope: AccessScope, in db: Connection, generation: Int64) throws -> [Int64] {
+    try cachedForScope("hidden-rows", scope: scope, generation: generation, in: db) {
+      let hidden = scope.hiddenRowsSQL(indexID: indexID)
+      return try db.rows(hidden.sql, hidden.arguments) { $0.int64(0) }.sorted()
+    }
+  }
+
+  /// What `sl_bm25` leaves out for `scope`, read once per generation and scope: the hidden
+  /// rowids (`queryHiddenRows`), and how many of them have a full-text row with how many
+  /// tokens in all, which the file keeps per generation and scope (`hiddenFullTextTotals`).
   package func queryHiddenFullTextRows(for scope: AccessScope, in db: Connection, generation: Int64) throws -> HiddenFullTextRows? {
-    try cachedForScope("hidden-fts", scope: scope, generation: generation, in: db) { try hiddenFullTextRows(for: scope, in: db) }
+    try cachedForScope("hidden-fts", scope: scope, generation: generation, in: db) {
+      let rowids = try queryHiddenRows(for: scope, in: db, generation: generation)
+      guard !rowids.isEmpty else { return nil }
+      let totals = try hiddenFullTextTotals(for: scope, in: db, generation: generation)
+      guard totals.rows > 0 else { return nil }
+      return HiddenFullTextRows(rowids: Set(rowids), rows: totals.rows, tokens: totals.tokens)
+    }
   }
 }

@@ -3,7 +3,9 @@
 /// - `meta`: key/value facts about the file (format marker, schema version, generation).
 /// - `indexes`: named indexes sharing the file, each with its client state.
 /// - `items`: one row per item: identity, domain, content type, expiry, protection class and
-///   the canonical attribute JSON (the stored record).
+///   the canonical attribute JSON (the stored record); indexed by (indexId, domain), by
+///   (indexId, contentType) and, for the items that can be hidden, by expiry and by
+///   protection (`itemIndexStatements`).
 /// - `attributes`: the catalogue of attribute names and types used in the file; `hasLong`
 ///   marks attributes some of whose values are long text (see `vals`).
 /// - `vals`: one row per attribute value (lists expanded), typed: `num` for numbers, dates
@@ -90,7 +92,8 @@ package enum Schema {
       indexedAt REAL NOT NULL,
       UNIQUE(indexId, id));
     CREATE INDEX IF NOT EXISTS items_domain ON items(indexId, domain);
-    CREATE INDEX IF NOT EXISTS items_expiration ON items(expiration) WHERE expiration IS NOT NULL;
+
+    """ + itemIndexStatements + """
     CREATE TABLE IF NOT EXISTS attributes(
       id INTEGER PRIMARY KEY,
       name TEXT NOT NULL UNIQUE,
@@ -139,6 +142,32 @@ package enum Schema {
       item INTEGER PRIMARY KEY,
       text TEXT NOT NULL);
     """ + ftsStatement + RankedSchema.createStatements
+
+  /// Indexes on `items` a current file has; opening a file without one for writing adds it
+  /// (`SchemaMigration.migrate`). They are additive, so no schema version marks them:
+  /// readers of a file without them get the same answers from the records, and a binary
+  /// that predates them keeps them up to date like any index.
+  package static let requiredIndexes = ["items_type", "items_expiring", "items_protected"]
+
+  /// Indexes of earlier files that `requiredIndexes` replace: the same partial indexes
+  /// without `indexId`, with which finding the hidden items of a named index read every
+  /// hidden item's record.
+  static let supersededIndexes = ["items_expiration", "items_protection"]
+
+  /// The lookup indexes of `items` besides its keys and (indexId, domain):
+  /// - `items_type` (indexId, contentType): a content-type test (`contentType == "note"`)
+  ///   reads the rowids of that type from the index alone, in rowid order, instead of
+  ///   every record of the file;
+  /// - `items_expiring` and `items_protected`: partial indexes of the items that can be
+  ///   hidden (they expire, or a protection class guards them) that hold `indexId`, so the
+  ///   rowids a scope hides (`AccessScope.hiddenRowsSQL`) come from the index alone; the
+  ///   first also finds the expired items to purge.
+  static let itemIndexStatements = """
+    CREATE INDEX IF NOT EXISTS items_type ON items(indexId, contentType);
+    CREATE INDEX IF NOT EXISTS items_expiring ON items(expiration, indexId) WHERE expiration IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS items_protected ON items(protection, indexId) WHERE protection IS NOT NULL;
+
+    """
 
   /// The value table (see the table list above).
   static let valueTableStatement = """

@@ -13,6 +13,10 @@
 /// Version 5 rewrites `vals` as a `WITHOUT ROWID` table clustered by (item, attr, ord), with
 /// `str` NULL wherever it equals `fold`, and builds its indexes once the rows are in (the
 /// separate (item, attr) index of version 4 is gone: the table's key serves it).
+///
+/// A file of the current version that lacks one of `Schema.requiredIndexes` (written before
+/// they existed) runs the same function: the version steps are skipped, the indexes are
+/// created and the ones they supersede dropped.
 enum SchemaMigration {
   static func migrate(_ db: Connection, from version: Int) throws {
     try db.execute(Schema.createStatements)
@@ -22,6 +26,16 @@ enum SchemaMigration {
     }
     if version < 4 { try migrateFullText(db) }
     if version < 5 { try clusterValues(db) }
+    // `createStatements` added the item indexes (`Schema.requiredIndexes`); the ones they
+    // replace go.
+    let existing = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }
+    for name in Schema.supersededIndexes where existing.contains(name) { try db.execute("DROP INDEX \(name)") }
+    // A file with planner statistics gets them for the new indexes too: without, SQLite
+    // assumes that an equality on one finds about ten rows and prefers it to better plans.
+    if try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'") != nil {
+      let analyzed = try db.rows("SELECT DISTINCT idx FROM sqlite_stat1 WHERE tbl = 'items'") { $0.string(0) ?? "" }
+      for name in Schema.requiredIndexes where !analyzed.contains(name) { try db.execute("ANALYZE \(name)") }
+    }
     try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
   }
 

@@ -43,6 +43,7 @@ extension SearchIndex {
           report.lines.append(values.line)
           if !values.healthy { report.isHealthy = false }
         }
+        report.lines.append(try Self.itemIndexesLine(db))
         let ranked = try Self.rankedIntegrity(db, indexID: indexID)
         report.lines += ranked.lines
         if !ranked.healthy { report.isHealthy = false }
@@ -53,6 +54,18 @@ extension SearchIndex {
       throw Self.wrap(error)
     }
     return report
+  }
+
+  /// Whether the file has the item indexes of the current schema (`Schema.requiredIndexes`);
+  /// their contents are SQLite's integrity check's. A file without them (read-only, written
+  /// before they existed) is still healthy: queries read the records instead.
+  static func itemIndexesLine(_ db: Connection) throws -> String {
+    let indexes = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }
+    let missing = Schema.requiredIndexes.filter { !indexes.contains($0) }
+    guard missing.isEmpty else {
+      return "item indexes: missing \(missing.joined(separator: ", ")) (added by the next writable open; queries read the records meanwhile)"
+    }
+    return "item indexes: \(Schema.requiredIndexes.joined(separator: ", ")) present"
   }
 
   /// Compares the full-text index with the texts the records give (`FullTextColumns`): the

@@ -89,6 +89,48 @@ extension SearchIndex {
     return entry.covers(now) ? entry : nil
   }
 
+  /// The text `summary_cache` holds under `key` for `generation`, if it holds for the clock
+  /// time `now`; nil when there is none (or no table).
+  static func storedCacheRow(_ db: Connection, indexID: Int64, key: String, generation: Int64, now: Double) -> String? {
+    guard let rows = try? db.rows(
+      "SELECT summary, validFrom, validUntil FROM summary_cache WHERE indexId = ? AND scope = ? AND generation = ?",
+      [.integer(indexID), .text(key), .integer(generation)],
+      { ($0.string(0) ?? "", $0.isNull(1) ? nil : $0.double(1), $0.isNull(2) ? nil : $0.double(2)) }),
+      let (text, validFrom, validUntil) = rows.first,
+      validFrom.map({ $0 <= now }) ?? true, validUntil.map({ now < $0 }) ?? true
+    else { return nil }
+    return text
+  }
+
+  /// Stores `text` in `summary_cache` under `key`, through a short-lived connection of its
+  /// own (the caller may be inside a read transaction, or hold the writer); a read-only
+  /// file, read-only media or a busy writer skip it: it is only a cache.
+  func storeCacheRow(key: String, generation: Int64, validFrom: Double?, validUntil: Double?, text: String) {
+    guard FileManager.default.isWritableFile(atPath: path), let db = try? Connection(path: path, readOnly: false, create: false) else {
+      return
+    }
+    db.setBusyTimeout(milliseconds: 0)
+    try? db.transaction(.immediate) {
+      try db.execute(Self.summaryCacheTable)
+      try db.run(
+        "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
+        [.integer(indexID), .text(key), .integer(generation), validFrom.map(SQLValue.real) ?? .null,
+         validUntil.map(SQLValue.real) ?? .null, .text(text)])
+    }
+  }
+
+  /// The clock times around `now` at which the same items are expired: from the latest
+  /// expiration at or before it to the earliest one after it (exclusive); nil is unbounded.
+  static func expiryWindow(_ db: Connection, now: Double) throws -> (from: Double?, until: Double?) {
+    let window = try db.rows(
+      """
+      SELECT (SELECT max(expiration) FROM items WHERE expiration IS NOT NULL AND expiration <= ?),
+             (SELECT min(expiration) FROM items WHERE expiration IS NOT NULL AND expiration > ?)
+      """, [.real(now), .real(now)]
+    ) { ($0.isNull(0) ? nil : $0.double(0), $0.isNull(1) ? nil : $0.double(1)) }.first
+    return (window?.0 ?? nil, window?.1 ?? nil)
+  }
+
   /// Stores a computed summary in the file; a read-only file or a busy writer skips it. An
   /// index opened read-only (`SearchIndex(readOnly:)`) whose file is writable stores it through
   /// a short-lived connection of its own, so read commands keep the cache warm for the next

@@ -126,14 +126,23 @@ public final class SearchIndex: Sendable {
     }
   }
 
-  /// True when the file is an index of an older schema, or lacks a table the current one has.
+  /// True when the file is an index of an older schema, or lacks a table or an index the
+  /// current one has.
   private static func needsMigration(_ db: Connection) throws -> Bool {
     let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) ?? "" }
     guard tables.contains("meta"), try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.stringValue == Schema.formatMarker else {
       return false
     }
     let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
-    return version < Schema.version || Schema.requiredTables.contains { !tables.contains($0) }
+    return try version < Schema.version || lacksCurrentTables(db, tables: tables)
+  }
+
+  /// True when the file lacks one of `Schema.requiredTables` or `Schema.requiredIndexes`
+  /// (all additive: a writable open creates them without a version step).
+  private static func lacksCurrentTables(_ db: Connection, tables: [String]) throws -> Bool {
+    if Schema.requiredTables.contains(where: { !tables.contains($0) }) { return true }
+    let indexes = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }
+    return Schema.requiredIndexes.contains { !indexes.contains($0) }
   }
 
   private static func prepareSchema(_ db: Connection, path: String, readOnly: Bool) throws {
@@ -160,8 +169,8 @@ public final class SearchIndex: Sendable {
     guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
     if !readOnly {
       // Files written by an earlier version are migrated in one transaction; current ones
-      // gain any table they lack (all additive).
-      if Schema.requiredTables.contains(where: { !tables.contains($0) }) || version < Schema.version {
+      // gain any table or index they lack (all additive).
+      if try version < Schema.version || lacksCurrentTables(db, tables: tables) {
         try db.transaction {
           // Read again under the write lock: another process may have migrated meanwhile.
           let current = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)

@@ -168,6 +168,76 @@ struct RankedReader {
       &prepared, k: k, documents: snapshot.documents, filter: filter, algorithm: algorithm, counters: &counters)
   }
 
+  /// The number of live documents holding each of `terms` (ranked-index terms) that are
+  /// not in `hidden` (ascending rowids): the term's document frequency less the hidden
+  /// documents among its postings (a posting of a deleted document, awaiting compaction,
+  /// does not count: it is not in the frequency either). Reads the lists of the terms and
+  /// keeps them in the snapshot, where the search of the same terms finds them; nil when
+  /// the ranked index is unavailable.
+  func documentFrequencies(_ terms: [String], excluding hidden: [DocID]) throws -> [Int]? {
+    guard var snapshot = try snapshot() else { return nil }
+    var changed = false
+    var frequencies: [Int] = []
+    var tombstones: Set<DocID>?
+    let docs = UnsafeMutablePointer<DocID>.allocate(capacity: BlockCodec.capacity)
+    defer { docs.deallocate() }
+    for term in terms {
+      let entry: RankedSnapshot.TermEntry?
+      if let cached = snapshot.terms[term] {
+        entry = cached
+      } else {
+        entry = try store.term(term).map { RankedSnapshot.TermEntry(id: $0.id, documentFrequency: $0.df) }
+        snapshot.terms[term] = .some(entry)
+        changed = true
+      }
+      guard let entry, entry.documentFrequency > 0 else {
+        frequencies.append(0)
+        continue
+      }
+      guard !hidden.isEmpty else {
+        frequencies.append(entry.documentFrequency)
+        continue
+      }
+      let list: PostingList
+      if let cached = snapshot.lists[entry.id] {
+        list = cached.list
+      } else {
+        list = try store.postingList(entry.id)
+        snapshot.lists[entry.id] = RankedSnapshot.LoadedList(list: list, pages: Self.pages(of: list))
+        snapshot.listBytes += list.blocks.reduce(0) { $0 + $1.persistedByteCount }
+        changed = true
+      }
+      var found: [DocID] = []
+      for block in list.blocks {
+        var low = Self.firstIndex(in: hidden, atOrAfter: block.firstDoc)
+        guard low < hidden.count, hidden[low] <= block.lastDoc else { continue }
+        _ = BlockCodec.decodeDocIDs(of: block, into: docs)
+        for offset in 0..<block.postingCount {
+          let doc = docs[offset]
+          while low < hidden.count, hidden[low] < doc { low += 1 }
+          if low < hidden.count, hidden[low] == doc { found.append(doc) }
+        }
+      }
+      if !found.isEmpty, snapshot.statistics.tombstones > 0 {
+        if tombstones == nil { tombstones = Set(try store.allTombstones().map(\.doc)) }
+        if let dead = tombstones { found.removeAll { dead.contains($0) } }
+      }
+      frequencies.append(max(0, entry.documentFrequency - found.count))
+    }
+    if changed { cache.store(snapshot) }
+    return frequencies
+  }
+
+  /// The position of the first element of `sorted` at or after `doc`.
+  static func firstIndex(in sorted: [DocID], atOrAfter doc: DocID) -> Int {
+    var low = 0, high = sorted.count
+    while low < high {
+      let middle = (low + high) / 2
+      if sorted[middle] < doc { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
   /// The statistics of the collection without `hidden` (ascending rowids): N, the field
   /// lengths and each term's document frequency count only the documents left. Costs a
   /// page lookup per hidden document and a decode of the blocks whose range holds one.

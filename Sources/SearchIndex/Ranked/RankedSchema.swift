@@ -88,7 +88,6 @@ package enum RankedSchema {
       page INTEGER NOT NULL,
       data BLOB NOT NULL,
       PRIMARY KEY(indexId, page));
-    CREATE INDEX IF NOT EXISTS items_protection ON items(protection) WHERE protection IS NOT NULL;
     """
 
   /// Whether the file has the ranked tables (files written before they existed do not,

@@ -41,6 +41,21 @@ extension SearchIndex {
     return try reader.search(terms, k: k, filter: filter, excluding: hidden, algorithm: algorithm, counters: &counters)
   }
 
+  /// The number of items visible to `scope` whose text holds each of `terms` (terms of the
+  /// ranked index: a word's exact term, or `"\u{1}stem"` for every form of it, see
+  /// `RankedAnalysis.queryTerms(of:)`), as FTS5 would count the items matching each: the
+  /// term's document frequency less the hidden items among its postings. Nil when the
+  /// ranked index is unavailable (count with FTS5 instead, `itemCounts(matching:scope:)`).
+  package func visibleDocumentFrequencies(ofTerms terms: [String], scope: AccessScope) throws(SearchIndexError) -> [Int]? {
+    guard indexID >= 0 else { return nil }
+    return try read { db in
+      let reader = RankedReader(store: RankedStore(db: db, indexID: indexID), cache: rankedCache)
+      guard try reader.snapshot() != nil else { return nil }
+      let hidden = try queryHiddenRows(for: scope, in: db, generation: Self.generation(in: db))
+      return try reader.documentFrequencies(terms, excluding: hidden)
+    }
+  }
+
   /// The ranked statistics (N, average field lengths, tombstones) as a reader sees them,
   /// nil when the ranked index is unavailable.
   package func rankedStatistics(in connection: Connection) throws -> RankedStatistics? {

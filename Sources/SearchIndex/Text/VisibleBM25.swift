@@ -5,13 +5,17 @@ import Synchronization
 /// The rows of the full-text table a caller may not see, as the full-text score must leave
 /// them out: their rowids, and how many tokens they hold in all.
 package struct HiddenFullTextRows: Sendable, Equatable {
-  /// Hidden rowids that have a full-text row.
+  /// Hidden rowids: those that have a full-text row, or all of them (an item without a
+  /// full-text row matches no phrase, so the phrase counts are the same).
   package var rowids: Set<Int64>
+  /// How many hidden rowids have a full-text row.
+  package var rows: Int64
   /// The tokens of those rows, all columns (`xColumnSize(-1)` summed).
   package var tokens: Int64
 
-  package init(rowids: Set<Int64>, tokens: Int64) {
+  package init(rowids: Set<Int64>, rows: Int64, tokens: Int64) {
     self.rowids = rowids
+    self.rows = rows
     self.tokens = tokens
   }
 }
@@ -117,7 +121,7 @@ enum VisibleBM25 {
     var tokens: Int64 = 0
     if rc == SQLITE_OK { rc = api.xColumnTotalSize(fts, -1, &tokens) }
     guard rc == SQLITE_OK else { return rc }
-    let hiddenRows = hidden.map { Int64($0.rowids.count) } ?? 0
+    let hiddenRows = hidden?.rows ?? 0
     rows = max(1, rows - hiddenRows)
     tokens = max(0, tokens - (hidden?.tokens ?? 0))
     statistics.averageLength = Double(tokens) / Double(rows)

@@ -1,6 +1,8 @@
 /// Restricts which documents may be returned (attribute filters, protection,
-/// expiry). Checked per candidate *before* any scoring; an allowed-id set is also
-/// used to skip posting runs that contain no allowed document.
+/// expiry). An allowed-id set is checked per candidate before any scoring and also
+/// used to skip posting runs that contain no allowed document; a predicate, which may
+/// cost an SQL statement, is checked as late as the algorithm allows (window-at-a-time:
+/// only for a document whose exact score would enter the top k).
 package enum CandidateFilter {
   case none
   case predicate((DocID) -> Bool)

@@ -21,6 +21,12 @@ struct TopKHeap {
     scores[i] < scoreB || (scores[i] == scoreB && ids[i] > idB)
   }
 
+  /// Whether `insert` would keep the pair (without inserting it).
+  @inline(__always)
+  func admits(score: Double, id: DocID) -> Bool {
+    scores.count < k || worse(0, than: score, id)
+  }
+
   /// Inserts if the pair belongs in the top k; returns whether it did.
   @discardableResult
   mutating func insert(score: Double, id: DocID) -> Bool {

@@ -13,6 +13,11 @@
 /// from the recorded postings. With OR queries most documents match one term,
 /// whose bound alone is below the threshold, so most postings are never scored.
 /// Fixed-point sums make the term-at-a-time order irrelevant to the result.
+///
+/// A predicate filter (a test per document, e.g. an SQL statement per candidate) runs
+/// last: only for a document whose exact score would enter the top k, since scoring from
+/// the recorded postings costs far less than the test. An allowed-id set, a bit test, is
+/// applied before scoring.
 enum WindowedBlockMax {
   static let windowSize = 2048
   private static let wordCount = windowSize / 64
@@ -107,9 +112,7 @@ enum WindowedBlockMax {
                 guard boundSum[offset] + tolerance > threshold else { continue }
                 let bit: UInt64 = 1 << UInt64(offset & 63)
                 let doc = base + DocID(offset)
-                guard allowed == nil || allowedBits[word] & bit != 0, predicate?(doc) ?? true,
-                  let location = documents.location(of: doc)
-                else { continue }
+                guard allowed == nil || allowedBits[word] & bit != 0, let location = documents.location(of: doc) else { continue }
                 survivors[word] |= bit
                 survivorCount += 1
                 scorer.norms(location: location, documents: documents, into: norms + offset * fieldCount)
@@ -136,9 +139,10 @@ enum WindowedBlockMax {
                   let offset = word << 6 | pending.trailingZeroBitCount
                   pending &= pending - 1
                   counters.fullyScored += 1
-                  if heap.insert(score: Double(accumulator[offset]) / scale, id: base + DocID(offset))
-                    && heap.isFull
-                  {
+                  let score = Double(accumulator[offset]) / scale
+                  let doc = base + DocID(offset)
+                  if let predicate, !(heap.admits(score: score, id: doc) && predicate(doc)) { continue }
+                  if heap.insert(score: score, id: doc) && heap.isFull {
                     threshold = heap.threshold
                   }
                 }
