@@ -94,6 +94,7 @@ extension SearchlightAPI {
   /// The event a stream ends with when the index fails mid-answer.
   static func errorEvent(_ error: any Error) -> JSONValue {
     if let error = error as? QueryError { return errorEvent(error.underlying) }
+    if let error = error as? AnswerError { return errorEvent(error.underlying) }
     let message: String = switch error {
     case let error as DiagnosticsError: error.primary.message
     case let error as SearchIndexError: error.description

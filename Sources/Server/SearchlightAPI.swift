@@ -200,6 +200,7 @@ package struct SearchlightAPI: Sendable {
   static func failure(_ error: any Error) -> HTTPResponse {
     switch error {
     case let error as QueryError: return failure(error.underlying)
+    case let error as AnswerError: return failure(error.underlying)
     case let error as DiagnosticsError: return QueryErrorJSON.response(error)
     case let error as QueryRuntimeError: return APIError.response(400, error.message, extra: [("exitCode", 65)])
     case is QueryCancelled: return APIError.response(503, "the query was cancelled")

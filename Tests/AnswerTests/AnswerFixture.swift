@@ -26,7 +26,9 @@ enum AnswerFixture {
   /// Everything a response produced, and the error that ended it.
   struct Collected {
     var events: [AnswerEvent] = []
-    var error: (any Error)?
+    var error: AnswerError?
+    /// The model's failure, when that ended the answer.
+    var modelError: ModelError? { if case .model(let failure)? = error { failure } else { nil } }
 
     var text: String { events.compactMap { if case .text(let piece) = $0 { piece } else { nil } }.joined() }
     var textPieces: [String] { events.compactMap { if case .text(let piece) = $0 { piece } else { nil } } }
@@ -36,9 +38,9 @@ enum AnswerFixture {
     var summary: AnswerSummary? { if case .done(let summary)? = events.last { summary } else { nil } }
   }
 
-  static func collect(_ stream: AsyncThrowingStream<AnswerEvent, any Error>) async -> Collected {
+  static func collect(_ stream: AnswerEvents) async -> Collected {
     var collected = Collected()
-    do {
+    do throws(AnswerError) {
       for try await event in stream { collected.events.append(event) }
     } catch {
       collected.error = error

@@ -220,11 +220,37 @@ import Testing
 
   // MARK: Failures
 
+  @Test func respondThrowsTheModelsFailureAsATypedAnswerError() async throws {
+    let loopback = try LoopbackHTTPServer([.json(#"{"error":{"code":401,"message":"invalid api key"}}"#, status: 401)])
+    defer { loopback.stop() }
+    let session = try F.session(model: T.model(loopback))
+    do {
+      _ = try await session.respond(to: "orion retrospective")
+      Issue.record("answered although the model failed")
+    } catch .model(let failure) {
+      #expect(failure == .http(status: 401, body: "invalid api key"))
+    } catch {
+      Issue.record("not the model's failure: \(error)")
+    }
+  }
+
+  @Test func answerErrorsClassifyWhatAnAnswerThrows() {
+    let cancelled: [any Error] = [CancellationError(), QueryError.cancelled, AnswerError.cancelled]
+    for error in cancelled {
+      guard case .cancelled = AnswerError(error) else { Issue.record("\(error) is not cancelled"); continue }
+    }
+    // A model request that was cancelled stays the model's failure, as `ask` reports it.
+    guard case .model(.cancelled) = AnswerError(ModelError.cancelled) else { Issue.record("ModelError.cancelled"); return }
+    let index = AnswerError(SearchIndexError.invalidItem(id: nil, message: "no id"))
+    guard case .query(.index(.invalidItem)) = index else { Issue.record("\(index)"); return }
+    #expect(index.description == SearchIndexError.invalidItem(id: nil, message: "no id").description)
+  }
+
   @Test func serverErrorEndsTheAnswerWithTheErrorByDefault() async throws {
     let loopback = try LoopbackHTTPServer([.json(#"{"error":{"code":401,"message":"invalid api key"}}"#, status: 401)])
     defer { loopback.stop() }
     let collected = await F.collect(try F.session(model: T.model(loopback)).streamResponse(to: "orion retrospective"))
-    #expect(collected.error as? ModelError == .http(status: 401, body: "invalid api key"))
+    #expect(collected.modelError == .http(status: 401, body: "invalid api key"))
     #expect(collected.text.isEmpty)
     #expect(collected.notices.isEmpty)
     #expect(collected.summary == nil)
@@ -267,7 +293,7 @@ import Testing
     defer { loopback.stop() }
     let model = OpenAICompatibleModel(server: T.server(loopback, requestTimeout: .seconds(300), idleTimeout: .seconds(1)), model: "m")
     let collected = await F.collect(try F.session(model: model).streamResponse(to: "orion retrospective"))
-    #expect(collected.error as? ModelError == .silent(seconds: 1))
+    #expect(collected.modelError == .silent(seconds: 1))
     #expect(collected.summary == nil)
   }
 
@@ -275,7 +301,7 @@ import Testing
     let port = LoopbackHTTPServer.unusedPort()
     let model = OpenAICompatibleModel(server: ModelServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, retryDelay: .milliseconds(20)), model: "m")
     let collected = await F.collect(try F.session(model: model) { $0.fallback = .never }.streamResponse(to: "orion retrospective"))
-    #expect(collected.error as? ModelError == .unreachable(url: "http://127.0.0.1:\(port)/v1/chat/completions", reason: "connection refused"))
+    #expect(collected.modelError == .unreachable(url: "http://127.0.0.1:\(port)/v1/chat/completions", reason: "connection refused"))
   }
 
   @Test func unreachableServerFallsBackToTheOfflineAnswer() async throws {
@@ -317,7 +343,7 @@ import Testing
     _ = await consumer.result
   }
 
-  @Test func respondThrowsCancellationErrorWhenCancelled() async throws {
+  @Test func respondThrowsCancelledWhenCancelled() async throws {
     let answering = TestGate()
     var answer = ScriptedResponse.events([T.textChunk("The retrospective")])
     answer.steps += [.open(answering), .pause(.seconds(300))]
@@ -327,7 +353,8 @@ import Testing
     let consumer = Task { try await session.respond(to: "orion retrospective") }
     #expect(await answering.wait(timeout: TestGate.patience))
     consumer.cancel()
-    await #expect(throws: CancellationError.self) { try await consumer.value }
+    let outcome = await consumer.result
+    if case .failure(let error) = outcome, case .cancelled? = error as? AnswerError {} else { Issue.record("\(outcome)") }
     #expect(await loopback.clientHungUp.wait(timeout: TestGate.patience))
   }
 

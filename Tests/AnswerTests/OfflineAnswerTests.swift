@@ -50,7 +50,7 @@ import Testing
 
   @Test func matchesOfTooFewTermsAreNotEvidence() async throws {
     // Orion items contain the common term only, the waterfall trails the rare one.
-    var plan = PlannedQuery(question: "orion waterfall", dsl: #"search "orion*" || "waterfall*" | top 100"#, notes: [], intent: .search)
+    var plan = try PlannedQuery(question: "orion waterfall", dsl: #"search "orion*" || "waterfall*" | top 100"#, notes: [], intent: .search)
     plan.termWeights = [.init(term: "waterfall*", weight: 4), .init(term: "orion*", weight: 1.43)]
     let collected = await F.collect(try F.session(model: nil, planner: FixedPlanner(plan: plan)).streamResponse(to: "orion waterfall"))
     let returned = collected.replies.flatMap(\.content.resultItems)

@@ -224,6 +224,26 @@ import Testing
     #expect(loopback.requests.map(\.path) == Array(repeating: "/v1/chat/completions", count: 3))
   }
 
+  // MARK: Choosing the model
+
+  /// With no model named, the one model `GET /v1/models` lists is used; several are a
+  /// typed `ModelError` that names them.
+  @Test func resolvedModelIsTheOneListedModelOrATypedError() async throws {
+    let one = try LoopbackHTTPServer([.json(#"{"object":"list","data":[{"id":"qwen3-4b"}]}"#)])
+    defer { one.stop() }
+    #expect(try await OpenAICompatibleModel(server: T.server(one), model: nil).resolvedModel() == "qwen3-4b")
+    let two = try LoopbackHTTPServer([.json(#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#)])
+    defer { two.stop() }
+    do {
+      _ = try await OpenAICompatibleModel(server: T.server(two), model: nil).resolvedModel()
+      Issue.record("two listed models resolved to one")
+    } catch .modelNotChosen(let reason) {
+      #expect(reason == "the server offers 2 models (a, b); name one with --model")
+    } catch {
+      Issue.record("not modelNotChosen: \(error)")
+    }
+  }
+
   // MARK: Retries and errors
 
   @Test func internalServerErrorIsNotRetried() async throws {

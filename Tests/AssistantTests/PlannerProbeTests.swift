@@ -44,7 +44,7 @@ import Testing
     // The items themselves are an exact top k from the ranked index ...
     #expect(try Self.explain(plan.itemsDSL + " | limit 1", on: index).contains("ranked index: exact BM25F top 1"))
     // ... but the probe only asks whether there is one: a bounded count, no ranking.
-    let probe = BuiltinPlanner.existenceQuery(plan.itemsDSL)
+    let probe = SyntaxPrinter.text(BuiltinPlanner.existenceQuery(plan.itemsQuery))
     let explained = try Self.explain(probe, on: index)
     #expect(!explained.contains("ranked index"), "\(explained)")
     #expect(explained.contains("SQL: SELECT count(*) FROM (SELECT i.rowid FROM"), "\(explained)")
@@ -67,7 +67,7 @@ import Testing
     let index = try Self.notes()
     let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock, scope: AccessScope(now: SampleIndex.now))
     let ids = try PlannerSupport.ids(query, on: index)
-    #expect(try planner.findsAny(query) == !ids.isEmpty, "\(ids)")
+    #expect(try planner.findsAny(Parser.parse(SourceText(query))) == !ids.isEmpty, "\(ids)")
     // Hidden items leave no trace: the protected and the expired note are found by no probe.
     #expect(!ids.contains("n3") && !ids.contains("n4"))
   }
@@ -75,9 +75,9 @@ import Testing
   @Test func aReadingOnlyHiddenItemsMatchFindsNothing() throws {
     let index = try Self.notes()
     let planner = try BuiltinPlanner(index: index, clock: SampleIndex.clock, scope: AccessScope(now: SampleIndex.now))
-    #expect(try !planner.findsAny(#"search contentType == "note" && ("salaries"s || "ledger"s)"#))
+    #expect(try !planner.findsAny(Parser.parse(SourceText(#"search contentType == "note" && ("salaries"s || "ledger"s)"#))))
     let granted = try BuiltinPlanner(
       index: index, clock: SampleIndex.clock, scope: AccessScope(now: SampleIndex.now, protectionClasses: ["private"]))
-    #expect(try granted.findsAny(#"search contentType == "note" && ("salaries"s || "ledger"s)"#))
+    #expect(try granted.findsAny(Parser.parse(SourceText(#"search contentType == "note" && ("salaries"s || "ledger"s)"#))))
   }
 }

@@ -115,8 +115,8 @@ import Testing
     #expect(!plan.dsl.contains(#""q3"^"#) && plan.dsl.contains(#""follow"s ||"#), "\(plan.dsl)")
     // "budget" and "review" are one-word known keywords of the samples: they weigh double.
     #expect(plan.dsl.contains(#""budget"s^2"#), "\(plan.dsl)")
-    #expect(PlanBuilder.rankedText("ccl19", boost: 0.5) == #""ccl19"^1"#)
-    #expect(PlanBuilder.rankedText("\u{1}budget", boost: 0.5) == #""budget"s^1"#)
+    #expect(SyntaxPrinter.text(PlanBuilder.rankedText("ccl19", boost: 0.5)) == #""ccl19"^1"#)
+    #expect(SyntaxPrinter.text(PlanBuilder.rankedText("\u{1}budget", boost: 0.5)) == #""budget"s^1"#)
   }
 
   /// One item with the question's word as written once, one with other forms of it twice,

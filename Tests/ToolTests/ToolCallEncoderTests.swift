@@ -117,6 +117,19 @@ import Testing
     #expect(encoded.json == ["query": ["type": "dsl", "value": ["query": .string(query)]]])
   }
 
+  /// The check compares trees: a text search with a quote in it encodes as an `allText`
+  /// node, but the decoder writes a text search's words without quotes, so the call would
+  /// come back as another tree and the query travels as text.
+  @Test func aStructuredFormThatDecodesToAnotherTreeFallsBackToDsl() throws {
+    let query = #"search "flutter \"wing\"" | limit 3"#
+    let encoded = try encode(query)
+    #expect(!encoded.structured)
+    #expect(encoded.reason == "the structured form would mean a different query")
+    #expect(encoded.json == ["query": ["type": "dsl", "value": ["query": .string(query)]]])
+    // Without the quote, the same shape encodes structurally.
+    #expect(try encode(#"search "flutter wing" | limit 3"#).structured)
+  }
+
   @Test func everyStructuredEncodingValidatesAgainstTheCompleteSchema() throws {
     let validator = JSONSchemaValidator(root: try ToolSchemaTests.parameters("complete"))
     for example in Self.examples {

@@ -14,7 +14,8 @@ extension PlannedQuery {
   /// True when the plan searches for nothing (a question of stop words becomes "the most
   /// recent items"): whatever it returns is no evidence for the question.
   var searchesNothing: Bool {
-    intent == .list && dsl.hasPrefix("search * ")
+    guard intent == .list, case .search(let predicate, _)? = query.statements.first?.pipeline.source else { return false }
+    return predicate.kind == .anyAttribute(deep: false)
   }
 
   /// For a plain ranked text search, its terms and their weights: its items are evidence

@@ -314,9 +314,9 @@ struct AnswerRun {
   /// items (or, for aggregates, from the numbers, citing the items behind them).
   private mutating func answerOffline(_ question: String) throws {
     let plan = try session.planner.plan(question)
-    let planReplies = plan.searchesNothing ? [] : try run(plan.dsl)
+    let planReplies = plan.searchesNothing ? [] : try run(plan.query)
     let coverage = TermCoverage(plan.rankedTerms, minimum: configuration.minimumTermCoverage)
-    let evidenceReplies = try plan.evidenceDSL.map { try run($0 + " | limit \(configuration.resultLimit)") } ?? planReplies
+    let evidenceReplies = try plan.evidence.map { try run($0.appending(PlanSyntax.stage("limit", words: "\(configuration.resultLimit)"))) } ?? planReplies
     var evidence: [ResultItem] = []
     var seen: [Set<String>] = []
     var unreadable = 0
@@ -350,10 +350,19 @@ struct AnswerRun {
 
   /// Runs a query, emitting its replies as they stream; returns the complete replies.
   private mutating func run(_ query: String) throws -> [Reply] {
+    try run(try tool.executor.prepare(query, options: tool.options))
+  }
+
+  /// Runs a planned query (see `run(_:)`).
+  private mutating func run(_ query: QuerySyntax) throws -> [Reply] {
+    try run(try tool.executor.prepare(query, source: SourceText(SyntaxPrinter.text(query)), options: tool.options))
+  }
+
+  /// Runs a type-checked query (see `run(_:)`).
+  private mutating func run(_ graph: QueryGraph) throws -> [Reply] {
     var complete: [Reply] = []
     var pending: [ResultItem] = []
-    let executor = tool.executor
-    try executor.execute(try executor.prepare(query, options: tool.options), options: tool.options) { reply in
+    try tool.executor.execute(graph, options: tool.options) { reply in
       emit(.reply(reply))
       if reply.isPartial {
         pending += reply.content.resultItems

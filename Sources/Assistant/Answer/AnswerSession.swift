@@ -96,9 +96,10 @@ public final class AnswerSession: Sendable {
   /// Answers `question`: replies, sources and answer text as they come, then `.done`.
   ///
   /// Ending the iteration or cancelling its task stops the model request and the running
-  /// query; the iteration then ends without `.done`. The stream throws only when the index
-  /// fails (model failures become a notice and the offline answer).
-  public func streamResponse(to question: String) -> AsyncThrowingStream<AnswerEvent, any Error> {
+  /// query; the iteration then ends without `.done`. Iterating throws an `AnswerError`: a
+  /// failed search (`.query`), or a model failure the configuration's `fallback` does not
+  /// turn into a notice and the offline answer (`.model`).
+  public func streamResponse(to question: String) -> AnswerEvents {
     let (stream, continuation) = AsyncThrowingStream<AnswerEvent, any Error>.makeStream()
     let results = searchResultsContinuation
     let task = Task {
@@ -121,16 +122,16 @@ public final class AnswerSession: Sendable {
       }
     }
     continuation.onTermination = { _ in task.cancel() }
-    return stream
+    return AnswerEvents(stream, classify: AnswerError.init)
   }
 
   /// Answers `question` and returns the summary once the answer is complete; throws
-  /// `CancellationError` when cancelled first.
-  public func respond(to question: String) async throws -> AnswerSummary {
+  /// `.cancelled` when cancelled first.
+  public func respond(to question: String) async throws(AnswerError) -> AnswerSummary {
     for try await event in streamResponse(to: question) {
       if case .done(let summary) = event { return summary }
     }
-    throw CancellationError()
+    throw .cancelled
   }
 
   /// The system message for the model.

@@ -112,16 +112,17 @@ public struct OpenAICompatibleModel: LanguageModel {
   /// The model name to send: the caller's, or the one model `GET /v1/models` lists.
   /// Sending a made-up name instead would let a multi-model server pick one silently
   /// (or fail with an unhelpful 404), so several or none is an error that names them.
-  public func resolvedModel() async throws -> String {
+  public func resolvedModel() async throws(ModelError) -> String {
     if let model { return model }
     let body: Data
     do {
       body = try await http.get("models", limit: Self.modelListLimit)
-    } catch let error as ModelError {
-      if case .http(let status, _) = error, status == 404 {
-        throw ModelError.modelNotChosen(reason: "the server at \(server.baseURL.absoluteString) lists no models (GET /v1/models: 404); name one with --model")
+    } catch {
+      let failure = ModelError(wrapping: error)
+      if case .http(let status, _) = failure, status == 404 {
+        throw .modelNotChosen(reason: "the server at \(server.baseURL.absoluteString) lists no models (GET /v1/models: 404); name one with --model")
       }
-      throw error
+      throw failure
     }
     let names = (try? JSONParser.parse(body))?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
     switch names.count {
@@ -129,10 +130,10 @@ public struct OpenAICompatibleModel: LanguageModel {
       listedModel.name.withLock { $0 = names[0] }
       return names[0]
     case 0:
-      throw ModelError.modelNotChosen(reason: "the server at \(server.baseURL.absoluteString) lists no models; name one with --model")
+      throw .modelNotChosen(reason: "the server at \(server.baseURL.absoluteString) lists no models; name one with --model")
     default:
       let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-      throw ModelError.modelNotChosen(reason: "the server offers \(names.count) models (\(shown)); name one with --model")
+      throw .modelNotChosen(reason: "the server offers \(names.count) models (\(shown)); name one with --model")
     }
   }
 

@@ -20,6 +20,10 @@ import Stages
 /// ranked text search, rare terms weighted more. Every plan it returns type-checks against
 /// the index; an unexpected failure falls back to the plain text search.
 ///
+/// Plans are built as parsed queries (`PlannedQuery.query`, see `PlanSyntax`), never as text
+/// to parse: the planner's own searches (probes, relevance feedback, the known-item check)
+/// run those trees, and `dsl` is their printed text.
+///
 /// ```swift
 /// let planner = try BuiltinPlanner(index: index, clock: QueryClock(now: now, timeZone: .current))
 /// let plan = try planner.plan("how many trails per state")
@@ -102,11 +106,15 @@ public struct BuiltinPlanner: Sendable {
     guard case .search = plan.intent, let search = plan.rankedSearch else { return plan }
     let words = PlanBuilder(question: QuestionText.withoutQuotes(plan.question), vocabulary: vocabulary, clock: clock, resultLimit: resultLimit).contentWords
     guard (1...8).contains(words.count) else { return plan }
-    let title = "title == " + DSLText.quoted(words.joined(separator: " ")) + "cd"
-    guard try findsAny("search \(title)") else { return plan }
+    let title = PlanSyntax.compare("title", .equal, PlanSyntax.quoted(words.joined(separator: " "), modifiers: "cd"))
+    guard try findsAny(PlanSyntax.query(PlanSyntax.search(title, []))) else { return plan }
+    // relevance + 1000 * if(title == "..."cd, 1, 0)
+    let bonus = PlanSyntax.binary(
+      .add, PlanSyntax.name("relevance"),
+      PlanSyntax.binary(.multiply, PlanSyntax.number(1000), PlanSyntax.call("if", [title, PlanSyntax.number(1), PlanSyntax.number(0)])))
     var boosted = plan
-    boosted.dsl = [search, "top \(max(1000, resultLimit))", "score relevance + 1000 * if(\(title), 1, 0)", "top \(resultLimit)"]
-      .joined(separator: " | ")
+    boosted.query = PlanSyntax.query(search.appending(
+      PlanSyntax.stage("top", words: "\(max(1000, resultLimit))"), PlanSyntax.stage("score", [[bonus]]), PlanSyntax.stage("top", words: "\(resultLimit)")))
     boosted.rankedSearch = nil
     boosted.notes.append("an item is titled \u{201C}\(words.joined(separator: " "))\u{201D}: it ranks first (known item)")
     return boosted
@@ -157,25 +165,36 @@ public struct BuiltinPlanner: Sendable {
       textOnly.hybrid = false
       probe = try textOnly.readPlan(plan.question, structured: plan.isStructured)
     }
-    return try findsAny(probe.itemsDSL)
+    return try findsAny(probe.itemsQuery)
   }
 
-  /// True when the items query `itemsDSL` finds at least one item the scope may see.
-  func findsAny(_ itemsDSL: String) throws -> Bool {
-    let executor = QueryExecutor(index: index, registry: registry)
+  /// True when the items query `items` finds at least one item the scope may see.
+  func findsAny(_ items: QuerySyntax) throws -> Bool {
     var found = false
-    _ = try executor.run(Self.existenceQuery(itemsDSL), options: QueryOptions(scope: scope, clock: clock)) { reply in
+    try run(Self.existenceQuery(items)) { reply in
       if case .count(let count) = reply.content, count > 0 { found = true }
     }
     return found
   }
 
-  /// The query that asks whether `itemsDSL` finds anything: its items, at most one, counted.
+  /// The query that asks whether `items` finds anything: its items, at most one, counted.
   /// Only existence matters, so no ranking runs: the count of a text search is one FTS5
   /// statement that stops at its first visible match, where `| limit 1` alone would rank
   /// (the exact top 1 of an OR search reads every candidate its filter allows).
-  static func existenceQuery(_ itemsDSL: String) -> String {
-    itemsDSL + " | limit 1 | count"
+  static func existenceQuery(_ items: QuerySyntax) -> QuerySyntax {
+    items.appending(PlanSyntax.stage("limit", words: "1"), PlanSyntax.stage("count"))
+  }
+
+  /// Type-checks `query` over the index and runs it.
+  func run(_ query: QuerySyntax, onReply: (Reply) throws -> Void) throws {
+    let executor = QueryExecutor(index: index, registry: registry)
+    let options = QueryOptions(scope: scope, clock: clock)
+    try executor.execute(try prepare(query, executor: executor, options: options), options: options, onReply: onReply)
+  }
+
+  /// `query` type-checked, its text (where diagnostics point) printed from it.
+  func prepare(_ query: QuerySyntax, executor: QueryExecutor, options: QueryOptions) throws(QueryError) -> QueryGraph {
+    try executor.prepare(query, source: SourceText(SyntaxPrinter.text(query)), options: options)
   }
 
   /// The plan of one reading: `structured` runs every recogniser; otherwise the question is
@@ -219,10 +238,8 @@ public struct BuiltinPlanner: Sendable {
   func expand(
     _ builder: PlanBuilder, firstSearch: PlanBuilder, frequencies: [String: Int], feedback: RelevanceFeedback
   ) throws -> PlannedQuery? {
-    let executor = QueryExecutor(index: index, registry: registry)
-    let options = QueryOptions(scope: scope, clock: clock)
     var found: [(rowid: Int64, relevance: Double)] = []
-    _ = try executor.run(firstSearch.source(ranked: true) + " | top \(feedback.documents)", options: options) { reply in
+    try run(PlanSyntax.query(firstSearch.source(ranked: true).appending(PlanSyntax.stage("top", words: "\(feedback.documents)")))) { reply in
       for item in reply.content.resultItems { found.append((item.rowid, item.relevance)) }
     }
     guard !found.isEmpty else { return nil }
@@ -240,12 +257,12 @@ public struct BuiltinPlanner: Sendable {
     return plan
   }
 
-  /// Parses and type-checks a plan's queries over the index.
+  /// Type-checks a plan's queries over the index.
   func check(_ plan: PlannedQuery) throws {
     let executor = QueryExecutor(index: index, registry: registry)
     let options = QueryOptions(scope: scope, clock: clock)
-    _ = try executor.prepare(plan.dsl, options: options)
-    if let evidence = plan.evidenceDSL { _ = try executor.prepare(evidence, options: options) }
+    _ = try prepare(plan.query, executor: executor, options: options)
+    if let evidence = plan.evidence { _ = try prepare(evidence, executor: executor, options: options) }
   }
 
   /// The plain ranked text search of a question's content words.

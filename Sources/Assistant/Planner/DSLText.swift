@@ -5,30 +5,15 @@ import QueryEngine
 enum DSLText {
   /// A double-quoted string whose text is taken literally: quotes, backslashes and the
   /// wildcards `*` and `?` are escaped.
-  static func quoted(_ text: String) -> String {
-    var result = "\""
-    for character in text {
-      switch character {
-      case "\\", "\"", "*", "?": result += "\\" + String(character)
-      case "\n", "\r", "\t": result += " "
-      default: result.append(character)
-      }
-    }
-    return result + "\""
+  static func quoted(_ text: String) -> String { SyntaxPrinter.text(PlanSyntax.quoted(text)) }
+
+  /// `text` with line breaks and tabs as spaces, as `quoted` and `singleQuoted` write it.
+  static func flattened(_ text: String) -> String {
+    String(text.map { character in character == "\n" || character == "\r" || character == "\t" ? " " : character })
   }
 
   /// A single-quoted text: a phrase when it stands alone as a search.
-  static func singleQuoted(_ text: String) -> String {
-    var result = "'"
-    for character in text {
-      switch character {
-      case "\\", "'": result += "\\" + String(character)
-      case "\n", "\r", "\t": result += " "
-      default: result.append(character)
-      }
-    }
-    return result + "'"
-  }
+  static func singleQuoted(_ text: String) -> String { SyntaxPrinter.text(PlanSyntax.singleQuoted(text)) }
 
   /// A number as the language writes it: `4.5`, `5`, `-3`.
   static func number(_ value: Double) -> String {
@@ -41,14 +26,10 @@ enum DSLText {
 
   /// A term weight as a boost writes it (`^0.4127`): four decimals, never 0 (a boost must
   /// be positive), no exponent (the language's boosts have none).
-  static func weight(_ value: Double) -> String {
-    number((max(value, 0.0001) * 10_000).rounded() / 10_000)
-  }
+  static func weight(_ value: Double) -> String { number(weightValue(value)) }
 
-  /// `$time.iso(2026-10-01)` for a midnight in the clock's zone, else the instant in UTC.
-  static func iso(_ date: Date, clock: QueryClock) -> String {
-    "$time.iso(\(dateText(date, clock: clock, utcInstant: true)))"
-  }
+  /// The boost `weight` writes, as a number.
+  static func weightValue(_ value: Double) -> Double { (max(value, 0.0001) * 10_000).rounded() / 10_000 }
 
   /// A date as a note shows it: `2026-11-16` for midnight in the clock's zone, else the
   /// ISO instant.

@@ -99,16 +99,16 @@ extension PlanBuilder {
   }
 
   private func constraint(_ span: Range<Int>, lower: Period, upper: Period, relation: DateRelation) -> DateConstraint {
-    func dsl(_ period: Period, atEnd: Bool) -> (String, Date) {
+    func dsl(_ period: Period, atEnd: Bool) -> (Expression, Date) {
       let date = atEnd ? period.end : period.start
       if let function = period.function, !atEnd || period.end == period.start {
-        return ("$time.\(function)" + (period.offset != 0 ? "(\(period.offset))" : ""), date)
+        return (PlanSyntax.time(function, offset: period.offset), date)
       }
       if let function = period.function, atEnd, let next = Self.following(function, period.offset) {
         // The end of a relative period is the start of the next one.
-        return ("$time.\(next.function)" + (next.offset != 0 ? "(\(next.offset))" : ""), date)
+        return (PlanSyntax.time(next.function, offset: next.offset), date)
       }
-      return (DSLText.iso(date, clock: clock), date)
+      return (PlanSyntax.iso(date, clock: clock), date)
     }
     var result = DateConstraint(span: span)
     if lower.rolling {
@@ -118,7 +118,7 @@ extension PlanBuilder {
     switch relation {
     case .within:
       if let function = lower.function, lower.start == upper.start, lower.end == upper.end {
-        result.period = "$time.\(function)" + (lower.offset != 0 ? "(\(lower.offset))" : "")
+        result.period = PlanSyntax.time(function, offset: lower.offset)
         result.lower = (result.period!, lower.start)
         result.upper = (result.period!, lower.end)
       } else {
@@ -354,12 +354,12 @@ extension PlanBuilder {
     }
   }
 
-  /// The predicate of a date constraint on `attribute`.
-  func dateDSL(_ constraint: DateConstraint, attribute: String) -> String {
-    if let period = constraint.period { return "\(attribute) == \(period)" }
-    var parts: [String] = []
-    if let lower = constraint.lower { parts.append("\(attribute) >= \(lower.dsl)") }
-    if let upper = constraint.upper { parts.append("\(attribute) < \(upper.dsl)") }
-    return parts.joined(separator: " && ")
+  /// The predicates (ANDed) of a date constraint on `attribute`.
+  func datePredicates(_ constraint: DateConstraint, attribute: String) -> [Expression] {
+    if let period = constraint.period { return [PlanSyntax.compare(attribute, .equal, period)] }
+    var parts: [Expression] = []
+    if let lower = constraint.lower { parts.append(PlanSyntax.compare(attribute, .greaterEqual, lower.value)) }
+    if let upper = constraint.upper { parts.append(PlanSyntax.compare(attribute, .less, upper.value)) }
+    return parts
   }
 }

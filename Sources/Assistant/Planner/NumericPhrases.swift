@@ -1,4 +1,5 @@
 import Foundation
+import QueryEngine
 
 /// Numeric phrases on numeric attributes: "rated 4 or more", "4.5+ stars", "under 5 km",
 /// "longer than 10 miles", "at least 1000 m of elevation gain", "between 2 and 8 km",
@@ -61,8 +62,8 @@ extension PlanBuilder {
     while index < count {
       if isFree(index), tokens[index].isNumber, let found = numericPhrase(at: index) {
         claim(found.span)
-        numericFilters.append(found.dsl)
-        note(found.span.lowerBound, "\(quote(found.span)) -> \(found.dsl)")
+        numericFilters.append(found.filter)
+        note(found.span.lowerBound, "\(quote(found.span)) -> \(SyntaxPrinter.text(found.filter))")
         index = found.span.upperBound
       } else {
         index += 1
@@ -110,7 +111,7 @@ extension PlanBuilder {
     return nil
   }
 
-  private func numericPhrase(at index: Int) -> (span: Range<Int>, dsl: String)? {
+  private func numericPhrase(at index: Int) -> (span: Range<Int>, filter: Expression)? {
     guard let value = tokens[index].number else { return nil }
     var start = index
     var end = index + 1
@@ -181,12 +182,12 @@ extension PlanBuilder {
     if let second {
       let low = min(value, second) * factor
       let high = max(value, second) * factor
-      return (start..<end, "InRange(\(attribute), \(DSLText.number(low)), \(DSLText.number(high)))")
+      return (start..<end, PlanSyntax.call("InRange", [PlanSyntax.name(attribute), PlanSyntax.number(low), PlanSyntax.number(high)]))
     }
     return (start..<end, comparison(attribute, op ?? "==", value, factor: factor))
   }
 
-  private func comparison(_ attribute: String, _ op: String, _ value: Double, factor: Double) -> String {
-    "\(attribute) \(op) \(DSLText.number((value * factor * 1_000_000).rounded() / 1_000_000))"
+  private func comparison(_ attribute: String, _ op: String, _ value: Double, factor: Double) -> Expression {
+    PlanSyntax.compare(attribute, ComparisonOperator(rawValue: op) ?? .equal, PlanSyntax.number((value * factor * 1_000_000).rounded() / 1_000_000))
   }
 }

@@ -103,14 +103,14 @@ extension PlanBuilder {
   /// The attribute of the first numeric phrase and its natural order: "4.5 or more" best
   /// first, "under 5 km" smallest first.
   var numericOrder: (attribute: String, descending: Bool)? {
-    guard let first = numericFilters.first else { return nil }
-    if first.hasPrefix("InRange(") {
-      let name = first.dropFirst("InRange(".count).prefix { $0 != "," }
-      return (String(name), false)
+    switch numericFilters.first?.kind {
+    case .call(_, _, let arguments)?:
+      return arguments.first?.value.identifierName.map { ($0, false) }
+    case .comparison(let op, let attribute, _, _)?:
+      return attribute.identifierName.map { ($0, op == .greater || op == .greaterEqual || op == .equal) }
+    default:
+      return nil
     }
-    let parts = first.split(separator: " ")
-    guard parts.count >= 2 else { return nil }
-    return (String(parts[0]), parts[1].hasPrefix(">") || parts[1] == "==")
   }
 
   /// Dates on the creation or modification date that lie wholly in the future cannot be
@@ -132,44 +132,44 @@ extension PlanBuilder {
   }
 
   /// The predicate parts (ANDed) without the text search.
-  var filterParts: [String] {
-    var parts: [String] = []
-    if contentTypes.count == 1 {
-      parts.append("contentType == \(DSLText.quoted(contentTypes[0]))")
-    } else if contentTypes.count > 1 {
-      parts.append("(" + contentTypes.map { "contentType == \(DSLText.quoted($0))" }.joined(separator: " || ") + ")")
+  var filterParts: [Expression] {
+    var parts: [Expression] = []
+    if !contentTypes.isEmpty {
+      parts.append(PlanSyntax.or(contentTypes.map { PlanSyntax.compare("contentType", .equal, PlanSyntax.quoted($0)) }))
     }
-    for domain in domains { parts.append("domainIdentifier == \(DSLText.quoted(domain))") }
+    for domain in domains { parts.append(PlanSyntax.compare("domainIdentifier", .equal, PlanSyntax.quoted(domain))) }
     if !domainPrefixes.isEmpty { parts.append(Self.domainPredicate(domainPrefixes)) }
-    for filter in valueFilters { parts.append("\(filter.attribute) == \(DSLText.quoted(filter.value))cd") }
+    for filter in valueFilters { parts.append(PlanSyntax.compare(filter.attribute, .equal, PlanSyntax.quoted(filter.value, modifiers: "cd"))) }
     parts += numericFilters
     let attribute = dateAttribute
-    for constraint in dates { parts.append(dateDSL(constraint, attribute: attribute)) }
+    for constraint in dates { parts += datePredicates(constraint, attribute: attribute) }
     if completed, dates.isEmpty || attribute != "completionDate" {
-      parts.append("completionDate <= $time.now")
+      parts.append(PlanSyntax.compare("completionDate", .lessEqual, PlanSyntax.time("now")))
     }
     if dateAttributeCue?.attribute == "dueDate", dates.isEmpty {
-      parts.append("dueDate >= $time.today")
+      parts.append(PlanSyntax.compare("dueDate", .greaterEqual, PlanSyntax.time("today")))
     }
-    for phrase in phrases { parts.append(DSLText.singleQuoted(phrase.words.joined(separator: " "))) }
+    for phrase in phrases { parts.append(PlanSyntax.singleQuoted(phrase.words.joined(separator: " "))) }
     return parts
   }
 
   /// The stages that filter by person. Several people ("from Sam Ortiz and Lena Novak") are
   /// any of them, which one `people` stage cannot say: they become one predicate on the
   /// attributes `people` reads.
-  var peopleStages: [String] {
+  var peopleStages: [StageSyntax] {
     guard people.count > 1 else {
-      return people.map { "people \(DSLText.quoted($0.name))" + ($0.role == "any" ? "" : " role \($0.role)") }
+      return people.map { person in
+        PlanSyntax.stage("people", [[PlanSyntax.quoted(person.name)] + (person.role == "any" ? [] : [PlanSyntax.name("role"), PlanSyntax.name(person.role)])])
+      }
     }
-    var tests: [String] = []
+    var tests: [Expression] = []
     for person in people {
       let attributes = person.role == "from" ? ["authorNames"] : person.role == "to" ? ["recipientNames"] : ["authorNames", "recipientNames"]
       for attribute in attributes where vocabulary.has(attribute) {
-        tests.append("\(attribute) == \(DSLText.quoted(person.name))cdw")
+        tests.append(PlanSyntax.compare(attribute, .equal, PlanSyntax.quoted(person.name, modifiers: "cdw")))
       }
     }
-    return tests.isEmpty ? [] : ["where " + tests.joined(separator: " || ")]
+    return tests.isEmpty ? [] : [PlanSyntax.stage("where", [[PlanSyntax.or(tests)]])]
   }
 
   /// The ranked spelling of a term: every form of a word (`"launches"s`), or a word with
@@ -180,14 +180,14 @@ extension PlanBuilder {
   /// (BENCHMARKS.md, issue 21, session 9). A boost is doubled so the question's terms stay
   /// as heavy, next to the words relevance feedback adds, as when each was asked for in two
   /// forms.
-  static func rankedText(_ term: String, boost: Double? = nil) -> String {
-    TermForms.dsl(term) + (boost.map { "^" + DSLText.weight(2 * $0) } ?? "")
+  static func rankedText(_ term: String, boost: Double? = nil) -> Expression {
+    TermForms.syntax(term, boost: boost.map { DSLText.weightValue(2 * $0) })
   }
 
   /// The ranked spelling of a weighted term: the question's terms as `rankedText`, with the
   /// weight; an added word in every form only (`"lift"s^0.12`).
-  static func rankedText(_ term: RelevanceFeedback.WeightedTerm) -> String {
-    term.added ? TermForms.dsl(term.term) + "^" + DSLText.weight(term.weight) : rankedText(term.term, boost: term.weight)
+  static func rankedText(_ term: RelevanceFeedback.WeightedTerm) -> Expression {
+    term.added ? TermForms.syntax(term.term, boost: DSLText.weightValue(term.weight)) : rankedText(term.term, boost: term.weight)
   }
 
   /// How much more a word of a known value weighs than the question's other words. A value
@@ -201,13 +201,13 @@ extension PlanBuilder {
 
   /// A question term's ranked spelling in the plan: `rankedText`, with a known value's words
   /// at `labelWeight` times the weight of the others.
-  func questionText(_ term: String) -> String {
+  func questionText(_ term: String) -> Expression {
     isLabel(term) ? Self.rankedText(term, boost: Self.labelWeight / 2) : Self.rankedText(term)
   }
 
   /// A weighted term's ranked spelling in the plan: `rankedText`, with a known value's words
   /// at `labelWeight` times their weight.
-  func questionText(_ term: RelevanceFeedback.WeightedTerm) -> String {
+  func questionText(_ term: RelevanceFeedback.WeightedTerm) -> Expression {
     guard !term.added, isLabel(term.term) else { return Self.rankedText(term) }
     var heavier = term
     heavier.weight *= Self.labelWeight
@@ -215,39 +215,40 @@ extension PlanBuilder {
   }
 
   /// `search PREDICATE` with the text terms ranked (any term, best first) or required (all).
-  func source(ranked: Bool) -> String {
+  func source(ranked: Bool) -> PipelineSyntax {
     var parts = filterParts
     if !textTerms.isEmpty {
       if ranked {
-        let any = feedbackTerms.isEmpty
-          ? textTerms.map { questionText($0) }.joined(separator: " || ")
-          : feedbackTerms.map { questionText($0) }.joined(separator: " || ")
-        parts.append(!parts.isEmpty && any.contains(" || ") ? "(\(any))" : any)
+        parts.append(PlanSyntax.or(feedbackTerms.isEmpty ? textTerms.map { questionText($0) } : feedbackTerms.map { questionText($0) }))
       } else {
         // Every word required, each in any of its forms when stemmed.
         let stemmed = textTerms.contains(where: TermForms.isStemmed)
-        parts.append(DSLText.quoted(textTerms.map(TermForms.word).joined(separator: " ")) + (stemmed ? "s" : ""))
+        parts.append(PlanSyntax.quoted(textTerms.map(TermForms.word).joined(separator: " "), modifiers: stemmed ? "s" : ""))
       }
     }
-    let predicate = parts.isEmpty ? "*" : parts.joined(separator: " && ")
-    return (["search \(predicate)"] + peopleStages).joined(separator: " | ")
+    let predicate = parts.isEmpty ? Expression(.anyAttribute(deep: false), PlanSyntax.nowhere) : PlanSyntax.and(parts)
+    return PlanSyntax.search(predicate, peopleStages)
   }
 
   /// Hybrid retrieval: the ranked text search and a `similar` search of the question under
   /// the same filters, fused by reciprocal rank (`fuse`). Each list keeps `depth` items.
-  func hybridQuery(limit: Int) -> String {
+  func hybridQuery(limit: Int) -> QuerySyntax {
     let depth = max(50, limit * 5)
     let words = textTerms.map { $0.hasSuffix("*") ? String($0.dropLast()) : $0 } + phrases.flatMap(\.words)
     let phrase = question.contains(where: { $0.isLetter || $0.isNumber }) ? question : words.joined(separator: " ")
-    var similar = "similar " + DSLText.quoted(phrase) + " within 1 limit \(depth)"
-    if !words.isEmpty { similar += " keywords " + DSLText.quoted(words.joined(separator: " ")) }
-    let vectorPredicate = (filterParts + [similar]).joined(separator: " && ")
-    let vectors = (["search \(vectorPredicate)"] + peopleStages).joined(separator: " | ")
-    return "text = " + source(ranked: true) + " | top \(depth); vectors = " + vectors + "; merge(text, vectors) | fuse agreement | top \(limit)"
+    let similar = SimilarSyntax(
+      phrase: DSLText.flattened(phrase), maxDistance: 1, maxDistanceSpan: PlanSyntax.nowhere, maxCount: Double(depth),
+      maxCountSpan: PlanSyntax.nowhere, keywords: words.isEmpty ? nil : DSLText.flattened(words.joined(separator: " ")))
+    let vectors = PlanSyntax.search(PlanSyntax.and(filterParts + [Expression(.similar(similar), PlanSyntax.nowhere)]), peopleStages)
+    return PlanSyntax.query([
+      ("text", source(ranked: true).appending(PlanSyntax.stage("top", words: "\(depth)"))),
+      ("vectors", vectors),
+      (nil, PlanSyntax.merge(["text", "vectors"], [PlanSyntax.stage("fuse", words: "agreement"), PlanSyntax.stage("top", words: "\(limit)")])),
+    ])
   }
 
   /// The fork of one branch per calendar period: `fork (where d == $time.this_month(-1) | count as "2026-10") ...`.
-  func periodFork(_ period: String, terminal: String) -> String {
+  func periodFork(_ period: String, terminal: StageSyntax) -> StageSyntax {
     let attribute = dateAttribute
     let calendar = clock.calendar
     let (function, unit, defaultCount): (String, Calendar.Component, Int) = switch period {
@@ -265,7 +266,7 @@ extension PlanBuilder {
       let last = calendar.dateComponents([unit], from: current.start, to: calendar.dateInterval(of: unit, for: upper.addingTimeInterval(-1))?.start ?? upper)
       if let a = first.value(for: unit), let b = last.value(for: unit), a <= b, b - a < 36 { offsets = Array(a...b) }
     }
-    let branches = offsets.map { offset -> String in
+    let branches = offsets.map { offset -> [StageSyntax] in
       let start = calendar.date(byAdding: unit, value: offset, to: current.start) ?? current.start
       let parts = calendar.dateComponents([.year, .month, .day], from: start)
       let label = switch period {
@@ -274,10 +275,12 @@ extension PlanBuilder {
       case "week": String(format: "week of %04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
       default: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
       }
-      let time = "$time.\(function)" + (offset != 0 ? "(\(offset))" : "")
-      return "(where \(attribute) == \(time) | \(terminal) as \(DSLText.quoted(label)))"
+      var labelled = terminal
+      labelled.label = label
+      labelled.labelSpan = PlanSyntax.nowhere
+      return [PlanSyntax.stage("where", [[PlanSyntax.compare(attribute, .equal, PlanSyntax.time(function, offset: offset))]]), labelled]
     }
-    return "fork " + branches.joined(separator: " ")
+    return PlanSyntax.fork(branches)
   }
 
   /// The query and its intent.
@@ -285,52 +288,52 @@ extension PlanBuilder {
     let weights = chooseTextTerms(documentFrequencies: documentFrequencies)
     self.feedbackTerms = feedbackTerms
     let attribute = dateAttribute
-    var stages: [String] = []
+    var stages: [StageSyntax] = []
     var intent: PlannedQuery.Intent
-    var evidence: String?
+    var evidence: QuerySyntax?
     var ranked = false
     if let statistic {
-      let call = "stats \(statistic.function)(\(statistic.attribute))"
+      let call = PlanSyntax.call(statistic.function, [PlanSyntax.name(statistic.attribute)])
       if let period = grouping?.period {
-        stages.append(periodFork(period, terminal: call))
+        stages.append(periodFork(period, terminal: PlanSyntax.stage("stats", [[call]])))
       } else {
-        stages.append(call + (grouping?.attribute.map { " by \($0)" } ?? ""))
+        stages.append(PlanSyntax.stage("stats", [[call] + (grouping?.attribute.map { [PlanSyntax.name("by"), PlanSyntax.name($0)] } ?? [])]))
       }
       intent = .statistic(function: statistic.function, attribute: statistic.attribute, by: grouping?.attribute ?? grouping?.period)
-      evidence = source(ranked: false)
+      evidence = PlanSyntax.query(source(ranked: false))
     } else if counting || grouping != nil {
       if let period = grouping?.period {
-        stages.append(periodFork(period, terminal: "count"))
+        stages.append(periodFork(period, terminal: PlanSyntax.stage("count")))
         intent = .groupCount(attribute: dateAttribute, period: period)
       } else if let attribute = grouping?.attribute {
-        stages.append("group by \(attribute)")
-        stages.append("count")
+        stages.append(PlanSyntax.stage("group", words: "by", attribute))
+        stages.append(PlanSyntax.stage("count"))
         intent = .groupCount(attribute: attribute, period: nil)
       } else {
-        stages.append("count")
+        stages.append(PlanSyntax.stage("count"))
         intent = .count
       }
-      evidence = source(ranked: false)
+      evidence = PlanSyntax.query(source(ranked: false))
     } else if let superlative {
       let attribute = superlative.attribute ?? dateAttribute
       let limit = superlative.limit ?? 1
-      stages.append("sort \(attribute) \(superlative.descending ? "desc" : "asc")")
-      stages.append("limit \(limit)")
+      stages.append(PlanSyntax.stage("sort", words: attribute, superlative.descending ? "desc" : "asc"))
+      stages.append(PlanSyntax.stage("limit", words: "\(limit)"))
       intent = .superlative(attribute: attribute, descending: superlative.descending, limit: limit)
     } else if !textTerms.isEmpty || !phrases.isEmpty {
       ranked = true
-      stages.append("top \(resultLimit)")
+      stages.append(PlanSyntax.stage("top", words: "\(resultLimit)"))
       intent = .search
     } else {
       // Newest first, or by the measure a numeric phrase filtered on ("rated 4.5 or more").
       if dates.isEmpty, let numeric = numericOrder {
-        stages.append("sort \(numeric.attribute) \(numeric.descending ? "desc" : "asc")")
+        stages.append(PlanSyntax.stage("sort", words: numeric.attribute, numeric.descending ? "desc" : "asc"))
       } else {
-        stages.append("sort \(attribute) \(attribute == "dueDate" ? "asc" : "desc")")
+        stages.append(PlanSyntax.stage("sort", words: attribute, attribute == "dueDate" ? "asc" : "desc"))
       }
       intent = .list
       if filterParts.isEmpty && people.isEmpty {
-        stages.append("limit \(resultLimit)")
+        stages.append(PlanSyntax.stage("limit", words: "\(resultLimit)"))
         note(count, "nothing to search for: the most recent items")
       }
     }
@@ -350,9 +353,9 @@ extension PlanBuilder {
     let ordered = notes.enumerated().sorted { a, b in
       a.element.position != b.element.position ? a.element.position < b.element.position : a.offset < b.offset
     }.map(\.element.text)
-    var dsl = ([source(ranked: ranked)] + stages).joined(separator: " | ")
-    if hybrid, case .search = intent { dsl = hybridQuery(limit: resultLimit) }
-    var plan = PlannedQuery(question: question, dsl: dsl, evidenceDSL: evidence, notes: ordered, intent: intent)
+    var query = PlanSyntax.query(source(ranked: ranked).appending(stages))
+    if hybrid, case .search = intent { query = hybridQuery(limit: resultLimit) }
+    var plan = PlannedQuery(question: question, query: query, evidence: evidence, notes: ordered, intent: intent)
     plan.termWeights = weights
     plan.misspelt = misspelt
     let n = max(vocabulary.documentCount, 1)

@@ -28,7 +28,8 @@ struct PlanBuilder {
   var valueMatches: [ValueMatch] = []
   var valueFilters: [ValueFilter] = []
   var people: [PersonFilter] = []
-  var numericFilters: [String] = []
+  /// Comparisons and ranges on numeric attributes (`distance < 5`, `InRange(distance, 2, 8)`).
+  var numericFilters: [Expression] = []
   var dates: [DateConstraint] = []
   var completed = false
   /// A date attribute named by a verb (`completed`, `due`, `created`).
@@ -77,9 +78,9 @@ struct PlanBuilder {
   /// A date range from a phrase: `== $time.last_week`, or `>= lower && < upper`.
   struct DateConstraint {
     var span: Range<Int>
-    var period: String?
-    var lower: (dsl: String, date: Date)?
-    var upper: (dsl: String, date: Date)?
+    var period: Expression?
+    var lower: (value: Expression, date: Date)?
+    var upper: (value: Expression, date: Date)?
   }
 
   init(question: String, vocabulary: IndexVocabulary, clock: QueryClock, resultLimit: Int) {

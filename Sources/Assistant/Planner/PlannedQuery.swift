@@ -1,8 +1,12 @@
+import QueryEngine
 import SearchIndex
 
 /// What the built-in planner made of a question: a query in Searchlight's language, what it
 /// understood (one note per recognised phrase, in the order of the question), and the kind
 /// of answer the query produces.
+///
+/// The query is a parsed query (`query`, the tree the parser gives for `dsl`) built by the
+/// planner directly; `dsl` is its text, for display.
 public struct PlannedQuery: Sendable, Hashable {
   /// The kind of answer a plan produces.
   public enum Intent: Sendable, Hashable {
@@ -24,11 +28,13 @@ public struct PlannedQuery: Sendable, Hashable {
 
   /// The question as asked.
   public var question: String
-  /// The query: it parses, type-checks and runs with `QueryExecutor` over the planner's index.
-  public var dsl: String
+  /// The query, as the parser would give it for `dsl` (its spans point nowhere in
+  /// particular): it type-checks and runs with `QueryExecutor.prepare(_:source:options:)`
+  /// over the planner's index.
+  public var query: QuerySyntax
   /// For aggregate answers (counts, groups, statistics): the query for the items behind the
-  /// answer, so they can be shown or cited. Nil when `dsl` already returns items.
-  public var evidenceDSL: String?
+  /// answer, so they can be shown or cited. Nil when `query` already returns items.
+  public var evidence: QuerySyntax?
   /// What was understood, e.g. `“last week” -> contentModificationDate in [2026-11-16, 2026-11-23)`.
   public var notes: [String]
   public var intent: Intent
@@ -44,10 +50,10 @@ public struct PlannedQuery: Sendable, Hashable {
   public var isStructured = false
   /// The content words that match no visible item (folded), the candidates for `suggestions`.
   var misspelt: [String] = []
-  /// A ranked search plan's query without the `top` that ends `dsl` (`search "a"s || "b"s`,
+  /// A ranked search plan's query without the `top` that ends it (`search "a"s || "b"s`,
   /// and its `people` stages), for a planner step that ranks its results again; nil for
   /// other plans.
-  var rankedSearch: String?
+  var rankedSearch: PipelineSyntax?
   /// Every content word of the ranked search with its weight, those no visible item contains
   /// included (they weigh most): an item is evidence only when it covers enough of them.
   var evidenceTerms: [TermWeight] = []
@@ -72,15 +78,31 @@ public struct PlannedQuery: Sendable, Hashable {
     }
   }
 
-  public init(question: String, dsl: String, evidenceDSL: String? = nil, notes: [String], intent: Intent) {
+  public init(question: String, query: QuerySyntax, evidence: QuerySyntax? = nil, notes: [String], intent: Intent) {
     self.question = question
-    self.dsl = dsl
-    self.evidenceDSL = evidenceDSL
+    self.query = query
+    self.evidence = evidence
     self.notes = notes
     self.intent = intent
   }
 
-  /// The query whose items answer the question: `evidenceDSL` when there is one, else `dsl`.
+  /// A plan of queries given as text, parsed.
+  public init(question: String, dsl: String, evidenceDSL: String? = nil, notes: [String], intent: Intent) throws(QueryError) {
+    let query = try QueryError.catching { try Parser.parse(SourceText(dsl)) }
+    let evidence = try evidenceDSL.map { text throws(QueryError) in try QueryError.catching { try Parser.parse(SourceText(text)) } }
+    self.init(question: question, query: query, evidence: evidence, notes: notes, intent: intent)
+  }
+
+  /// The query's text (`SyntaxPrinter.text`): it parses back to `query`.
+  public var dsl: String { SyntaxPrinter.text(query) }
+
+  /// The text of `evidence`.
+  public var evidenceDSL: String? { evidence.map { SyntaxPrinter.text($0) } }
+
+  /// The query whose items answer the question: `evidence` when there is one, else `query`.
+  public var itemsQuery: QuerySyntax { evidence ?? query }
+
+  /// The text of `itemsQuery`.
   public var itemsDSL: String { evidenceDSL ?? dsl }
 }
 

@@ -17,9 +17,9 @@ enum TermForms {
   /// The word of a term, without the stem marker.
   static func word(_ term: String) -> String { isStemmed(term) ? String(term.dropFirst()) : term }
 
-  /// The term as the query language writes it: `"models"s` for a stemmed term.
-  static func dsl(_ term: String) -> String {
-    DSLText.quoted(word(term)) + (isStemmed(term) ? "s" : "")
+  /// The term as a text search: `"models"s` for a stemmed term, with a weight (`^0.82`).
+  static func syntax(_ term: String, boost: Double? = nil) -> Expression {
+    PlanSyntax.quoted(word(term), modifiers: isStemmed(term) ? "s" : "", boost: boost)
   }
 
   /// The term as notes show it.

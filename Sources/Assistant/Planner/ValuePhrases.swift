@@ -1,4 +1,5 @@
 import Foundation
+import QueryEngine
 import SearchIndex
 
 /// Values the index knows ("in California", "by Sam Ortiz", "tagged waterfall", "hard
@@ -306,15 +307,15 @@ extension PlanBuilder {
       return
     }
     domainPrefixes += outer
-    note(index, "\(quote(span)) -> " + Self.domainPredicate(outer))
+    note(index, "\(quote(span)) -> (" + SyntaxPrinter.text(Self.domainPredicate(outer)) + ")")
   }
 
-  /// `(domainIdentifier == "notes" || domainIdentifier == "notes.*")` for each domain.
-  static func domainPredicate(_ domains: [String]) -> String {
-    let tests = domains.flatMap { domain in
+  /// `domainIdentifier == "notes" || domainIdentifier == "notes.*"` for each domain.
+  static func domainPredicate(_ domains: [String]) -> Expression {
+    PlanSyntax.or(domains.flatMap { domain in
       // The sub-domain pattern: the domain taken literally, then a wildcard.
-      ["domainIdentifier == \(DSLText.quoted(domain))", "domainIdentifier == \(DSLText.quoted(domain + ".").dropLast())*\""]
-    }
-    return "(" + tests.joined(separator: " || ") + ")"
+      [PlanSyntax.compare("domainIdentifier", .equal, PlanSyntax.quoted(domain)),
+       PlanSyntax.compare("domainIdentifier", .equal, PlanSyntax.prefixPattern(domain + "."))]
+    })
   }
 }

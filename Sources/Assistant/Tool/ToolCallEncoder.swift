@@ -8,25 +8,25 @@ import SearchIndex
 ///
 /// Not every query has an exact equivalent in that shape (scores, forks, named statements,
 /// some modifier combinations); `encode(_:verifyingWith:)` checks that decoding the structured
-/// form gives the same graph and otherwise falls back to the `dsl` query type, so the JSON
-/// always means exactly the query.
+/// form gives the same parsed query (compared as `RoundTripShape`s, trees without what the
+/// round trip legitimately changes) and otherwise falls back to the `dsl` query type, so the
+/// JSON always means exactly the query.
 public struct ToolCallEncoder: Sendable {
   public init() {}
 
   /// Why a query has no structured form.
   struct Unsupported: Error { var reason: String }
 
-  /// The tool call for `text`: structured when decoding it gives the same graph as `text`
-  /// (checked with `executor`), else `{"type":"dsl"}`. Also says which form was used.
+  /// The tool call for `text`: structured when decoding it gives the same tree as `text`,
+  /// else `{"type":"dsl"}`; `text` is type-checked with `executor`. Also says which form was
+  /// used.
   public func encode(_ text: String, verifyingWith executor: QueryExecutor, options: QueryOptions) throws(QueryError) -> (json: JSONValue, structured: Bool, reason: String?) {
     try QueryError.catching { try verifiedEncoding(text, executor: executor, options: options) }
   }
 
-  /// `encode`, untyped inside: parsing, decoding and explaining both forms.
+  /// `encode`, untyped inside: parsing and type-checking `text`, encoding it, and decoding the
+  /// structured form back to a parsed query to compare with `text`'s own tree.
   func verifiedEncoding(_ text: String, executor: QueryExecutor, options: QueryOptions) throws -> (json: JSONValue, structured: Bool, reason: String?) {
-    // Both explanations see one moment of the expiry clock, so only the queries can differ.
-    var options = options
-    options.scope.now = options.scope.now
     let fallback: JSONValue = ["query": ["type": "dsl", "value": ["query": .string(text)]]]
     let syntax = try Parser.parse(SourceText(text))
     let structured: JSONValue
@@ -35,21 +35,14 @@ public struct ToolCallEncoder: Sendable {
     } catch let error as Unsupported {
       return (fallback, false, error.reason)
     }
-    let explainer = Explainer(executor: executor)
-    let original = try explainer.explain(try executor.prepare(text, options: options), options: options)
+    // A query that does not type-check has no structured form: its diagnostics are the caller's.
+    _ = try executor.prepare(syntax, source: SourceText(text), options: options)
     let decoder = ToolCallDecoder(clock: options.clock, identity: options.identity)
     guard case .search(let request) = try decoder.decode(structured) else { return (fallback, false, "not a search") }
-    let roundTrip = try explainer.explain(try request.prepare(with: executor, options: options), options: options)
-    if Self.normalized(original) == Self.normalized(roundTrip) { return (structured, true, nil) }
+    // The decoded call's tree; a call the decoder could only give as text is that text parsed.
+    let decoded = try request.syntax ?? Parser.parse(SourceText(request.query))
+    if RoundTripShape.of(decoded) == RoundTripShape.of(syntax) { return (structured, true, nil) }
     return (fallback, false, "the structured form would mean a different query")
-  }
-
-  /// Explain text without what names the statements (the decoder names them after stage ids).
-  static func normalized(_ explain: String) -> String {
-    explain.split(separator: "\n").filter { !$0.hasPrefix("clock:") }.map { line -> String in
-      guard line.hasPrefix("statement "), let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ":"), open < close else { return String(line) }
-      return String(line[..<open]).trimmingCharacters(in: .whitespaces) + String(line[close...])
-    }.joined(separator: "\n")
   }
 
   /// The structured form of a parsed query, or `Unsupported`.

@@ -341,7 +341,8 @@ package struct Benchmark {
         graph = try PlainQuestionPlanner().plan(question, context: context).graph(context)
       case .planned(let question):
         guard let planner else { throw BenchmarkError("no planner for '\(question)'") }
-        graph = try executor.prepare(try planner.plan(question).dsl, options: options)
+        let plan = try planner.plan(question)
+        graph = try executor.prepare(plan.query, source: SourceText(plan.dsl), options: options)
       case .toolCall(let arguments):
         let result = try SearchTool(executor: executor, options: options).call(arguments)
         if let error = result.error { throw BenchmarkError("tool call failed: \(error)") }

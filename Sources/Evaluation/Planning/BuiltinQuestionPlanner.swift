@@ -35,6 +35,6 @@ package final class BuiltinQuestionPlanner: QuestionPlanner, @unchecked Sendable
     lock.unlock()
     let plan = try planner.plan(question)
     // Counts and statistics are judged by the items behind them.
-    return .text(plan.itemsDSL)
+    return .graph(try context.executor.prepare(plan.itemsQuery, source: SourceText(plan.itemsDSL), options: context.options))
   }
 }

@@ -41,32 +41,39 @@ extension QueryExecutor {
     }
     thread.name = "searchlight-query"
     thread.start()
-    return QueryReplies(stream: stream)
+    return QueryReplies(stream, classify: QueryError.init)
   }
 }
 
 /// The replies of one query, in order, as `QueryExecutor.replies(for:options:)` produces
 /// them; iterating throws only `QueryError`.
-public struct QueryReplies: AsyncSequence, Sendable {
-  public typealias Element = Reply
-  public typealias Failure = QueryError
+public typealias QueryReplies = ClassifiedStream<Reply, QueryError>
 
-  let stream: AsyncThrowingStream<Reply, any Error>
+/// The elements of an `AsyncThrowingStream` whose iteration throws one error type: what the
+/// stream finishes with, classified (`QueryError.init(_:)` for `QueryReplies`).
+public struct ClassifiedStream<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+  let stream: AsyncThrowingStream<Element, any Error>
+  let classify: @Sendable (any Error) -> Failure
 
-  public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+  /// The elements of `stream`, its errors turned into `Failure`s by `classify`.
+  package init(_ stream: AsyncThrowingStream<Element, any Error>, classify: @escaping @Sendable (any Error) -> Failure) {
+    self.stream = stream
+    self.classify = classify
+  }
 
-  /// Iterates the replies.
+  public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator(), classify: classify) }
+
+  /// Iterates the elements.
   public struct Iterator: AsyncIteratorProtocol {
-    public typealias Element = Reply
-    public typealias Failure = QueryError
-    var base: AsyncThrowingStream<Reply, any Error>.Iterator
+    var base: AsyncThrowingStream<Element, any Error>.Iterator
+    let classify: @Sendable (any Error) -> Failure
 
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(QueryError) -> Reply? {
-      do { return try await base.next(isolation: actor) } catch { throw QueryError(error) }
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      do { return try await base.next(isolation: actor) } catch { throw classify(error) }
     }
 
-    public mutating func next() async throws(QueryError) -> Reply? {
-      do { return try await base.next() } catch { throw QueryError(error) }
+    public mutating func next() async throws(Failure) -> Element? {
+      do { return try await base.next() } catch { throw classify(error) }
     }
   }
 }

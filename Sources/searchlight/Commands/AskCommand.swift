@@ -104,13 +104,12 @@ enum AskCommand: Command {
     switch wait(for: session.streamResponse(to: question), printer: printer) {
     case .success(let timing):
       return timing
-    case .failure(let error) where error is CancellationError:
+    case .failure(.cancelled):
       Terminal.err("\n")
       throw CommandFailure(.interrupted, "cancelled")
-    case .failure(let error as ModelError):
-      throw ModelAccess.failure(error)
     case .failure(let error):
-      throw queryFailure(error)
+      // A model failure exits as `ModelAccess.failure` says, a failed search as a query's.
+      throw queryFailure(error.underlying)
     }
   }
 
@@ -164,16 +163,16 @@ enum AskCommand: Command {
   }
 
   /// Prints the stream's events until it ends, on a task that Ctrl-C cancels; blocks until then.
-  static func wait(for events: AsyncThrowingStream<AnswerEvent, any Error>, printer: AnswerPrinter) -> Result<AnswerTiming, any Error> {
-    let outcome = Mutex<Result<AnswerTiming, any Error>?>(nil)
+  static func wait(for events: AnswerEvents, printer: AnswerPrinter) -> Result<AnswerTiming, AnswerError> {
+    let outcome = Mutex<Result<AnswerTiming, AnswerError>?>(nil)
     let finished = DispatchSemaphore(value: 0)
     let task = Task {
       var printer = printer
-      let result: Result<AnswerTiming, any Error>
-      do {
+      let result: Result<AnswerTiming, AnswerError>
+      do throws(AnswerError) {
         for try await event in events { printer.print(event) }
         // A cancelled iteration just ends; only an answer that reached `.done` is complete.
-        result = printer.timing.end == nil ? .failure(CancellationError()) : .success(printer.timing)
+        result = printer.timing.end == nil ? .failure(.cancelled) : .success(printer.timing)
       } catch {
         result = .failure(error)
       }
@@ -187,7 +186,7 @@ enum AskCommand: Command {
     finished.wait()
     interrupt.cancel()
     signal(SIGINT, SIG_DFL)
-    return outcome.withLock { $0 } ?? .failure(CancellationError())
+    return outcome.withLock { $0 } ?? .failure(.cancelled)
   }
 }
 

@@ -104,6 +104,7 @@ struct QuerySetup {
 func queryFailure(_ error: any Error) -> any Error {
   switch error {
   case let error as QueryError: return queryFailure(error.underlying)
+  case let error as AnswerError: return queryFailure(error.underlying)
   case let error as DiagnosticsError: return CommandFailure(error)
   case let error as SearchIndexError: return CommandFailure(error)
   case let error as QueryRuntimeError: return CommandFailure(.dataError, error.message)
