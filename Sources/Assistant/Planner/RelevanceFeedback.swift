@@ -191,7 +191,10 @@ public struct RelevanceFeedback: Sendable, Hashable {
       guard length > 0 else { continue }
       var seen: Set<String> = []
       let share = item.relevance / totalRelevance
-      for (word, count) in counts where !StopWords.contains(word) {
+      // In word order: the forms of one stem add up in the same order in every process
+      // (a dictionary's order changes with its per-process seed, and so would the last bit
+      // of a sum, and with it the order of tied words in the plan).
+      for (word, count) in counts.sorted(by: { $0.key < $1.key }) where !StopWords.contains(word) {
         let key: String
         if let known = stems[word] { key = known } else {
           key = PorterStemmer.stem(word)
