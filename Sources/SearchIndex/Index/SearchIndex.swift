@@ -66,8 +66,11 @@ public final class SearchIndex: Sendable {
   private static func open(path: String, name: String, create: Bool, readOnly requested: Bool) throws(SearchIndexError)
     -> (writer: Connection, indexID: Int64, readerPath: String)
   {
-    let fileIsWritable = FileManager.default.isWritableFile(atPath: path)
+    // Whether it exists first, then (if it does) whether it is writable: asked the other way
+    // round, a file another creator makes between the two questions looks like an existing
+    // file that cannot be written, and this open would go read-only.
     let exists = FileManager.default.fileExists(atPath: path)
+    let fileIsWritable = exists && FileManager.default.isWritableFile(atPath: path)
     let readOnly = requested || (exists && !fileIsWritable)
     let openPath = readOnly && !folderIsWritable(path) ? immutableURI(path) : path
     do {
