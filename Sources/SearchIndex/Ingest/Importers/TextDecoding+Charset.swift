@@ -34,7 +34,7 @@ extension TextDecoding {
   }
 
   private static func isValidUTF8(_ bytes: some Collection<UInt8>) -> Bool {
-    String(validating: Array(bytes), as: UTF8.self) != nil
+    Array(bytes).withUnsafeBufferPointer(UTF8Validation.isValid)
   }
 
   /// Windows-1252: Latin-1 with printable characters in 0x80–0x9F (the five unassigned bytes
