@@ -89,6 +89,75 @@ import Testing
     #expect(again.rows == exact.rows && again.tokens == exact.tokens)
   }
 
+  /// Many hidden rowids cost every process a read of the partial indexes, so the file keeps
+  /// them per generation and scope: a new process reads the stored set, a damaged one is
+  /// read again from the items, the clock passing an expiration and a write both make them
+  /// read again.
+  @Test func manyHiddenRowidsAreKeptInTheFile() throws {
+    let minimum = SearchIndex.storedHiddenRowsMinimum
+    let protected = (0..<minimum).map { number in
+      item("p\(number)", domain: "private", protection: "hr", [("title", .string("Quokka \(number)"))])
+    }
+    let expiring = item("e", domain: "private", expiration: utc(2026, 9, 1), [("title", .string("Quokka later"))])
+    let fixture = try TemporaryIndex(Self.visible + protected + [expiring])
+    let june = AccessScope(now: utc(2026, 6, 1))
+    func hiddenIDs(_ index: SearchIndex, _ scope: AccessScope) throws -> Set<String> {
+      try index.read { db in
+        let rowids = try index.queryHiddenRows(for: scope, in: db, generation: SearchIndex.generation(in: db))
+        #expect(rowids == rowids.sorted())
+        return Set(try rowids.map { rowid in try #require(try db.scalar("SELECT id FROM items WHERE rowid = ?", [.integer(rowid)])?.stringValue) })
+      }
+    }
+    let expected = Set(protected.map(\.uniqueIdentifier))
+    #expect(try hiddenIDs(fixture.index, june) == expected)
+    let db = try Connection(path: fixture.index.path, readOnly: false, create: false)
+    let key = SearchIndex.hiddenRowsKey(june)
+    let stored = try #require(try db.scalar("SELECT summary FROM summary_cache WHERE scope = ?", [.text(key)]))
+    guard case .blob(let bytes) = stored else {
+      Issue.record("stored as \(stored)")
+      return
+    }
+    #expect(SearchIndex.decodeRowids(bytes).map { $0.count } == minimum)
+    // A stand-in set there is what a new process reads.
+    let standIn = try db.scalar("SELECT rowid FROM items WHERE id = 'a'")?.int64Value ?? -1
+    try db.run("UPDATE summary_cache SET summary = ? WHERE scope = ?", [.blob(SearchIndex.encodeRowids([standIn])), .text(key)])
+    #expect(try hiddenIDs(try SearchIndex(path: fixture.index.path), june) == ["a"])
+    // Bytes it did not write are read from the items instead.
+    try db.run("UPDATE summary_cache SET summary = ? WHERE scope = ?", [.blob([0x80]), .text(key)])
+    #expect(try hiddenIDs(try SearchIndex(path: fixture.index.path), june) == expected)
+    // Once the expiring item has expired it is hidden too, stored set or not.
+    let october = AccessScope(now: utc(2026, 10, 1))
+    #expect(try hiddenIDs(try SearchIndex(path: fixture.index.path), october) == expected.union(["e"]))
+    #expect(try hiddenIDs(try SearchIndex(path: fixture.index.path), june) == expected)
+    // A write makes them read again.
+    try db.run("UPDATE summary_cache SET summary = ? WHERE scope = ?", [.blob(SearchIndex.encodeRowids([standIn])), .text(key)])
+    let reopened = try SearchIndex(path: fixture.index.path)
+    try reopened.indexSearchableItems([item("q", domain: "private", protection: "hr", [("title", .string("Quokka too"))])])
+    #expect(try hiddenIDs(reopened, june) == expected.union(["q"]))
+  }
+
+  @Test func fewHiddenRowidsAreNotStored() throws {
+    let fixture = try TemporaryIndex(Self.visible + Self.hidden)
+    let scope = AccessScope(now: utc(2026, 6, 1))
+    let rowids = try fixture.index.read { db in
+      try fixture.index.queryHiddenRows(for: scope, in: db, generation: SearchIndex.generation(in: db))
+    }
+    #expect(rowids.count == 31)
+    let db = try Connection(path: fixture.index.path, readOnly: false, create: false)
+    let stored = try? db.scalar("SELECT count(*) FROM summary_cache WHERE scope = ?", [.text(SearchIndex.hiddenRowsKey(scope))])
+    #expect((stored?.int64Value ?? 0) == 0)
+  }
+
+  @Test func storedRowidsReadBackOrNotAtAll() {
+    for rowids: [Int64] in [[], [1], [-5, -1, 0, 3, 1 << 40], [Int64.min, 0, Int64.max], Array(stride(from: 7, to: 100_000, by: 13))] {
+      #expect(SearchIndex.decodeRowids(SearchIndex.encodeRowids(rowids)) == rowids)
+    }
+    // A repeated rowid (a gap of zero), a gap past the largest rowid, a cut varint.
+    #expect(SearchIndex.decodeRowids([2, 0]) == nil)
+    #expect(SearchIndex.decodeRowids(SearchIndex.encodeRowids([Int64.max - 1]) + [2]) == nil)
+    #expect(SearchIndex.decodeRowids([2, 0x81]) == nil)
+  }
+
   @Test func withNothingHiddenTheScoreIsFTS5sOwn() throws {
     let index = Self.alone.index
     let ours = try Self.relevance(#"search "quokka ferry""#, in: index)

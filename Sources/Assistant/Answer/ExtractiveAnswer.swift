@@ -96,24 +96,32 @@ struct ExtractiveAnswer {
   /// reduced to their text, heading and emphasis marks, code fences and table rules removed.
   static func plainText(_ text: String) -> String {
     var result = text
-    let rules: [(String, String)] = [
-      (#"<!--[\s\S]*?-->"#, " "),
-      (#"!\[[^\]]*\]\([^)]*\)"#, " "),
-      (#"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)"#, " "),
-      (#"\[([^\]]*)\]\([^)]*\)"#, "$1"),
-      (#"</?[A-Za-z][^>]*>"#, " "),
-      (#"(?m)^\s*```.*$"#, " "),
-      (#"(?m)^\s{0,3}#{1,6}\s+"#, ""),
-      (#"(?m)^\s*[-*+]\s+"#, ""),
-      (#"(?m)^\s*\|?[\s:|-]+\|?\s*$"#, ""),
-      (#"\*\*|__|`"#, ""),
-      (#"https?://\S+"#, " "),
-      (#"&nbsp;|&amp;|&lt;|&gt;|&quot;"#, " "),
-    ]
-    for (pattern, template) in rules {
-      result = result.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
+    for rule in markupRules where rule.needs.map(result.contains) ?? true {
+      result = rule.pattern.stringByReplacingMatches(
+        in: result, range: NSRange(result.startIndex..., in: result), withTemplate: rule.template)
     }
     return result
+  }
+
+  /// The rules of `plainText`, compiled once per process (compiling them for every answer
+  /// cost more than choosing its sentences), each with a text it cannot match without, so a
+  /// plain note skips it.
+  private static let markupRules: [(pattern: NSRegularExpression, template: String, needs: String?)] = [
+    (#"<!--[\s\S]*?-->"#, " ", "<!--"),
+    (#"!\[[^\]]*\]\([^)]*\)"#, " ", "]("),
+    (#"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)"#, " ", "]("),
+    (#"\[([^\]]*)\]\([^)]*\)"#, "$1", "]("),
+    (#"</?[A-Za-z][^>]*>"#, " ", "<"),
+    (#"(?m)^\s*```.*$"#, " ", "```"),
+    (#"(?m)^\s{0,3}#{1,6}\s+"#, "", "#"),
+    (#"(?m)^\s*[-*+]\s+"#, "", nil),
+    (#"(?m)^\s*\|?[\s:|-]+\|?\s*$"#, "", nil),
+    (#"\*\*|__|`"#, "", nil),
+    (#"https?://\S+"#, " ", "http"),
+    (#"&nbsp;|&amp;|&lt;|&gt;|&quot;"#, " ", "&"),
+  ].map { pattern, template, needs in
+    // The patterns are constants: a failure to compile them is a programming error.
+    (try! NSRegularExpression(pattern: pattern), template, needs)
   }
 
   /// True for a sentence worth quoting: a word of letters, and mostly letters and spaces

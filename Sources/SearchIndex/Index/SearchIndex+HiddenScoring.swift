@@ -53,7 +53,7 @@ extension SearchIndex {
     let window = try Self.expiryWindow(db, now: now)
     storeCacheRow(
       key: key, generation: generation, validFrom: window.from, validUntil: window.until,
-      text: JSONValue.array([.number(Double(totals.rows)), .number(Double(totals.tokens))]).compactText)
+      value: .text(JSONValue.array([.number(Double(totals.rows)), .number(Double(totals.tokens))]).compactText))
     return totals
   }
 

@@ -92,20 +92,32 @@ extension SearchIndex {
   /// The text `summary_cache` holds under `key` for `generation`, if it holds for the clock
   /// time `now`; nil when there is none (or no table).
   static func storedCacheRow(_ db: Connection, indexID: Int64, key: String, generation: Int64, now: Double) -> String? {
+    storedCacheValue(db, indexID: indexID, key: key, generation: generation, now: now) { $0.string(0) }
+  }
+
+  /// The bytes `summary_cache` holds under `key` (see `storedCacheRow`).
+  static func storedCacheBlob(_ db: Connection, indexID: Int64, key: String, generation: Int64, now: Double) -> [UInt8]? {
+    storedCacheValue(db, indexID: indexID, key: key, generation: generation, now: now) { $0.blob(0) }
+  }
+
+  private static func storedCacheValue<T>(
+    _ db: Connection, indexID: Int64, key: String, generation: Int64, now: Double, _ read: (Statement) -> T?
+  ) -> T? {
     guard let rows = try? db.rows(
       "SELECT summary, validFrom, validUntil FROM summary_cache WHERE indexId = ? AND scope = ? AND generation = ?",
       [.integer(indexID), .text(key), .integer(generation)],
-      { ($0.string(0) ?? "", $0.isNull(1) ? nil : $0.double(1), $0.isNull(2) ? nil : $0.double(2)) }),
-      let (text, validFrom, validUntil) = rows.first,
+      { (read($0), $0.isNull(1) ? nil : $0.double(1), $0.isNull(2) ? nil : $0.double(2)) }),
+      let (value, validFrom, validUntil) = rows.first,
       validFrom.map({ $0 <= now }) ?? true, validUntil.map({ now < $0 }) ?? true
     else { return nil }
-    return text
+    return value
   }
 
-  /// Stores `text` in `summary_cache` under `key`, through a short-lived connection of its
-  /// own (the caller may be inside a read transaction, or hold the writer); a read-only
-  /// file, read-only media or a busy writer skip it: it is only a cache.
-  func storeCacheRow(key: String, generation: Int64, validFrom: Double?, validUntil: Double?, text: String) {
+  /// Stores `value` (text, or bytes in the same column) in `summary_cache` under `key`,
+  /// through a short-lived connection of its own (the caller may be inside a read
+  /// transaction, or hold the writer); a read-only file, read-only media or a busy writer
+  /// skip it: it is only a cache.
+  func storeCacheRow(key: String, generation: Int64, validFrom: Double?, validUntil: Double?, value: SQLValue) {
     guard FileManager.default.isWritableFile(atPath: path), let db = try? Connection(path: path, readOnly: false, create: false) else {
       return
     }
@@ -115,7 +127,7 @@ extension SearchIndex {
       try db.run(
         "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
         [.integer(indexID), .text(key), .integer(generation), validFrom.map(SQLValue.real) ?? .null,
-         validUntil.map(SQLValue.real) ?? .null, .text(text)])
+         validUntil.map(SQLValue.real) ?? .null, value])
     }
   }
 

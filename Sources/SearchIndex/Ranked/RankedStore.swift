@@ -190,7 +190,7 @@ struct RankedStore {
     try statement.bind(int: number, at: 2)
     guard try statement.step() else { return nil }
     defer { statement.reset() }
-    guard let page = DocumentPage.decode(number: number, fieldCount: Self.fieldCount, bytes: statement.blob(0)) else {
+    guard let page = statement.withBlob(0, { DocumentPage.decode(number: number, fieldCount: Self.fieldCount, bytes: $0) }) else {
       throw DatabaseError(code: .corrupt, message: "ranked index: page \(number) is malformed")
     }
     return page

@@ -34,3 +34,25 @@ import Testing
     for list in lists { #expect(TermListCodec.decode(TermListCodec.encode(list)) == list) }
   }
 }
+
+extension VarintTests {
+  @Test func readIfValidStopsAtTheEndInsteadOfTrapping() {
+    for value in Self.edgeValues {
+      var bytes: [UInt8] = []
+      Varint.append(value, to: &bytes)
+      bytes.withUnsafeBufferPointer { buffer in
+        var position = 0
+        #expect(Varint.readIfValid(buffer.baseAddress!, &position, end: buffer.count) == value)
+        #expect(position == buffer.count)
+        // Cut short by a byte: no value.
+        var cut = 0
+        #expect(Varint.readIfValid(buffer.baseAddress!, &cut, end: buffer.count - 1) == nil)
+      }
+    }
+    let endless: [UInt8] = Array(repeating: 0xFF, count: 12)
+    endless.withUnsafeBufferPointer { buffer in
+      var position = 0
+      #expect(Varint.readIfValid(buffer.baseAddress!, &position, end: buffer.count) == nil)
+    }
+  }
+}

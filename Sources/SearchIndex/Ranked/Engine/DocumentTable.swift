@@ -163,11 +163,16 @@ package final class DocumentPage: @unchecked Sendable {
   private var longLengths: [Int: UInt32] = [:]
   package private(set) var liveCount = 0
 
-  package init(number: Int64, fieldCount: Int) {
+  package convenience init(number: Int64, fieldCount: Int) {
+    self.init(number: number, fieldCount: fieldCount, zeroed: true)
+  }
+
+  /// A page whose lengths are zero, or left for `decode` to write every one of them.
+  private init(number: Int64, fieldCount: Int, zeroed: Bool) {
     self.number = number
     self.fieldCount = fieldCount
     lengths = .allocate(capacity: DocumentTable.pageSize * fieldCount)
-    lengths.initialize(repeating: 0, count: DocumentTable.pageSize * fieldCount)
+    if zeroed { lengths.initialize(repeating: 0, count: DocumentTable.pageSize * fieldCount) }
     live = .allocate(capacity: Self.liveWordCount)
     live.initialize(repeating: 0, count: Self.liveWordCount)
   }
@@ -246,32 +251,75 @@ package final class DocumentPage: @unchecked Sendable {
 
   /// Decodes `encoded()`; nil when the bytes are malformed.
   package static func decode(number: Int64, fieldCount: Int, bytes: [UInt8]) -> DocumentPage? {
-    guard bytes.count >= liveWordCount * 8 else { return nil }
-    let page = DocumentPage(number: number, fieldCount: fieldCount)
-    let ok = bytes.withUnsafeBufferPointer { buffer -> Bool in
-      let base = buffer.baseAddress!
-      for word in 0..<liveWordCount {
-        var value: UInt64 = 0
-        for byte in 0..<8 { value |= UInt64(base[word * 8 + byte]) << UInt64(byte * 8) }
-        page.live[word] = value
-        page.liveCount += value.nonzeroBitCount
+    bytes.withUnsafeBytes { decode(number: number, fieldCount: fieldCount, bytes: $0) }
+  }
+
+  /// Decodes `encoded()` from `bytes` (for instance SQLite's buffer of a blob column, read
+  /// without a copy); nil when they are malformed.
+  ///
+  /// A query of common words at a million items decodes every page (a million documents'
+  /// lengths), so the loop visits only the live bits and keeps its counts in locals.
+  package static func decode(number: Int64, fieldCount: Int, bytes: UnsafeRawBufferPointer) -> DocumentPage? {
+    let count = bytes.count
+    guard count >= liveWordCount * 8, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+    let page = DocumentPage(number: number, fieldCount: fieldCount, zeroed: false)
+    let lengths = page.lengths
+    let live = page.live
+    var liveCount = 0
+    var longLengths: [Int: UInt32] = [:]
+    var position = liveWordCount * 8
+    for word in 0..<liveWordCount {
+      var value: UInt64 = 0
+      for byte in 0..<8 { value |= UInt64(base[word * 8 + byte]) << UInt64(byte * 8) }
+      live[word] = value
+      liveCount += value.nonzeroBitCount
+      // Dead documents take no bytes and read as zero lengths.
+      var dead = ~value
+      while dead != 0 {
+        let offset = word << 6 | dead.trailingZeroBitCount
+        dead &= dead - 1
+        (lengths + offset * fieldCount).initialize(repeating: 0, count: fieldCount)
       }
-      var position = liveWordCount * 8
-      for offset in 0..<DocumentTable.pageSize where page.isLive(offset) {
-        for field in 0..<fieldCount {
-          guard position < buffer.count else { return false }
-          let length = Varint.read(base, &position, end: buffer.count)
-          let index = offset * fieldCount + field
+      if value == UInt64.max {
+        // 64 live documents: their lengths are one run of the page's rows.
+        let first = lengths + word * 64 * fieldCount
+        for index in 0..<(64 * fieldCount) {
+          guard position < count else { return nil }
+          let byte = base[position]
+          if byte < 0x80 {
+            first[index] = UInt16(byte)
+            position += 1
+            continue
+          }
+          guard let length = Varint.readIfValid(base, &position, end: count) else { return nil }
           if length >= UInt64(escapedLength) {
-            page.lengths[index] = escapedLength
-            page.longLengths[index] = UInt32(clamping: length)
+            first[index] = escapedLength
+            longLengths[word * 64 * fieldCount + index] = UInt32(clamping: length)
           } else {
-            page.lengths[index] = UInt16(length)
+            first[index] = UInt16(length)
+          }
+        }
+        continue
+      }
+      var pending = value
+      while pending != 0 {
+        let offset = word << 6 | pending.trailingZeroBitCount
+        pending &= pending - 1
+        let row = lengths + offset * fieldCount
+        for field in 0..<fieldCount {
+          guard let length = Varint.readIfValid(base, &position, end: count) else { return nil }
+          if length >= UInt64(escapedLength) {
+            row[field] = escapedLength
+            longLengths[offset * fieldCount + field] = UInt32(clamping: length)
+          } else {
+            row[field] = UInt16(length)
           }
         }
       }
-      return position == buffer.count
     }
-    return ok ? page : nil
+    guard position == count else { return nil }
+    page.liveCount = liveCount
+    page.longLengths = longLengths
+    return page
   }
 }

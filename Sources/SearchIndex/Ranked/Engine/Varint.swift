@@ -27,6 +27,26 @@ package enum Varint {
     return length
   }
 
+  /// Reads one varint at `offset` (advancing it); nil when the bytes end inside it or it
+  /// is longer than a `UInt64`, for bytes read from a file, which may be damaged.
+  @inline(__always)
+  package static func readIfValid(_ base: UnsafePointer<UInt8>, _ offset: inout Int, end: Int) -> UInt64? {
+    guard offset < end else { return nil }
+    var byte = base[offset]
+    offset += 1
+    if byte < 0x80 { return UInt64(byte) }
+    var result = UInt64(byte & 0x7F)
+    var shift: UInt64 = 7
+    repeat {
+      guard offset < end, shift < 64 else { return nil }
+      byte = base[offset]
+      offset += 1
+      result |= UInt64(byte & 0x7F) << shift
+      shift += 7
+    } while byte >= 0x80
+    return result
+  }
+
   /// Reads one varint at `offset` (advancing it). Traps on truncated input rather
   /// than reading past `end`: payloads come from persisted BLOBs, and a corrupt
   /// row must not turn into out-of-bounds reads.

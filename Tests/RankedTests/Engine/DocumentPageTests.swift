@@ -1,0 +1,62 @@
+import Testing
+@testable import SearchIndex
+
+/// A page of field lengths survives its stored form: full runs of 64 live documents, runs
+/// with dead documents, lengths of one byte, of several and past `UInt16`; damaged bytes
+/// read as no page rather than a wrong one (or a crash).
+@Suite struct DocumentPageTests {
+  static let fieldCount = 5
+
+  /// Documents 0-63 all live (a full run), 64-127 every third, 200 and 1,023 alone; lengths
+  /// of every size class.
+  static func samplePage() -> DocumentTable {
+    var table = DocumentTable(fieldCount: fieldCount)
+    let docs = Array(0..<64) + stride(from: 64, to: 128, by: 3).map { $0 } + [200, 1_023]
+    for doc in docs {
+      let lengths = (0..<fieldCount).map { field in
+        switch (doc + field) % 7 {
+        case 0: 0
+        case 1: 127
+        case 2: 128
+        case 3: 65_534
+        case 4: 65_535
+        case 5: 1_000_000
+        default: doc * 3 + field
+        }
+      }
+      table.insert(DocID(doc), fieldLengths: lengths, encodedTerms: nil)
+    }
+    return table
+  }
+
+  @Test func aPageReadsBackAsWritten() throws {
+    let table = Self.samplePage()
+    let page = try #require(table.page(0))
+    let decoded = try #require(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: page.encoded()))
+    #expect(decoded.liveCount == page.liveCount)
+    var copy = DocumentTable(fieldCount: Self.fieldCount)
+    copy.install(decoded)
+    for doc in 0..<DocumentTable.pageSize {
+      #expect(copy.fieldLengths(of: DocID(doc)) == table.fieldLengths(of: DocID(doc)), "document \(doc)")
+    }
+    #expect(copy.fieldLengths(of: 64) != nil && copy.fieldLengths(of: 65) == nil)
+    #expect(copy.fieldLengths(of: 5)?.contains(1_000_000) == true)
+  }
+
+  @Test func damagedBytesAreNoPage() throws {
+    let bytes = try #require(Self.samplePage().page(0)).encoded()
+    // Too short for the live bitmap, cut inside the lengths, cut inside one varint, and a
+    // byte too many.
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: Array(bytes.prefix(100))) == nil)
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: Array(bytes.dropLast(7))) == nil)
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: bytes + [0]) == nil)
+    var unfinished = Array(bytes.prefix(128))
+    unfinished[0] = 1  // one live document
+    unfinished += [0x80, 0x80]  // its first length never ends
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: unfinished) == nil)
+    var tooLong = Array(bytes.prefix(128)).map { _ in UInt8(0) }
+    tooLong[0] = 1
+    tooLong += Array(repeating: 0xFF, count: 11) + [1, 1, 1, 1, 1]  // a varint past 64 bits
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: tooLong) == nil)
+  }
+}
