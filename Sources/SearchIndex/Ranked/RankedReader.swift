@@ -246,10 +246,20 @@ struct RankedReader {
   ) {
     let live = hidden.filter(documents.contains)
     guard !live.isEmpty else { return }
+    // Summed first, then taken away once: an array per hidden document (30,000 at 1M) cost
+    // more than the sums.
+    let fieldCount = statistics.totalFieldLengths.count
+    var removed = RankedStatistics(fieldCount: fieldCount, generation: statistics.generation)
     for doc in live {
       guard let location = documents.location(of: doc) else { continue }
-      statistics.remove(fieldLengths: (0..<statistics.totalFieldLengths.count).map { documents.length(at: location, field: $0) })
+      removed.documentCount += 1
+      for field in 0..<fieldCount {
+        let length = documents.length(at: location, field: field)
+        removed.totalFieldLengths[field] += length
+        if length > 0 { removed.fieldDocumentCounts[field] += 1 }
+      }
     }
+    statistics.remove(removed)
     let docs = UnsafeMutablePointer<DocID>.allocate(capacity: BlockCodec.capacity)
     defer { docs.deallocate() }
     for position in terms.indices {

@@ -45,6 +45,15 @@ package struct RankedStatistics: Sendable, Equatable {
     }
   }
 
+  /// Takes away the documents `other` counts (their number, field lengths and fields with text).
+  mutating func remove(_ other: RankedStatistics) {
+    documentCount -= other.documentCount
+    for field in totalFieldLengths.indices {
+      totalFieldLengths[field] -= other.totalFieldLengths[field]
+      fieldDocumentCounts[field] -= other.fieldDocumentCounts[field]
+    }
+  }
+
   // MARK: - Row encoding
 
   static func encode(_ values: [Int]) -> [UInt8] {
