@@ -148,6 +148,18 @@ import Testing
     #expect((stored?.int64Value ?? 0) == 0)
   }
 
+  @Test func aPhraseCountLeavesHiddenRowsOutInAnyOrder() {
+    var ascending = VisibleBM25.PhraseCount(hidden: [3, 5, 9])
+    for rowid: Int64 in [1, 3, 4, 5, 9, 10, 12] { ascending.count(rowid) }
+    #expect(ascending.hits == 4)
+    var shuffled = VisibleBM25.PhraseCount(hidden: [3, 5, 9])
+    for rowid: Int64 in [10, 3, 2, 9, 4, 5, 1] { shuffled.count(rowid) }
+    #expect(shuffled.hits == 4)
+    var nothingHidden = VisibleBM25.PhraseCount(hidden: [])
+    for rowid: Int64 in [-4, 7, 2] { nothingHidden.count(rowid) }
+    #expect(nothingHidden.hits == 3)
+  }
+
   @Test func storedRowidsReadBackOrNotAtAll() {
     for rowids: [Int64] in [[], [1], [-5, -1, 0, 3, 1 << 40], [Int64.min, 0, Int64.max], Array(stride(from: 7, to: 100_000, by: 13))] {
       #expect(SearchIndex.decodeRowids(SearchIndex.encodeRowids(rowids)) == rowids)

@@ -184,7 +184,7 @@ extension SearchIndex {
       guard !rowids.isEmpty else { return nil }
       let totals = try hiddenFullTextTotals(for: scope, in: db, generation: generation)
       guard totals.rows > 0 else { return nil }
-      return HiddenFullTextRows(rowids: Set(rowids), rows: totals.rows, tokens: totals.tokens)
+      return HiddenFullTextRows(rowids: rowids, rows: totals.rows, tokens: totals.tokens)
     }
   }
 }

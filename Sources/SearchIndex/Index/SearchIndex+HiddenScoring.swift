@@ -17,10 +17,11 @@ extension SearchIndex {
     try statement.bind(hidden.arguments)
     var rows = HiddenFullTextRows(rowids: [], rows: 0, tokens: 0)
     while try statement.step() {
-      rows.rowids.insert(statement.int64(0))
+      rows.rowids.append(statement.int64(0))
       rows.tokens += Self.docsizeTotal(statement.blob(1))
     }
     statement.reset()
+    rows.rowids.sort()
     rows.rows = Int64(rows.rowids.count)
     return rows.rowids.isEmpty ? nil : rows
   }
