@@ -45,8 +45,14 @@ enum WindowedBlockMax {
     let survivors = bits + wordCount
     let allowedBits = bits + 2 * wordCount
     var entries = WindowPostings(fieldCount: fieldCount)
+    // The terms of a window by ascending window bound, and which of them are non-essential.
+    let order = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
+    let nonEssential = UnsafeMutablePointer<Bool>.allocate(capacity: max(1, n))
+    nonEssential.initialize(repeating: false, count: max(1, n))
     let windowBound = arena.blockBounds
     defer {
+      order.deallocate()
+      nonEssential.deallocate()
       entries.deallocate()
       boundSum.deallocate()
       accumulator.deallocate()
@@ -79,17 +85,47 @@ enum WindowedBlockMax {
                 doc = allowedHint < ids.count ? ids[allowedHint] : TermCursor.exhausted
               }
             }
-            // Pass 1 (bounding): record every posting of the window and add its
-            // list's window bound to the document. No scoring, no length lookups.
-            entries.count = 0
+            // MaxScore split (Turtle and Flood): the terms of smallest window bounds whose
+            // bounds together cannot beat the threshold are non-essential. A document
+            // matching only those cannot enter the top k, so their postings count only for
+            // documents an essential term matched; the rest are stepped over unrecorded.
+            // (At least one term is essential: the window's total beats the threshold.)
+            var ordered = 0
             for c in 0..<n where windowBound[c] > 0 {
+              var position = ordered
+              while position > 0 && windowBound[order[position - 1]] > windowBound[c] {
+                order[position] = order[position - 1]
+                position -= 1
+              }
+              order[position] = c
+              ordered += 1
+            }
+            var nonEssentialTotal = 0.0
+            for position in 0..<ordered { nonEssential[order[position]] = false }
+            for position in 0..<ordered {
+              let c = order[position]
+              guard nonEssentialTotal + windowBound[c] + tolerance <= threshold else { break }
+              nonEssentialTotal += windowBound[c]
+              nonEssential[c] = true
+            }
+            // Pass 1 (bounding): record every posting of the essential terms in the window
+            // and add its list's window bound to the document, then the non-essential
+            // terms' postings of documents already recorded. No scoring, no length lookups.
+            entries.count = 0
+            for position in stride(from: ordered - 1, through: 0, by: -1) {
+              let c = order[position]
               let termBound = windowBound[c]
+              let essential = !nonEssential[c]
               cursors[c].advance(to: base)
               while cursors[c].doc < end {
                 let offset = Int(cursors[c].doc - base)
                 let word = offset >> 6
                 let bit: UInt64 = 1 << UInt64(offset & 63)
                 if touched[word] & bit == 0 {
+                  guard essential else {
+                    cursors[c].next()
+                    continue
+                  }
                   touched[word] |= bit
                   boundSum[offset] = 0
                 }
