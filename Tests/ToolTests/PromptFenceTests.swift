@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Assistant
+import SearchIndex
 
 /// Retrieved text inside the `<data>` fence can neither close it nor open another, however it
 /// disguises the tag, and cannot speak in a chat template's voice.
@@ -65,5 +66,64 @@ import Testing
   @Test func invisibleCharactersAreDroppedAndLookAlikesFolded() {
     #expect(Self.fenced("zero\u{200B}width\u{2060}joined") == "zerowidthjoined")
     #expect(Self.fenced("a\u{FF0F}b") == "a/b")
+  }
+  /// The neutralising rules as first written, scalar by scalar (before the runs between
+  /// replacements were copied whole): the reference the faster form must agree with.
+  static func reference(_ line: String) -> String {
+    var folded = String.UnicodeScalarView()
+    for scalar in line.unicodeScalars {
+      if scalar.isASCII { folded.append(scalar); continue }
+      if scalar.properties.generalCategory == .format { continue }
+      folded.append(ToolResultFormatter.lookAlikes[scalar] ?? scalar)
+    }
+    let scalars = Array(folded)
+    func startsTag(after index: Int) -> Bool {
+      var next = index + 1
+      while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
+      guard next < scalars.count else { return false }
+      if scalars[next] == "<" { return startsTag(after: next) }
+      return scalars[next].properties.isAlphabetic || "/|!?".unicodeScalars.contains(scalars[next])
+    }
+    func templateTokenLength(at index: Int) -> Int? {
+      guard let close = scalars[index...].prefix(32).firstIndex(of: "]") else { return nil }
+      let inside = String(String.UnicodeScalarView(scalars[(index + 1)..<close])).filter { !$0.isWhitespace && $0 != "/" }.uppercased()
+      return ToolResultFormatter.templateTokens.contains(inside) ? close - index + 1 : nil
+    }
+    var result = String.UnicodeScalarView()
+    var index = 0
+    while index < scalars.count {
+      let scalar = scalars[index]
+      if scalar == "<", startsTag(after: index) {
+        result.append(contentsOf: "&lt;".unicodeScalars)
+      } else if scalar == "[", let length = templateTokenLength(at: index) {
+        result.append(contentsOf: "&#91;".unicodeScalars)
+        result.append(contentsOf: scalars[(index + 1)..<(index + length)])
+        index += length
+        continue
+      } else {
+        result.append(scalar)
+      }
+      index += 1
+    }
+    return String(result)
+  }
+
+  @Test func agreesWithTheScalarByScalarRulesOnRandomText() {
+    let pieces = [
+      "<", "[", "]", "/", "|", "!", "?", " ", "\t", "\n", "a", "Z", "é", "東", "data", "INST", "inst", "SYS", "TOOL_CALLS",
+      "\u{2039}", "\u{FF1C}", "\u{FF3B}", "\u{FF3D}", "\u{2044}", "\u{200B}", "\u{00AD}", "\u{202E}", "\u{FEFF}", "3", "<<",
+      "\u{1F600}", "e\u{301}",
+    ]
+    var generator = SplitMix64(seed: 0x5EA7C4)
+    var checked = 0
+    for _ in 0..<4_000 {
+      let count = Int.random(in: 0...24, using: &generator)
+      let text = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+      let expected = Self.reference(text)
+      #expect(Self.fenced(text) == expected, "\(text.debugDescription)")
+      if expected != text { checked += 1 }
+    }
+    // Most random texts had something to change, so both paths were exercised.
+    #expect(checked > 1_000)
   }
 }

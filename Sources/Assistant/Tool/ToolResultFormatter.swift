@@ -92,31 +92,50 @@ struct ToolResultFormatter {
   static func neutralised(_ line: String) -> String {
     // Plain ASCII without `<` or `[` has nothing to neutralise: most values, returned as they are.
     if line.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: "[") }) { return line }
+    // No ASCII scalar is a format character or a look-alike, and most non-ASCII text (accented
+    // letters, other scripts) holds neither: such a line is folded already, without building
+    // it again scalar by scalar (that cost a third of a tool call's page of ten items).
+    func needsFolding(_ scalar: Unicode.Scalar) -> Bool {
+      !scalar.isASCII && (scalar.properties.generalCategory == .format || lookAlikes[scalar] != nil)
+    }
     var folded = String.UnicodeScalarView()
-    for scalar in line.unicodeScalars {
-      // No ASCII scalar is a format character or a look-alike: the common case skips both lookups.
-      if scalar.isASCII { folded.append(scalar); continue }
-      if scalar.properties.generalCategory == .format { continue }
-      folded.append(lookAlikes[scalar] ?? scalar)
-    }
-    let scalars = Array(folded)
-    var result = String.UnicodeScalarView()
-    var index = 0
-    while index < scalars.count {
-      let scalar = scalars[index]
-      if scalar == "<", startsTag(scalars, after: index) {
-        result.append(contentsOf: "&lt;".unicodeScalars)
-      } else if scalar == "[", let length = templateTokenLength(scalars, at: index) {
-        result.append(contentsOf: "&#91;".unicodeScalars)
-        result.append(contentsOf: scalars[(index + 1)..<(index + length)])
-        index += length
-        continue
-      } else {
-        result.append(scalar)
+    if line.unicodeScalars.contains(where: needsFolding) {
+      for scalar in line.unicodeScalars {
+        if scalar.isASCII { folded.append(scalar); continue }
+        if scalar.properties.generalCategory == .format { continue }
+        folded.append(lookAlikes[scalar] ?? scalar)
       }
-      index += 1
+    } else {
+      folded = line.unicodeScalars
     }
-    return String(result)
+    // Without `<` or `[` there is no tag or template token to defuse.
+    let text = String(folded)
+    let utf8 = text.utf8
+    func isOpening(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[") }
+    guard var found = utf8.firstIndex(where: isOpening) else { return text }
+    // The unchanged runs between replacements are copied whole; `<` and `[` are ASCII, so
+    // every byte found is a scalar boundary.
+    let scalars = text.unicodeScalars
+    var result = ""
+    result.reserveCapacity(utf8.count + 16)
+    var runStart = text.startIndex
+    while true {
+      var resume = scalars.index(after: found)
+      if scalars[found] == "<", startsTag(scalars, after: found) {
+        result += text[runStart..<found]
+        result += "&lt;"
+        runStart = resume
+      } else if scalars[found] == "[", let close = templateTokenEnd(scalars, at: found) {
+        result += text[runStart..<found]
+        result += "&#91;"
+        runStart = resume
+        resume = close
+      }
+      guard resume < text.endIndex, let next = utf8[resume...].firstIndex(where: isOpening) else { break }
+      found = next
+    }
+    result += text[runStart...]
+    return result
   }
 
   /// Characters that pass for the ASCII punctuation of tags and template tokens.
@@ -138,10 +157,10 @@ struct ToolResultFormatter {
 
   /// True when the `<` at `index` starts a tag or a template token: after optional spaces
   /// comes a letter, `/`, `|`, `!`, `?`, or another `<` that starts one.
-  private static func startsTag(_ scalars: [Unicode.Scalar], after index: Int) -> Bool {
-    var next = index + 1
-    while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
-    guard next < scalars.count else { return false }
+  private static func startsTag(_ scalars: String.UnicodeScalarView, after index: String.Index) -> Bool {
+    var next = scalars.index(after: index)
+    while next < scalars.endIndex, scalars[next].properties.isWhitespace { next = scalars.index(after: next) }
+    guard next < scalars.endIndex else { return false }
     let scalar = scalars[next]
     // `<<SYS>>` is a token; `x << 2` is not.
     if scalar == "<" { return startsTag(scalars, after: next) }
@@ -151,11 +170,12 @@ struct ToolResultFormatter {
   /// Bracketed tokens of chat templates (Llama 2, Mistral).
   static let templateTokens = ["INST", "SYS", "SYSTEM_PROMPT", "TOOL_CALLS", "AVAILABLE_TOOLS", "TOOL_RESULTS", "TOOL_CONTENT"]
 
-  /// The length of the template token (`[INST]`, `[ /inst ]`) starting at `index`, if one does.
-  private static func templateTokenLength(_ scalars: [Unicode.Scalar], at index: Int) -> Int? {
+  /// Where the template token (`[INST]`, `[ /inst ]`) starting at `index` ends (after its
+  /// `]`), if one starts there.
+  private static func templateTokenEnd(_ scalars: String.UnicodeScalarView, at index: String.Index) -> String.Index? {
     guard let close = scalars[index...].prefix(32).firstIndex(of: "]") else { return nil }
-    let inside = String(String.UnicodeScalarView(scalars[(index + 1)..<close])).filter { !$0.isWhitespace && $0 != "/" }.uppercased()
-    return templateTokens.contains(inside) ? close - index + 1 : nil
+    let inside = String(scalars[scalars.index(after: index)..<close]).filter { !$0.isWhitespace && $0 != "/" }.uppercased()
+    return templateTokens.contains(inside) ? scalars.index(after: close) : nil
   }
 
   private func line(for item: ResultItem, scored: Bool, fetch: [String]) -> String {
