@@ -239,4 +239,36 @@ import Testing
     #expect(JSONValue.number(1e300).intValue == nil)
     #expect(JSONValue.string("3").intValue == nil)
   }
+  /// Strings are scanned eight bytes at a time: a quote, backslash or control character at
+  /// any position of a word, or in the tail after the last whole word, is found, whether the
+  /// string is read or passed over.
+  @Test func everyPositionOfAStringIsScanned() throws {
+    for length in 0..<40 {
+      let plain = String((0..<length).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+      #expect(try JSONParser.parse("\"\(plain)\"") == .string(plain))
+      for position in 0..<max(1, length) where length > 0 {
+        var characters = Array(plain)
+        characters[position] = "é"
+        let accented = String(characters)
+        #expect(try JSONParser.parse("[\"\(accented)\", 1]") == .array([.string(accented), .number(1)]))
+        // An escaped quote at the position; kept and skipped members around it.
+        var escaped = Array(plain)
+        escaped.insert(contentsOf: ["\\", "\""], at: position)
+        let text = "{\"skip\": \"\(String(escaped))\", \"keep\": \"\(String(escaped))\", \"n\": 2}"
+        let object = try JSONParser.parseObject(Array(text.utf8), keeping: { $0 != "skip" })
+        var expected = Array(plain)
+        expected.insert("\"", at: position)
+        #expect(object["keep"] == .string(String(expected)))
+        #expect(object["skip"] == nil && object["n"] == .number(2))
+        // A raw control character at the position is an error in both.
+        var broken = Array(plain)
+        broken[position] = "\u{01}"
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse("\"\(String(broken))\"") }
+        let brokenObject = "{\"skip\": \"\(String(broken))\", \"n\": 2}"
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parseObject(Array(brokenObject.utf8), keeping: { $0 != "skip" }) }
+      }
+      // Unterminated at every length.
+      #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse("\"\(plain)") }
+    }
+  }
 }

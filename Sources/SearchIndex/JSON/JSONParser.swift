@@ -198,7 +198,9 @@ public struct JSONParser {
   /// Passes over a string (at its opening quote) without building or validating it.
   private mutating func skipString() throws(SyntaxError) {
     var i = index + 1
-    while i < bytes.count {
+    while true {
+      i = Self.firstSpecial(in: bytes, from: i)
+      guard i < bytes.count else { break }
       let b = bytes[i]
       if b == UInt8(ascii: "\"") {
         index = i + 1
@@ -206,15 +208,47 @@ public struct JSONParser {
       }
       if b == UInt8(ascii: "\\") {
         i += 2
-      } else if b < 0x20 {
+      } else {
         index = i
         throw error("control character in string")
-      } else {
-        i += 1
       }
     }
     index = bytes.count
     throw error("unterminated string")
+  }
+
+  /// The position of the first byte at or after `start` that ends a plain run of string
+  /// bytes (a quote, a backslash or a control character), or `bytes.count`.
+  ///
+  /// A stored record's long texts are mostly passed over (a partial read) or copied whole,
+  /// so the scan goes eight bytes at a time: a word none of whose bytes is `"`, `\` or below
+  /// 0x20 is stepped over at once (the zero-byte and less-than tests of Anderson's bit hacks,
+  /// https://graphics.stanford.edu/~seander/bithacks.html#ValueInWord).
+  @inline(__always)
+  static func firstSpecial(in bytes: [UInt8], from start: Int) -> Int {
+    bytes.withUnsafeBytes { buffer -> Int in
+      let count = buffer.count
+      var i = start
+      if count >= 8 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i <= count - 8 {
+          let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+          let quotes = word ^ (ones &* 0x22)
+          let backslashes = word ^ (ones &* 0x5C)
+          let special =
+            ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+          if special & highs != 0 { break }
+          i += 8
+        }
+      }
+      while i < count {
+        let b = buffer[i]
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { return i }
+        i += 1
+      }
+      return count
+    }
   }
 
   private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
@@ -238,12 +272,7 @@ public struct JSONParser {
     // in one validation instead of a byte-by-byte copy. (A string holds no raw newline, so
     // the line count needs no update.)
     let start = index
-    var end = index
-    while end < bytes.count {
-      let b = bytes[end]
-      if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
-      end += 1
-    }
+    let end = Self.firstSpecial(in: bytes, from: index)
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
       index = end + 1
       guard let s = UTF8Validation.string(bytes, start..<end) else { throw error("string is not valid UTF-8") }
