@@ -52,20 +52,8 @@ package enum Varint {
   /// row must not turn into out-of-bounds reads.
   @inline(__always)
   package static func read(_ base: UnsafePointer<UInt8>, _ offset: inout Int, end: Int) -> UInt64 {
-    precondition(offset < end, "truncated varint")
-    var byte = base[offset]
-    offset += 1
-    if byte < 0x80 { return UInt64(byte) }
-    var result = UInt64(byte & 0x7F)
-    var shift: UInt64 = 7
-    repeat {
-      precondition(offset < end && shift < 64, "malformed varint")
-      byte = base[offset]
-      offset += 1
-      result |= UInt64(byte & 0x7F) << shift
-      shift += 7
-    } while byte >= 0x80
-    return result
+    guard let value = readIfValid(base, &offset, end: end) else { preconditionFailure("truncated or malformed varint") }
+    return value
   }
 
   /// Convenience decoder for a whole byte array (tests, cold paths).
