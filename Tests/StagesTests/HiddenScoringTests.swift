@@ -148,6 +148,33 @@ import Testing
     #expect((stored?.int64Value ?? 0) == 0)
   }
 
+  /// The planner's term weights and the ranked search of the same words count the hidden
+  /// documents among the words' postings once per process: whichever comes first keeps the
+  /// counts for the other, and both stay those of an index without the hidden items.
+  @Test(arguments: [true, false])
+  func plannerWeightsAndTheSearchShareTheirHiddenCounts(weightsFirst: Bool) throws {
+    let fixture = try TemporaryIndex(Self.visible + Self.hidden)  // a new index: nothing kept yet
+    let scope = AccessScope(now: sampleClock.now)
+    let terms = try ["quokka", "ferry", "island"].flatMap { try #require(RankedAnalysis.queryTerms(of: $0)) }
+    let query = #"search "quokka" || "ferry" || "island""#
+    let expectedFrequencies = try #require(try Self.alone.index.visibleDocumentFrequencies(ofTerms: terms, scope: scope))
+    let expectedScores = try Self.relevance(query, in: Self.alone.index)
+    #expect(expectedFrequencies.contains { $0 > 0 } && !expectedScores.isEmpty)
+    for _ in 0..<2 {
+      if weightsFirst {
+        #expect(try fixture.index.visibleDocumentFrequencies(ofTerms: terms, scope: scope) == expectedFrequencies)
+      }
+      let found = try Self.relevance(query, in: fixture.index)
+      #expect(Set(found.keys) == Set(expectedScores.keys))
+      for (id, score) in expectedScores {
+        #expect(abs((found[id] ?? -1) - score) <= 1e-9 * max(1, abs(score)), "\(id): \(found[id] ?? -1) vs \(score)")
+      }
+      if !weightsFirst {
+        #expect(try fixture.index.visibleDocumentFrequencies(ofTerms: terms, scope: scope) == expectedFrequencies)
+      }
+    }
+  }
+
   @Test func aPhraseCountLeavesHiddenRowsOutInAnyOrder() {
     var ascending = VisibleBM25.PhraseCount(hidden: [3, 5, 9])
     for rowid: Int64 in [1, 3, 4, 5, 9, 10, 12] { ascending.count(rowid) }

@@ -25,6 +25,28 @@ struct RankedSnapshot: Sendable {
   /// Pages found not to be stored (no live document).
   var absentPages = Set<Int64>()
   var listBytes = 0
+  /// For the hidden rowids last asked about: how many live documents among each term's
+  /// postings are hidden. The planner's term weights and the search of the same words both
+  /// take them away, and counting them decodes every block that holds a hidden document.
+  var hiddenPostings: HiddenPostings?
+
+  struct HiddenPostings: Sendable {
+    var hidden: [DocID]
+    var counts: [TermID: Int] = [:]
+  }
+
+  /// The hidden-posting counts kept for exactly `hidden`, if any.
+  func hiddenCounts(for hidden: [DocID]) -> [TermID: Int]? {
+    guard let kept = hiddenPostings, kept.hidden == hidden else { return nil }
+    return kept.counts
+  }
+
+  /// Keeps `counts` (term id -> hidden postings) for `hidden`, beside those kept for it already.
+  mutating func keepHiddenCounts(_ counts: [TermID: Int], for hidden: [DocID]) {
+    guard !counts.isEmpty else { return }
+    if hiddenPostings?.hidden != hidden { hiddenPostings = HiddenPostings(hidden: hidden) }
+    hiddenPostings?.counts.merge(counts) { kept, _ in kept }
+  }
 
   init(generation: Int64, statistics: RankedStatistics) {
     self.generation = generation
@@ -42,6 +64,7 @@ struct RankedSnapshot: Sendable {
       documents.install(other.documents.page(number)!)
     }
     absentPages.formUnion(other.absentPages)
+    if let kept = other.hiddenPostings { keepHiddenCounts(kept.counts, for: kept.hidden) }
   }
 }
 
@@ -109,6 +132,7 @@ struct RankedReader {
     guard var snapshot = try snapshot() else { return nil }
     var changed = false
     var resolved: [PreparedQuery.ResolvedTerm] = []
+    var resolvedIDs: [TermID] = []
     for term in PreparedQuery.merged(terms) {
       let entry: RankedSnapshot.TermEntry?
       if let cached = snapshot.terms[term.term] {
@@ -139,6 +163,7 @@ struct RankedReader {
         changed = true
       }
       resolved.append(PreparedQuery.ResolvedTerm(list: loaded.list, weight: term.weight, documentFrequency: entry.documentFrequency))
+      resolvedIDs.append(entry.id)
     }
     if !hidden.isEmpty {
       // The lengths of hidden documents come from their pages, like any candidate's.
@@ -152,12 +177,21 @@ struct RankedReader {
         changed = true
       }
     }
-    if changed { cache.store(snapshot) }
-    guard k > 0 else { return [] }
+    guard k > 0 else {
+      if changed { cache.store(snapshot) }
+      return []
+    }
     var statistics = snapshot.statistics
     if !hidden.isEmpty {
-      Self.leaveOut(hidden, from: &statistics, terms: &resolved, documents: snapshot.documents)
+      let counted = Self.leaveOut(
+        hidden, from: &statistics, terms: &resolved, ids: resolvedIDs, documents: snapshot.documents,
+        counted: snapshot.hiddenCounts(for: hidden) ?? [:])
+      if !counted.isEmpty {
+        snapshot.keepHiddenCounts(counted, for: hidden)
+        changed = true
+      }
     }
+    if changed { cache.store(snapshot) }
     var prepared = PreparedQuery(
       terms: resolved, parameters: RankedSchema.parameters, documentCount: statistics.documentCount,
       averageFieldLengths: statistics.averageFieldLengths, basis: statistics.basis)
@@ -179,6 +213,8 @@ struct RankedReader {
     var changed = false
     var frequencies: [Int] = []
     var tombstones: Set<DocID>?
+    let kept = snapshot.hiddenCounts(for: hidden) ?? [:]
+    var counted: [TermID: Int] = [:]
     let docs = UnsafeMutablePointer<DocID>.allocate(capacity: BlockCodec.capacity)
     defer { docs.deallocate() }
     for term in terms {
@@ -196,6 +232,10 @@ struct RankedReader {
       }
       guard !hidden.isEmpty else {
         frequencies.append(entry.documentFrequency)
+        continue
+      }
+      if let count = kept[entry.id] {
+        frequencies.append(max(0, entry.documentFrequency - count))
         continue
       }
       let list: PostingList
@@ -223,6 +263,11 @@ struct RankedReader {
         if let dead = tombstones { found.removeAll { dead.contains($0) } }
       }
       frequencies.append(max(0, entry.documentFrequency - found.count))
+      counted[entry.id] = found.count
+    }
+    if !counted.isEmpty {
+      snapshot.keepHiddenCounts(counted, for: hidden)
+      changed = true
     }
     if changed { cache.store(snapshot) }
     return frequencies
@@ -241,11 +286,16 @@ struct RankedReader {
   /// The statistics of the collection without `hidden` (ascending rowids): N, the field
   /// lengths and each term's document frequency count only the documents left. Costs a
   /// page lookup per hidden document and a decode of the blocks whose range holds one.
+  ///
+  /// `counted` holds hidden-posting counts already known for these rowids (term id -> count,
+  /// see `RankedSnapshot.hiddenPostings`); returns the counts it had to make, for the cache.
+  @discardableResult
   static func leaveOut(
-    _ hidden: [DocID], from statistics: inout RankedStatistics, terms: inout [PreparedQuery.ResolvedTerm], documents: DocumentTable
-  ) {
+    _ hidden: [DocID], from statistics: inout RankedStatistics, terms: inout [PreparedQuery.ResolvedTerm], ids: [TermID],
+    documents: DocumentTable, counted: [TermID: Int] = [:]
+  ) -> [TermID: Int] {
     let live = hidden.filter(documents.contains)
-    guard !live.isEmpty else { return }
+    guard !live.isEmpty else { return [:] }
     // Summed first, then taken away once: an array per hidden document (30,000 at 1M) cost
     // more than the sums.
     let fieldCount = statistics.totalFieldLengths.count
@@ -262,7 +312,12 @@ struct RankedReader {
     statistics.remove(removed)
     let docs = UnsafeMutablePointer<DocID>.allocate(capacity: BlockCodec.capacity)
     defer { docs.deallocate() }
+    var made: [TermID: Int] = [:]
     for position in terms.indices {
+      if let count = counted[ids[position]] {
+        terms[position].documentFrequency = max(0, terms[position].documentFrequency - count)
+        continue
+      }
       var removed = 0
       for block in terms[position].list.blocks {
         // The first hidden document at or after the block's first: none inside, no decode.
@@ -281,7 +336,9 @@ struct RankedReader {
         }
       }
       terms[position].documentFrequency = max(0, terms[position].documentFrequency - removed)
+      made[ids[position]] = removed
     }
+    return made
   }
 
   /// The sorted page numbers the list's postings fall in: every page a block's range
