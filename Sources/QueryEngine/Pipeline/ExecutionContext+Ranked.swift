@@ -18,8 +18,8 @@ extension ExecutionContext {
     case .scopeOnly(let statement):
       // The candidate statement `explain` shows.
       try run(statement) { hiddenRows.append($0.int64(0)) }
-      hiddenRows.sort()
-      hidden = SortedDocIDSet(hiddenRows)
+      hidden = SortedDocIDSet(hiddenRows)  // sorts them
+      hiddenRows = hidden.ids
       filter = hidden.ids.isEmpty ? .none : .predicate { !hidden.contains($0) }
     case .predicate(let allowed, let check, let limit):
       // The statements test the predicate only: the scope is applied here, by leaving out

@@ -28,14 +28,7 @@ public final class VectorMatrix: Sendable {
     return row < items.count && items[row] == item
   }
 
-  private func firstRow(of item: Int64) -> Int {
-    var low = 0, high = items.count
-    while low < high {
-      let middle = (low + high) / 2
-      if items[middle] < item { low = middle + 1 } else { high = middle }
-    }
-    return low
-  }
+  private func firstRow(of item: Int64) -> Int { items.lowerBound(of: item) }
 
   /// The best chunk's similarity of `item` to the unit vector `query`; nil without a vector.
   public func similarity(of item: Int64, to query: [Float]) -> Float? {

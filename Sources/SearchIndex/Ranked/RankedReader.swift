@@ -247,17 +247,7 @@ struct RankedReader {
         snapshot.listBytes += list.blocks.reduce(0) { $0 + $1.persistedByteCount }
         changed = true
       }
-      var found: [DocID] = []
-      for block in list.blocks {
-        var low = Self.firstIndex(in: hidden, atOrAfter: block.firstDoc)
-        guard low < hidden.count, hidden[low] <= block.lastDoc else { continue }
-        _ = BlockCodec.decodeDocIDs(of: block, into: docs)
-        for offset in 0..<block.postingCount {
-          let doc = docs[offset]
-          while low < hidden.count, hidden[low] < doc { low += 1 }
-          if low < hidden.count, hidden[low] == doc { found.append(doc) }
-        }
-      }
+      var found = Self.postings(of: list, among: hidden, buffer: docs)
       if !found.isEmpty, snapshot.statistics.tombstones > 0 {
         if tombstones == nil { tombstones = Set(try store.allTombstones().map(\.doc)) }
         if let dead = tombstones { found.removeAll { dead.contains($0) } }
@@ -273,14 +263,21 @@ struct RankedReader {
     return frequencies
   }
 
-  /// The position of the first element of `sorted` at or after `doc`.
-  static func firstIndex(in sorted: [DocID], atOrAfter doc: DocID) -> Int {
-    var low = 0, high = sorted.count
-    while low < high {
-      let middle = (low + high) / 2
-      if sorted[middle] < doc { low = middle + 1 } else { high = middle }
+  /// The documents of `sorted` (ascending) that have a posting in `list`, in order. Decodes
+  /// only the blocks whose range holds one of them; `buffer` holds a block's doc ids.
+  static func postings(of list: PostingList, among sorted: [DocID], buffer: UnsafeMutablePointer<DocID>) -> [DocID] {
+    var found: [DocID] = []
+    for block in list.blocks {
+      var cursor = sorted.lowerBound(of: block.firstDoc)
+      guard cursor < sorted.count, sorted[cursor] <= block.lastDoc else { continue }
+      _ = BlockCodec.decodeDocIDs(of: block, into: buffer)
+      for offset in 0..<block.postingCount {
+        let doc = buffer[offset]
+        while cursor < sorted.count, sorted[cursor] < doc { cursor += 1 }
+        if cursor < sorted.count, sorted[cursor] == doc { found.append(doc) }
+      }
     }
-    return low
+    return found
   }
 
   /// The statistics of the collection without `hidden` (ascending rowids): N, the field
@@ -289,10 +286,9 @@ struct RankedReader {
   ///
   /// `counted` holds hidden-posting counts already known for these rowids (term id -> count,
   /// see `RankedSnapshot.hiddenPostings`); returns the counts it had to make, for the cache.
-  @discardableResult
   static func leaveOut(
     _ hidden: [DocID], from statistics: inout RankedStatistics, terms: inout [PreparedQuery.ResolvedTerm], ids: [TermID],
-    documents: DocumentTable, counted: [TermID: Int] = [:]
+    documents: DocumentTable, counted: [TermID: Int]
   ) -> [TermID: Int] {
     let live = hidden.filter(documents.contains)
     guard !live.isEmpty else { return [:] }
@@ -318,25 +314,9 @@ struct RankedReader {
         terms[position].documentFrequency = max(0, terms[position].documentFrequency - count)
         continue
       }
-      var removed = 0
-      for block in terms[position].list.blocks {
-        // The first hidden document at or after the block's first: none inside, no decode.
-        var low = 0, high = live.count
-        while low < high {
-          let middle = (low + high) / 2
-          if live[middle] < block.firstDoc { low = middle + 1 } else { high = middle }
-        }
-        guard low < live.count, live[low] <= block.lastDoc else { continue }
-        _ = BlockCodec.decodeDocIDs(of: block, into: docs)
-        var cursor = low
-        for offset in 0..<block.postingCount {
-          let doc = docs[offset]
-          while cursor < live.count, live[cursor] < doc { cursor += 1 }
-          if cursor < live.count, live[cursor] == doc { removed += 1 }
-        }
-      }
-      terms[position].documentFrequency = max(0, terms[position].documentFrequency - removed)
-      made[ids[position]] = removed
+      let hiddenPostings = postings(of: terms[position].list, among: live, buffer: docs).count
+      terms[position].documentFrequency = max(0, terms[position].documentFrequency - hiddenPostings)
+      made[ids[position]] = hiddenPostings
     }
     return made
   }

@@ -60,14 +60,7 @@ enum VisibleBM25 {
     init(hidden: [Int64]) { self.hidden = hidden }
 
     mutating func count(_ rowid: Int64) {
-      if rowid < last {
-        var low = 0, high = hidden.count
-        while low < high {
-          let middle = (low + high) / 2
-          if hidden[middle] < rowid { low = middle + 1 } else { high = middle }
-        }
-        cursor = low
-      }
+      if rowid < last { cursor = hidden.lowerBound(of: rowid) }
       last = rowid
       while cursor < hidden.count, hidden[cursor] < rowid { cursor += 1 }
       if cursor < hidden.count, hidden[cursor] == rowid { return }

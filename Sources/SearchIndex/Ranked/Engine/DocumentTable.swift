@@ -268,6 +268,14 @@ package final class DocumentPage: @unchecked Sendable {
     var liveCount = 0
     var longLengths: [Int: UInt32] = [:]
     var position = liveWordCount * 8
+    @inline(__always) func store(_ length: UInt64, at index: Int) {
+      if length >= UInt64(escapedLength) {
+        lengths[index] = escapedLength
+        longLengths[index] = UInt32(clamping: length)
+      } else {
+        lengths[index] = UInt16(length)
+      }
+    }
     for word in 0..<liveWordCount {
       var value: UInt64 = 0
       for byte in 0..<8 { value |= UInt64(base[word * 8 + byte]) << UInt64(byte * 8) }
@@ -282,22 +290,16 @@ package final class DocumentPage: @unchecked Sendable {
       }
       if value == UInt64.max {
         // 64 live documents: their lengths are one run of the page's rows.
-        let first = lengths + word * 64 * fieldCount
-        for index in 0..<(64 * fieldCount) {
-          guard position < count else { return nil }
-          let byte = base[position]
-          if byte < 0x80 {
-            first[index] = UInt16(byte)
+        let first = word * 64 * fieldCount
+        for index in first..<(first + 64 * fieldCount) {
+          // Nearly every length is one byte below the escape: stored without the general path.
+          if position < count, base[position] < 0x80 {
+            lengths[index] = UInt16(base[position])
             position += 1
             continue
           }
           guard let length = Varint.readIfValid(base, &position, end: count) else { return nil }
-          if length >= UInt64(escapedLength) {
-            first[index] = escapedLength
-            longLengths[word * 64 * fieldCount + index] = UInt32(clamping: length)
-          } else {
-            first[index] = UInt16(length)
-          }
+          store(length, at: index)
         }
         continue
       }
@@ -305,15 +307,9 @@ package final class DocumentPage: @unchecked Sendable {
       while pending != 0 {
         let offset = word << 6 | pending.trailingZeroBitCount
         pending &= pending - 1
-        let row = lengths + offset * fieldCount
         for field in 0..<fieldCount {
           guard let length = Varint.readIfValid(base, &position, end: count) else { return nil }
-          if length >= UInt64(escapedLength) {
-            row[field] = escapedLength
-            longLengths[offset * fieldCount + field] = UInt32(clamping: length)
-          } else {
-            row[field] = UInt16(length)
-          }
+          store(length, at: offset * fieldCount + field)
         }
       }
     }

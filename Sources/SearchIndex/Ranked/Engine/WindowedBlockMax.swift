@@ -45,14 +45,11 @@ enum WindowedBlockMax {
     let survivors = bits + wordCount
     let allowedBits = bits + 2 * wordCount
     var entries = WindowPostings(fieldCount: fieldCount)
-    // The terms of a window by ascending window bound, and which of them are non-essential.
+    // The terms of a window by ascending window bound.
     let order = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
-    let nonEssential = UnsafeMutablePointer<Bool>.allocate(capacity: max(1, n))
-    nonEssential.initialize(repeating: false, count: max(1, n))
     let windowBound = arena.blockBounds
     defer {
       order.deallocate()
-      nonEssential.deallocate()
       entries.deallocate()
       boundSum.deallocate()
       accumulator.deallocate()
@@ -100,13 +97,14 @@ enum WindowedBlockMax {
               order[position] = c
               ordered += 1
             }
+            // The non-essential terms are the first `nonEssential` of `order`.
+            var nonEssential = 0
             var nonEssentialTotal = 0.0
-            for position in 0..<ordered { nonEssential[order[position]] = false }
-            for position in 0..<ordered {
-              let c = order[position]
-              guard nonEssentialTotal + windowBound[c] + tolerance <= threshold else { break }
-              nonEssentialTotal += windowBound[c]
-              nonEssential[c] = true
+            while nonEssential < ordered,
+              nonEssentialTotal + windowBound[order[nonEssential]] + tolerance <= threshold
+            {
+              nonEssentialTotal += windowBound[order[nonEssential]]
+              nonEssential += 1
             }
             // Pass 1 (bounding): record every posting of the essential terms in the window
             // and add its list's window bound to the document, then the non-essential
@@ -115,7 +113,7 @@ enum WindowedBlockMax {
             for position in stride(from: ordered - 1, through: 0, by: -1) {
               let c = order[position]
               let termBound = windowBound[c]
-              let essential = !nonEssential[c]
+              let essential = position >= nonEssential
               cursors[c].advance(to: base)
               while cursors[c].doc < end {
                 let offset = Int(cursors[c].doc - base)
