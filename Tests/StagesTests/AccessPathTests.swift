@@ -145,18 +145,23 @@ import Testing
     #expect(sql.contains("NOT (EXISTS (SELECT 1 FROM vals INDEXED BY \(Schema.valueLookupIndex) WHERE item = i.rowid"), "\(sql)")
   }
 
-  /// A sort with a limit over many matches walks the attribute's index and stops at the
-  /// limit: no temporary B-tree sorts every match. The results are those of the full sort.
-  @Test(arguments: [#"search * | sort rating desc | limit 5"#, #"search * | sort title | limit 4"#, #"search * | sort rating | limit 200"#])
+  /// A sort with a limit walks the attribute's index in order and stops at the limit (no
+  /// temporary B-tree sorts every match); the full sort of every match is the second
+  /// statement, run only when the walk's entries hold fewer matches than the limit. The
+  /// results are those of the full sort either way: with a budget that reads every entry,
+  /// with one that reads a single entry (the walk falls short), and with the default.
+  @Test(arguments: [#"search * | sort rating desc | limit 5"#, #"search * | sort title | limit 4"#, #"search * | sort rating | limit 200"#,
+                    #"search domainIdentifier == "trails" | sort distance | limit 2"#])
   func aSortWithALimitWalksTheIndex(_ query: String) throws {
-    let walked = try ExecutionContext.$sortWalkThreshold.withValue(1) { try plans(query) }
-    let plan = try #require(walked.first)
-    // The items with a value: the index in order, a sort only among equal values (rowid).
-    let withValue = try #require(plan.components(separatedBy: "UNION ALL").first)
-    #expect(["INDEX vals_num (", "INDEX vals_fold ("].contains { withValue.contains("SEARCH s USING COVERING " + $0) }, "\(plan)")
-    #expect(!withValue.contains("USE TEMP B-TREE FOR ORDER BY"), "\(plan)")
-    // Few matches (the samples, below the threshold): every match is read and sorted.
-    let sorted = try #require(try plans(query).first)
+    let statements = try statements(query)
+    #expect(statements.count == 2, "\(statements.map(\.sql))")
+    let walk = try #require(statements.first)
+    // The walk stops at the last value of the index's first entries (a range on the index).
+    #expect(walk.sql.contains(" coalesce((SELECT "), "\(walk.sql)")
+    let walkPlan = walk.plan.lines.joined(separator: "\n")
+    #expect(["INDEX vals_num (attr=? AND num", "INDEX vals_fold (attr=? AND fold"].contains { walkPlan.contains("SEARCH s USING COVERING " + $0) }, "\(walkPlan)")
+    #expect(!walkPlan.contains("USE TEMP B-TREE FOR ORDER BY"), "\(walkPlan)")
+    let sorted = try #require(statements.last?.plan.lines.joined(separator: "\n"))
     #expect(sorted.contains("USE TEMP B-TREE FOR ORDER BY"), "\(sorted)")
     func ids() throws -> [String] {
       let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
@@ -165,9 +170,29 @@ import Testing
       _ = try executor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
       return ids
     }
-    let full = try ids()
-    #expect(!full.isEmpty)
-    #expect(try ExecutionContext.$sortWalkThreshold.withValue(1) { try ids() } == full)
+    let whole = try SQLCompiler.$sortWalkBudget.withValue(1_000_000) { try ids() }
+    #expect(!whole.isEmpty)
+    for budget in [1, 2, 5, 20] { #expect(try SQLCompiler.$sortWalkBudget.withValue(budget) { try ids() } == whole, "budget \(budget)") }
+    #expect(try ids() == whole)
+  }
+
+  /// The walk's entries are cut in the sort's own order (value, then rowid), so a tie at the
+  /// cut never lets a later rowid in ahead of an earlier one: every budget gives the full
+  /// sort's items, for a sort key with many equal values.
+  @Test func aWalkCutAtATieKeepsTheSortsOrder() throws {
+    let query = #"search * | sort difficulty desc | limit 3"#
+    func ids(budget: Int) throws -> [String] {
+      let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+      let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+      var ids: [String] = []
+      _ = try SQLCompiler.$sortWalkBudget.withValue(budget) {
+        try executor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
+      }
+      return ids
+    }
+    let whole = try ids(budget: 1_000_000)
+    #expect(whole.count == 3)
+    for budget in 1...12 { #expect(try ids(budget: budget) == whole, "budget \(budget)") }
   }
 
   /// Several statistics over single-valued attributes are one statement.

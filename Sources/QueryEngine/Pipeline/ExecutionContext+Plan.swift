@@ -5,6 +5,9 @@ import SearchIndex
 /// (or for `explain`, which shows them without running them).
 enum CompiledStep {
   case items(SQLCompiler.Compiled)
+  /// A sort with a limit: the walk of the sorted attribute's first index entries, and the
+  /// full sort of every match, run when the walk yields fewer than `limit` items.
+  case sortWalk(SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int)
   case ranked(RankedPlan, fallback: SQLCompiler.Compiled)
   case groupedItems(SQLCompiler.Compiled, by: AttributeTarget)
   case count(SQLCompiler.Compiled)
@@ -16,11 +19,6 @@ enum CompiledStep {
 }
 
 extension ExecutionContext {
-  /// The fewest matches for which a sort with a limit walks the sorted attribute's index
-  /// (fewer are read and sorted); nil for the rule, 500 or 50 per result wanted, whichever
-  /// is more. A task-local so tests can exercise the walk on small indexes.
-  @TaskLocal public static var sortWalkThreshold: Int?
-
   /// Plans `graph` over this index: which stages run in SQLite, and whether OR-ranked text
   /// searches take the ranked index (when `usesRankedIndex` and the file has a current one).
   public func plan(_ graph: QueryGraph) throws -> ExecutionPlan {
@@ -42,8 +40,10 @@ extension ExecutionContext {
     var compiler = resolvingSimilar ? try self.compiler(for: plan) : self.compiler()
     switch step.operation {
     case .items:
-      compiler.walksSortIndex = try compiler.canWalkSortIndex(plan) && matchesMany(plan)
-      return .items(try compiler.itemsQuery(plan))
+      let sorted = try compiler.itemsQuery(plan)
+      guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return .items(sorted) }
+      compiler.walksSortIndex = true
+      return .sortWalk(try compiler.itemsQuery(plan), fallback: sorted, limit: limit)
     case .rankedTopK:
       let fallback = try compiler.itemsQuery(plan)
       guard let ranked = try compiler.rankedPlan(plan) else { return .items(fallback) }
@@ -60,24 +60,6 @@ extension ExecutionContext {
     }
   }
 
-  /// Whether the predicate of `plan` matches so many items that walking the sorted
-  /// attribute's index to the limit beats sorting every match: a count that stops at a
-  /// threshold (a planning read, like the ranked index's presence, not one of the
-  /// statements the plan runs).
-  private func matchesMany(_ plan: SQLPlan) throws -> Bool {
-    let threshold = Self.sortWalkThreshold ?? max(500, (plan.limit ?? 0) * 50)
-    var probe = SQLPlan(predicate: plan.predicate)
-    probe.limit = threshold
-    var compiler = self.compiler()
-    let compiled = try compiler.countQuery(probe)
-    try installFunctions(for: compiled)
-    let statement = try connection.checkOutStatement(compiled.sql)
-    defer { connection.checkIn(statement) }
-    try statement.bind(compiled.arguments)
-    guard try statement.step() else { return false }
-    return statement.int64(0) >= Int64(threshold)
-  }
-
   /// The items of a compiled items step, in batches of `batchSize` (the last call may be
   /// shorter); other steps have no items to stream.
   func items(_ step: CompiledStep, batchSize: Int = .max, _ batch: ([ResultItem]) throws -> Void) throws {
@@ -89,9 +71,27 @@ extension ExecutionContext {
       try items(fallback, batchSize: batchSize, batch)
     case .items(let compiled), .groupedItems(let compiled, _):
       try items(compiled, batchSize: batchSize, batch)
+    case .sortWalk(let walk, let fallback, let limit):
+      try sortedItems(walk, fallback: fallback, limit: limit, batchSize: batchSize, batch)
     case .count, .groupCount, .statistics:
       preconditionFailure("an aggregate step has no items")
     }
+  }
+
+  /// The first `limit` items of a sort: those of the index walk when it finds `limit` of
+  /// them, otherwise those of the full sort (the walk's are then dropped).
+  private func sortedItems(
+    _ walk: SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int, batchSize: Int,
+    attributes: Set<String>? = nil, _ batch: ([ResultItem]) throws -> Void
+  ) throws {
+    var walked: [ResultItem] = []
+    try items(walk, batchSize: .max, attributes: attributes) { walked.append(contentsOf: $0) }
+    guard walked.count >= limit else {
+      return try items(fallback, batchSize: batchSize, attributes: attributes, batch)
+    }
+    var batches = ItemBatches(size: batchSize, cancellation: cancellation)
+    for item in walked { try batches.add(item, to: batch) }
+    try batches.finish(to: batch)
   }
 
   private func items(
@@ -111,9 +111,15 @@ extension ExecutionContext {
   /// relevance and engagement always), for a Swift stage that reads no others; nil when the
   /// step is not a plain items statement. `hydrate` reads the kept items whole afterwards.
   func partialItems(_ step: CompiledStep, attributes: Set<String>) throws -> PipelineData? {
-    guard case .items(let compiled) = step else { return nil }
     var all: [ResultItem] = []
-    try items(compiled, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
+    switch step {
+    case .items(let compiled):
+      try items(compiled, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
+    case .sortWalk(let walk, let fallback, let limit):
+      try sortedItems(walk, fallback: fallback, limit: limit, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
+    default:
+      return nil
+    }
     return .items(all)
   }
 
@@ -148,7 +154,7 @@ extension ExecutionContext {
   /// an aggregate computed by SQLite.
   func materialize(_ step: CompiledStep) throws -> PipelineData {
     switch step {
-    case .items, .ranked:
+    case .items, .sortWalk, .ranked:
       var all: [ResultItem] = []
       try items(step) { all.append(contentsOf: $0) }
       return .items(all)

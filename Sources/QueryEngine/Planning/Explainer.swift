@@ -103,6 +103,11 @@ public struct Explainer {
       try appendAccessPath(ranked.filter.statement, context: context, indent: indent + "  ", into: &output)
     case .items(let compiled), .groupedItems(let compiled, _), .count(let compiled), .groupCount(let compiled, _):
       try appendStatement(compiled, context: context, indent: indent, into: &output)
+    case .sortWalk(let walk, let fallback, let limit):
+      output.lines.append("\(indent)index walk: the sorted attribute's first entries in order, stopping at \(limit) matches")
+      try appendStatement(walk, context: context, indent: indent + "  ", into: &output)
+      output.lines.append("\(indent)full sort, when the walk finds fewer than \(limit):")
+      try appendStatement(fallback, context: context, indent: indent + "  ", into: &output)
     case .statistics(let statements, let groups, _):
       for (_, compiled) in statements { try appendStatement(compiled, context: context, indent: indent, into: &output) }
       if let groups { try appendStatement(groups, context: context, indent: indent, into: &output) }

@@ -83,9 +83,21 @@ public struct SQLCompiler {
   /// something else drives the statement, so only the driving test's list is built.
   private var correlatesValueTests = false
   /// Whether a sort with a limit on an attribute without bounds walks the attribute's index
-  /// (the executor sets it when the rest of the predicate matches many items; for a few, the
-  /// sort of those few is cheaper).
+  /// (`sortIndexWalk`): the executor compiles the walk and the full sort of every match, and
+  /// runs the sort only when the walk's first entries hold fewer matches than the limit.
   package var walksSortIndex = false
+
+  /// How many entries of the sorted attribute's index a walk reads before giving way to the
+  /// full sort (and any that tie with the last of them): 20 per result wanted, at least 200.
+  /// A walk that succeeds has found the limit's worth of matches among them (the predicate
+  /// keeps at least one entry in 20); one that fails has cost those reads, and the full sort
+  /// of the few matches follows. A task-local so tests can exercise both outcomes on small
+  /// indexes.
+  @TaskLocal public static var sortWalkBudget: Int?
+
+  static func sortWalkEntries(limit: Int) -> Int {
+    max(1, sortWalkBudget ?? max(200, 20 * limit))
+  }
 
   public init(attributes: AttributeMap, scope: AccessScope, indexID: Int64) {
     self.attributes = attributes
@@ -211,17 +223,23 @@ public struct SQLCompiler {
     return type.isTextual || Self.extractBounds(on: name, from: plan.predicate) == nil
   }
 
-  /// The first `limit` items in the order of one attribute, missing values last: the
-  /// attribute's index walked in order (stopping at the limit) for the items with a value,
-  /// then, if the limit is not reached, the items without one by rowid.
+  /// The first `limit` matches in the order of one attribute among its index's first
+  /// `sortWalkEntries(limit:)` entries: the index walked in order (value, then rowid) down to
+  /// the value of the last of those entries (with every entry that shares it) and stopping
+  /// at the limit. When that yields `limit` items they are the sort's first `limit`: every
+  /// match past the bound, and every match without a value, sorts after them. Fewer, and the
+  /// executor runs the full sort instead.
   private func sortIndexWalk(id: Int64, column: String, descending: Bool, where_: Fragment, limit: Int) -> Fragment {
     let direction = descending ? "DESC" : "ASC"
-    let withValue = Fragment("SELECT * FROM (SELECT \(Self.itemColumns), 0.0 AS relevance FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND s.\(column) IS NOT NULL AND ", [.integer(id)])
-      + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?)", [.integer(Int64(limit))])
-    let withoutValue = Fragment("SELECT * FROM (SELECT \(Self.itemColumns), 0.0 AS relevance FROM items i WHERE ") + where_
-      + Fragment(" AND NOT EXISTS (SELECT 1 FROM vals s WHERE s.item = i.rowid AND s.attr = ? AND s.ord = 0 AND s.\(column) IS NOT NULL) ORDER BY i.rowid LIMIT ?)",
-                 [.integer(id), .integer(Int64(limit))])
-    return withValue + " UNION ALL " + withoutValue + Fragment(" LIMIT ?", [.integer(Int64(limit))])
+    // The bound: the value of the last of the first entries, a scalar subquery SQLite runs
+    // once and uses as the walk's range on the index. With fewer entries, no bound (-inf or
+    // +inf for numbers; for folded text '' sorts before every text and a blob after it).
+    let unbounded = column == "num" ? (descending ? "-1e999" : "1e999") : (descending ? "''" : "x'ff'")
+    let bound = Fragment(
+      "s.\(column) \(descending ? ">=" : "<=") coalesce((SELECT \(column) FROM vals WHERE attr = ? AND ord = 0 AND \(column) IS NOT NULL ORDER BY \(column) \(direction) LIMIT 1 OFFSET ?), \(unbounded))",
+      [.integer(id), .integer(Int64(Self.sortWalkEntries(limit: limit) - 1))])
+    return Fragment("SELECT \(Self.itemColumns), 0.0 AS relevance FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND ", [.integer(id)])
+      + bound + " AND " + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?", [.integer(Int64(limit))])
   }
 
   /// Lower and upper bounds on one attribute's number.
