@@ -233,4 +233,37 @@ import Testing
     #expect(item.attributeSet == AttributeSet([("rating", .number(5))]))
     #expect(removed == ["title", "keywords"])
   }
+
+  /// Every standard name is recognised from its bytes, with its own position in the table
+  /// and the table's string; a name one byte off (shorter, longer, another case, another
+  /// letter) is not.
+  @Test func standardNamesAreRecognisedFromTheirBytes() {
+    for (position, entry) in StandardAttributes.all.enumerated() {
+      let known = Array(entry.name.utf8).withUnsafeBytes { StandardAttributes.recognise($0) }
+      #expect(known?.tag == position && known?.name == entry.name, "\(entry.name)")
+      let near = [String(entry.name.dropLast()), entry.name + "s", entry.name.uppercased(), "x" + entry.name.dropFirst()]
+      for other in near where StandardAttributes.types[other] == nil {
+        #expect(Array(other.utf8).withUnsafeBytes { StandardAttributes.recognise($0) } == nil, "\(other)")
+      }
+    }
+    #expect(Array("".utf8).withUnsafeBytes { StandardAttributes.recognise($0) } == nil)
+  }
+
+  /// A stored record decodes to the attributes a whole parse and the catalog give, standard
+  /// and custom names, escapes and all; a repeated name (however spelt) is an error.
+  @Test func aStoredRecordDecodesMemberByMember() throws {
+    var catalog = AttributeCatalog()
+    try catalog.declare("difficulty", as: .string)
+    let record = #"{"title":"T \"q\"","rating":4.5,"keywords":["a","b"],"difficulty":"hard","contentModificationDate":"2025-09-09T09:57:50.707Z","t\u0069meline":"x"}"#
+    let attributes = try StoredItem.decodeAttributes(record, catalog: catalog)
+    #expect(attributes.names == ["title", "rating", "keywords", "difficulty", "contentModificationDate", "timeline"])
+    #expect(attributes["title"] == .string(#"T "q""#))
+    #expect(attributes["keywords"] == .list([.string("a"), .string("b")]))
+    #expect(attributes["difficulty"] == .string("hard"))
+    #expect(try StoredItem.decodeAttributes(record, catalog: catalog, only: ["rating"]).names == ["rating"])
+    for repeated in [#"{"title":"a","title":"b"}"#, #"{"title":"a","t\u0069tle":"b"}"#, #"{"difficulty":"a","difficulty":"b"}"#] {
+      #expect(throws: JSONParser.SyntaxError.self, "\(repeated)") { try StoredItem.decodeAttributes(repeated, catalog: catalog) }
+    }
+  }
+
 }

@@ -121,6 +121,41 @@ import Testing
     }
   }
 
+  /// Members are handed over in order with the tag their name was recognised by (raw bytes,
+  /// no escapes); a name written with an escape is parsed instead and carries none.
+  @Test func membersComeWithTheTagsOfTheirNames() throws {
+    let text = #"{"title":"a","rating":4.5,"t\u0069tle2":[1],"other":null}"#
+    var seen: [String] = []
+    try JSONParser.forEachMember(Array(text.utf8), recognise: { bytes in
+      let name = String(decoding: bytes, as: UTF8.self)
+      return name.hasPrefix("title") ? (name, name.count) : nil
+    }, keeping: { $0 != "other" }) { name, tag, value in
+      seen.append("\(name) \(tag.map(String.init) ?? "-") \(value.compactText)")
+    }
+    #expect(seen == ["title 5 \"a\"", "rating - 4.5", "title2 - [1]"])
+  }
+
+  /// A repeated name is found whichever way each spelling was read (two recognised tags,
+  /// a recognised name and the same name with an escape, two unrecognised names), at the
+  /// position `parse` reports it, and also among members passed over.
+  @Test(arguments: [#"{"title":1,"title":2}"#, #"{"title":1,"t\u0069tle":2}"#, #"{"x":1,"x":2}"#, #"{"title":1,"x":0,"title":2}"#])
+  func aRepeatedNameIsFoundHoweverItWasRead(_ text: String) throws {
+    let bytes = Array(text.utf8)
+    func position(_ body: () throws -> Void) -> (Int, Int)? {
+      do { try body(); return nil } catch let error as JSONParser.SyntaxError {
+        #expect(error.message.hasPrefix("duplicate member"), "\(error.message)")
+        return (error.line, error.column)
+      } catch { return nil }
+    }
+    let expected = try #require(position { _ = try JSONParser.parse(text) })
+    let recognised = position {
+      try JSONParser.forEachMember(bytes, recognise: { String(decoding: $0, as: UTF8.self) == "title" ? ("title", 7) : nil }, keeping: { _ in true }) { _, _, _ in }
+    }
+    #expect(recognised.map { [$0.0, $0.1] } == [expected.0, expected.1])
+    let passedOver = position { try JSONParser.forEachMember(bytes, recognise: { _ in nil }, keeping: { _ in false }) { _, _, _ in } }
+    #expect(passedOver.map { [$0.0, $0.1] } == [expected.0, expected.1])
+  }
+
   /// Short numbers are computed from their digits; every one equals what `Double(_:)` reads,
   /// bit for bit (negative zero included), and long ones and exponents still parse.
   @Test func numbersEqualTheStandardLibrarysReading() throws {

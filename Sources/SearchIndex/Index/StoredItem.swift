@@ -33,11 +33,12 @@ package enum StoredItem {
   /// Decodes a record's UTF-8 bytes; with `names`, the other attributes' values are passed
   /// over unbuilt (a table of two columns reads two values of each record).
   package static func decodeAttributes(bytes: [UInt8], catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> AttributeSet {
-    let object = try JSONParser.parseObject(bytes) { names?.contains($0) ?? true }
     var attributes = AttributeSet()
-    for (name, raw) in object {
-      let type = catalog.type(of: name) ?? (try? ItemDecoder.inferType(raw, attribute: name, zone: Self.utc)) ?? .string
-      // The members of a JSON object are unique.
+    // Member by member, no object built; a standard name's type comes with its recognition.
+    try JSONParser.forEachMember(bytes, recognise: StandardAttributes.recognise, keeping: { names?.contains($0) ?? true }) { name, tag, raw in
+      let type = tag.map { StandardAttributes.all[$0].type } ?? catalog.type(of: name)
+        ?? (try? ItemDecoder.inferType(raw, attribute: name, zone: Self.utc)) ?? .string
+      // The members are unique (`forEachMember` rejects a repeated name).
       attributes.appendNew(name, try ItemDecoder.coerce(raw, to: type, attribute: name, zone: Self.utc))
     }
     return attributes

@@ -187,6 +187,54 @@ public enum StandardAttributes {
   /// Type of each standard attribute by name.
   public static let types: [String: AttributeType] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.type) })
 
+  /// The standard attribute whose name is `bytes` (UTF-8): its name (the string of `all`,
+  /// shared rather than made again) and its position in `all`; nil for any other name. For
+  /// a decoder that meets names as bytes: a stored record's names are mostly standard.
+  static func recognise(_ bytes: UnsafeRawBufferPointer) -> (name: String, tag: Int)? {
+    let table = nameTable
+    var slot = Int(truncatingIfNeeded: NameTable.hash(bytes)) & table.mask
+    while true {
+      let entry = table.slots[slot]
+      guard entry >= 0 else { return nil }
+      if table.names[entry].withUnsafeBytes({ NameTable.equal($0, bytes) }) { return (all[entry].name, entry) }
+      slot = (slot + 1) & table.mask
+    }
+  }
+
+  /// Open addressing over the names' bytes (FNV-1a), at most a quarter full.
+  struct NameTable {
+    var names: [[UInt8]]
+    var slots: [Int]
+    var mask: Int
+
+    init(_ names: [String]) {
+      self.names = names.map { Array($0.utf8) }
+      var size = 16
+      while size < names.count * 4 { size *= 2 }
+      slots = Array(repeating: -1, count: size)
+      mask = size - 1
+      for (entry, name) in self.names.enumerated() {
+        var slot = name.withUnsafeBytes { Int(truncatingIfNeeded: Self.hash($0)) } & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = entry
+      }
+    }
+
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+      return hash
+    }
+
+    static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+      guard a.count == b.count else { return false }
+      for i in 0..<a.count where a[i] != b[i] { return false }
+      return true
+    }
+  }
+
+  static let nameTable = NameTable(all.map(\.name))
+
   /// Attributes stored on the item itself rather than in its attribute set.
   public static let itemFields: Set<String> = ["domainIdentifier", "contentType"]
 

@@ -35,16 +35,75 @@ public struct JSONParser {
 
   /// Parses UTF-8 bytes holding one object, building only the members whose names `keep`
   /// accepts. The other members' values are checked for structure and passed over without
-  /// being built or validated as UTF-8, and their names are not checked for duplicates: for
-  /// records this program wrote, of which a query reads a few attributes.
-  package static func parseObject(_ bytes: [UInt8], keeping keep: (String) -> Bool) throws(SyntaxError) -> JSONObject {
+  /// being built or validated as UTF-8: for records this program wrote, of which a query
+  /// reads a few attributes.
+  package static func parseObject(_ bytes: [UInt8], keeping keep: (String) -> Bool) throws -> JSONObject {
+    var object = JSONObject()
+    try forEachMember(bytes, recognise: { _ in nil }, keeping: keep) { name, _, value in _ = object.insertNew(name, value) }
+    return object
+  }
+
+  /// Parses `bytes` as one object and hands `body` each member `keep` accepts, in order, with
+  /// the tag `recognise` gave its name; the object itself is never built. A name without
+  /// escapes is first offered to `recognise` as raw bytes (a known name's string is then
+  /// shared, not made again). A repeated name is an error, reported where the name ends, as
+  /// `parseObject(_:keeping:)` reports it.
+  package static func forEachMember(
+    _ bytes: [UInt8], recognise: (UnsafeRawBufferPointer) -> (name: String, tag: Int)?, keeping keep: (String) -> Bool,
+    _ body: (_ name: String, _ tag: Int?, _ value: JSONValue) throws -> Void
+  ) throws {
     var parser = JSONParser(bytes: bytes)
     parser.skipWhitespace()
     guard parser.peek == UInt8(ascii: "{") else { throw parser.error("expected '{'") }
-    let object = try parser.parseMembers(depth: 0, keeping: keep)
+    parser.advance()
+    parser.skipWhitespace()
+    if parser.peek == UInt8(ascii: "}") {
+      parser.advance()
+    } else {
+      var seen: [(name: String, tag: Int?)] = []
+      while true {
+        parser.skipWhitespace()
+        guard parser.peek == UInt8(ascii: "\"") else { throw parser.error("expected a quoted member name") }
+        let (name, tag) = try parser.parseName(recognise)
+        // Equal tags are equal names; a name without one (unknown, or written with escapes)
+        // is compared as a string.
+        let repeated = seen.contains { other in
+          if let tag, let otherTag = other.tag { return tag == otherTag }
+          return other.name.utf8.count == name.utf8.count && other.name == name
+        }
+        if repeated { throw parser.error("duplicate member \"\(name)\"") }
+        seen.append((name, tag))
+        parser.skipWhitespace()
+        guard parser.peek == UInt8(ascii: ":") else { throw parser.error("expected ':' after member name") }
+        parser.advance()
+        parser.skipWhitespace()
+        if keep(name) {
+          try body(name, tag, try parser.parseValue(depth: 1))
+        } else {
+          try parser.skipValue(depth: 1)
+        }
+        parser.skipWhitespace()
+        if parser.peek == UInt8(ascii: ",") { parser.advance(); continue }
+        if parser.peek == UInt8(ascii: "}") { parser.advance(); break }
+        throw parser.error("expected ',' or '}' in object")
+      }
+    }
     parser.skipWhitespace()
     if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
-    return object
+  }
+
+  /// A member name at its opening quote: `recognise`'s string and tag when the name has no
+  /// escape and it knows the bytes, otherwise the parsed string without a tag.
+  private mutating func parseName(_ recognise: (UnsafeRawBufferPointer) -> (name: String, tag: Int)?) throws(SyntaxError) -> (String, Int?) {
+    let start = index + 1
+    let end = Self.firstSpecial(in: bytes, from: start)
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+      let known = bytes.withUnsafeBytes({ recognise(UnsafeRawBufferPointer(rebasing: $0[start..<end])) })
+    {
+      index = end + 1
+      return (known.name, known.tag)
+    }
+    return (try parseString(), nil)
   }
 
   /// Parses the whole input as one value followed only by whitespace.
@@ -281,9 +340,14 @@ public struct JSONParser {
     var buffer = Array(bytes[start..<end])
     index = end
     while true {
+      // The plain run up to the next quote, escape or control character, copied whole.
+      let next = Self.firstSpecial(in: bytes, from: index)
+      if next > index {
+        buffer.append(contentsOf: bytes[index..<next])
+        index = next
+      }
       guard let b = peek else { throw error("unterminated string") }
       if b == UInt8(ascii: "\"") { advance(); break }
-      if b < 0x20 { throw error("control character in string") }
       if b == UInt8(ascii: "\\") {
         advance()
         guard let e = peek else { throw error("unterminated string") }
@@ -316,8 +380,8 @@ public struct JSONParser {
           throw error("invalid escape '\\\(String(decoding: [e], as: UTF8.self))'")
         }
       } else {
-        buffer.append(b)
-        index += 1
+        // `firstSpecial` stopped at neither a quote nor an escape.
+        throw error("control character in string")
       }
     }
     guard let s = UTF8Validation.string(buffer, buffer.indices) else { throw error("string is not valid UTF-8") }
