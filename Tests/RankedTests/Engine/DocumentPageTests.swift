@@ -14,13 +14,15 @@ import Testing
     let docs = Array(0..<64) + stride(from: 64, to: 128, by: 3).map { $0 } + [200, 1_023]
     for doc in docs {
       let lengths = (0..<fieldCount).map { field in
-        switch (doc + field) % 7 {
+        switch (doc + field) % 9 {
         case 0: 0
         case 1: 127
         case 2: 128
         case 3: 65_534
         case 4: 65_535
         case 5: 1_000_000
+        case 6: 16_383
+        case 7: 16_384
         default: doc * 3 + field
         }
       }
@@ -41,6 +43,7 @@ import Testing
     }
     #expect(copy.fieldLengths(of: 64) != nil && copy.fieldLengths(of: 65) == nil)
     #expect(copy.fieldLengths(of: 5)?.contains(1_000_000) == true)
+    #expect(copy.fieldLengths(of: 6)?.contains(16_383) == true && copy.fieldLengths(of: 6)?.contains(16_384) == true)
   }
 
   @Test func damagedBytesAreNoPage() throws {
