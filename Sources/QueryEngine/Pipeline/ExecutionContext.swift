@@ -32,13 +32,22 @@ public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
 
   /// A new token with a random identifier (`q` + 10 base-36 characters).
   public init(now: Date, timeZone: TimeZone, generation: Int64) {
-    let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+    // The ten digits of one draw (36^10 < 2^64): the system generator is a system call per
+    // draw, and a query is a few of them long.
     var generator = SystemRandomNumberGenerator()
-    self.id = "q" + String((0..<10).map { _ in alphabet[Int(generator.next() % 36)] })
+    var random: UInt64 = generator.next()
+    var bytes: [UInt8] = [UInt8(ascii: "q")]
+    for _ in 0..<10 {
+      bytes.append(Self.digits[Int(random % 36)])
+      random /= 36
+    }
+    self.id = String(decoding: bytes, as: UTF8.self)
     self.now = now
     self.timeZone = timeZone.identifier
     self.generation = generation
   }
+
+  private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
   public var description: String { "\(id) (now \(ISO8601.format(now)), TZ \(timeZone), index generation \(generation))" }
 
