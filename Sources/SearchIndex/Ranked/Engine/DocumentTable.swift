@@ -268,6 +268,7 @@ package final class DocumentPage: @unchecked Sendable {
     var liveCount = 0
     var longLengths: [Int: UInt32] = [:]
     var position = liveWordCount * 8
+    let slotCount = DocumentTable.pageSize * fieldCount
     @inline(__always) func store(_ length: UInt64, at index: Int) {
       if length >= UInt64(escapedLength) {
         lengths[index] = escapedLength
@@ -290,16 +291,28 @@ package final class DocumentPage: @unchecked Sendable {
       }
       if value == UInt64.max {
         // 64 live documents: their lengths are one run of the page's rows.
-        let first = word * 64 * fieldCount
-        for index in first..<(first + 64 * fieldCount) {
-          // Nearly every length is one byte below the escape: stored without the general path.
-          if position < count, base[position] < 0x80 {
-            lengths[index] = UInt16(base[position])
-            position += 1
-            continue
+        var index = word * 64 * fieldCount
+        let end = index + 64 * fieldCount
+        while index < end {
+          // Most lengths are one byte (below 128): the bytes before the next one with its
+          // high bit set are as many lengths. Eight bytes are widened and stored at once;
+          // the slots past those lengths are written again in order (every slot of the page
+          // is, dead documents' with zero), so only the page's end bounds the store.
+          if position + 8 <= count, index + 8 <= slotCount {
+            let bytes = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let continued = bytes & 0x8080_8080_8080_8080
+            let plain = min(continued == 0 ? 8 : continued.trailingZeroBitCount >> 3, end - index)
+            if plain > 0 {
+              let narrow = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD8<UInt8>.self)
+              UnsafeMutableRawPointer(lengths + index).storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: narrow), as: SIMD8<UInt16>.self)
+              index += plain
+              position += plain
+              continue
+            }
           }
           guard let length = Varint.readIfValid(base, &position, end: count) else { return nil }
           store(length, at: index)
+          index += 1
         }
         continue
       }
