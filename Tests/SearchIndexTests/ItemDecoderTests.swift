@@ -260,7 +260,10 @@ import Testing
     #expect(attributes["title"] == .string(#"T "q""#))
     #expect(attributes["keywords"] == .list([.string("a"), .string("b")]))
     #expect(attributes["difficulty"] == .string("hard"))
+    // Chosen members, standard (by tag), custom and escaped (by name), and none.
     #expect(try StoredItem.decodeAttributes(record, catalog: catalog, only: ["rating"]).names == ["rating"])
+    #expect(try StoredItem.decodeAttributes(record, catalog: catalog, only: ["keywords", "difficulty", "timeline", "absent"]).names == ["keywords", "difficulty", "timeline"])
+    #expect(try StoredItem.decodeAttributes(record, catalog: catalog, only: []).names == [])
     for repeated in [#"{"title":"a","title":"b"}"#, #"{"title":"a","t\u0069tle":"b"}"#, #"{"difficulty":"a","difficulty":"b"}"#] {
       #expect(throws: JSONParser.SyntaxError.self, "\(repeated)") { try StoredItem.decodeAttributes(repeated, catalog: catalog) }
     }

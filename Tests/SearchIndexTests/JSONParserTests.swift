@@ -129,7 +129,7 @@ import Testing
     try JSONParser.forEachMember(Array(text.utf8), recognise: { bytes in
       let name = String(decoding: bytes, as: UTF8.self)
       return name.hasPrefix("title") ? (name, name.count) : nil
-    }, keeping: { $0 != "other" }) { name, tag, value in
+    }, keeping: { name, _ in name != "other" }) { name, tag, value in
       seen.append("\(name) \(tag.map(String.init) ?? "-") \(value.compactText)")
     }
     #expect(seen == ["title 5 \"a\"", "rating - 4.5", "title2 - [1]"])
@@ -149,10 +149,10 @@ import Testing
     }
     let expected = try #require(position { _ = try JSONParser.parse(text) })
     let recognised = position {
-      try JSONParser.forEachMember(bytes, recognise: { String(decoding: $0, as: UTF8.self) == "title" ? ("title", 7) : nil }, keeping: { _ in true }) { _, _, _ in }
+      try JSONParser.forEachMember(bytes, recognise: { String(decoding: $0, as: UTF8.self) == "title" ? ("title", 7) : nil }, keeping: { _, _ in true }) { _, _, _ in }
     }
     #expect(recognised.map { [$0.0, $0.1] } == [expected.0, expected.1])
-    let passedOver = position { try JSONParser.forEachMember(bytes, recognise: { _ in nil }, keeping: { _ in false }) { _, _, _ in } }
+    let passedOver = position { try JSONParser.forEachMember(bytes, recognise: { _ in nil }, keeping: { _, _ in false }) { _, _, _ in } }
     #expect(passedOver.map { [$0.0, $0.1] } == [expected.0, expected.1])
   }
 

@@ -34,8 +34,18 @@ package enum StoredItem {
   /// over unbuilt (a table of two columns reads two values of each record).
   package static func decodeAttributes(bytes: [UInt8], catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> AttributeSet {
     var attributes = AttributeSet()
+    // A standard member is kept by comparing its tag with those of the names wanted, not by
+    // hashing its name (a partial read asks about every member of the record).
+    let wantedTags = names.map { names in
+      names.compactMap { name in Array(name.utf8).withUnsafeBytes { StandardAttributes.recognise($0)?.tag } }
+    }
+    func keep(_ name: String, _ tag: Int?) -> Bool {
+      guard let names, let wantedTags else { return true }
+      if let tag { return wantedTags.contains(tag) }
+      return names.contains(name)
+    }
     // Member by member, no object built; a standard name's type comes with its recognition.
-    try JSONParser.forEachMember(bytes, recognise: StandardAttributes.recognise, keeping: { names?.contains($0) ?? true }) { name, tag, raw in
+    try JSONParser.forEachMember(bytes, recognise: StandardAttributes.recognise, keeping: keep) { name, tag, raw in
       let type = tag.map { StandardAttributes.all[$0].type } ?? catalog.type(of: name)
         ?? (try? ItemDecoder.inferType(raw, attribute: name, zone: Self.utc)) ?? .string
       // The members are unique (`forEachMember` rejects a repeated name).

@@ -39,17 +39,18 @@ public struct JSONParser {
   /// reads a few attributes.
   package static func parseObject(_ bytes: [UInt8], keeping keep: (String) -> Bool) throws -> JSONObject {
     var object = JSONObject()
-    try forEachMember(bytes, recognise: { _ in nil }, keeping: keep) { name, _, value in _ = object.insertNew(name, value) }
+    try forEachMember(bytes, recognise: { _ in nil }, keeping: { name, _ in keep(name) }) { name, _, value in _ = object.insertNew(name, value) }
     return object
   }
 
-  /// Parses `bytes` as one object and hands `body` each member `keep` accepts, in order, with
-  /// the tag `recognise` gave its name; the object itself is never built. A name without
+  /// Parses `bytes` as one object and hands `body` each member `keep` accepts (asked with the
+  /// name and its tag), in order, with the tag `recognise` gave its name; the object itself
+  /// is never built. A name without
   /// escapes is first offered to `recognise` as raw bytes (a known name's string is then
   /// shared, not made again). A repeated name is an error, reported where the name ends, as
   /// `parseObject(_:keeping:)` reports it.
   package static func forEachMember(
-    _ bytes: [UInt8], recognise: (UnsafeRawBufferPointer) -> (name: String, tag: Int)?, keeping keep: (String) -> Bool,
+    _ bytes: [UInt8], recognise: (UnsafeRawBufferPointer) -> (name: String, tag: Int)?, keeping keep: (String, Int?) -> Bool,
     _ body: (_ name: String, _ tag: Int?, _ value: JSONValue) throws -> Void
   ) throws {
     var parser = JSONParser(bytes: bytes)
@@ -77,7 +78,7 @@ public struct JSONParser {
         guard parser.peek == UInt8(ascii: ":") else { throw parser.error("expected ':' after member name") }
         parser.advance()
         parser.skipWhitespace()
-        if keep(name) {
+        if keep(name, tag) {
           try body(name, tag, try parser.parseValue(depth: 1))
         } else {
           try parser.skipValue(depth: 1)
