@@ -45,9 +45,8 @@ public struct JSONParser {
 
   /// Parses `bytes` as one object and hands `body` each member `keep` accepts (asked with the
   /// name and its tag), in order, with the tag `recognise` gave its name; the object itself
-  /// is never built. A name without
-  /// escapes is first offered to `recognise` as raw bytes (a known name's string is then
-  /// shared, not made again). A repeated name is an error, reported where the name ends, as
+  /// is never built. A name without escapes is first offered to `recognise` as raw bytes (a
+  /// known name's string is then shared, not made again). A repeated name is an error, reported where the name ends, as
   /// `parseObject(_:keeping:)` reports it.
   package static func forEachMember(
     _ bytes: [UInt8], recognise: (UnsafeRawBufferPointer) -> (name: String, tag: Int)?, keeping keep: (String, Int?) -> Bool,
@@ -188,16 +187,12 @@ public struct JSONParser {
     }
   }
 
+  /// The object at `{`, every member built (`forEachMember` reads a record's chosen members).
   private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
-    .object(try parseMembers(depth: depth) { _ in true })
-  }
-
-  /// The object at `{`; with `keep`, only the members it accepts are built (`parseObject(_:keeping:)`).
-  private mutating func parseMembers(depth: Int, keeping keep: (String) -> Bool) throws(SyntaxError) -> JSONObject {
     advance()
     var object = JSONObject()
     skipWhitespace()
-    if peek == UInt8(ascii: "}") { advance(); return object }
+    if peek == UInt8(ascii: "}") { advance(); return .object(object) }
     while true {
       skipWhitespace()
       guard peek == UInt8(ascii: "\"") else { throw error("expected a quoted member name") }
@@ -207,19 +202,15 @@ public struct JSONParser {
       guard peek == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
       advance()
       skipWhitespace()
-      if keep(key) {
-        let value = try parseValue(depth: depth + 1)
-        guard object.insertNew(key, value) else {
-          // Reported where the name ends, as when names were checked before their values.
-          (index, line, lineStart) = keyEnd
-          throw error("duplicate member \"\(key)\"")
-        }
-      } else {
-        try skipValue(depth: depth + 1)
+      let value = try parseValue(depth: depth + 1)
+      guard object.insertNew(key, value) else {
+        // Reported where the name ends, as when names were checked before their values.
+        (index, line, lineStart) = keyEnd
+        throw error("duplicate member \"\(key)\"")
       }
       skipWhitespace()
       if peek == UInt8(ascii: ",") { advance(); continue }
-      if peek == UInt8(ascii: "}") { advance(); return object }
+      if peek == UInt8(ascii: "}") { advance(); return .object(object) }
       throw error("expected ',' or '}' in object")
     }
   }
