@@ -69,13 +69,13 @@ import Testing
       #expect(readOnly.stdout.contains(#""id":"n1""#) && !readOnly.stdout.contains(#""id":"n2""#), "\(readOnly)")
       // (FTS5's integrity-check writes, so `check` on read-only media reports that too.)
       let unchanged = try runOnReadOnlyMedia(workspace, ["check", "--db", "v5.db"])
-      #expect(unchanged.stdout.contains("item indexes: missing items_type, items_expiring, items_protected"), "\(unchanged)")
+      #expect(unchanged.stdout.contains("item indexes: missing items_domain_scope, items_type_scope, items_expiring, items_protected"), "\(unchanged)")
       let writable = try workspace.run("query", "--db", "v5.db", "--format", "json", "--", query)
       #expect(writable.status == 0, "\(writable)")
       #expect(Self.withoutTokens(writable.stdout) == Self.withoutTokens(readOnly.stdout), "\(writable)\n\(readOnly)")
       let check = try workspace.run("check", "--db", "v5.db")
       #expect(check.status == 0, "\(check)")
-      #expect(check.stdout.contains("item indexes: items_type, items_expiring, items_protected present"), "\(check)")
+      #expect(check.stdout.contains("item indexes: items_domain_scope, items_type_scope, items_expiring, items_protected present"), "\(check)")
     }
   }
 

@@ -215,7 +215,7 @@ import Testing
     return (byRowid, hidden)
   }
 
-  /// The candidates of a `contentType` test come from the (indexId, contentType) index
+  /// The candidates of a `contentType` test come from the (indexId, contentType, ...) index
   /// alone: the statement tests the predicate, not the scope, whose hidden rows the
   /// executor leaves out itself (it reads them anyway, for the statistics).
   @Test func aContentTypeFilterReadsItsCandidatesFromTheIndexAlone() throws {
@@ -224,7 +224,7 @@ import Testing
     let explanation = try fixture.explain(Self.dsl(["trail", "water"], #" && contentType == "note" | top 10"#))
     let candidates = try #require(explanation.split(separator: "\n").first { $0.contains("candidates:") })
     #expect(!candidates.contains("expiration") && !candidates.contains("protection"), "\(candidates)")
-    #expect(explanation.contains("COVERING INDEX items_type (indexId=? AND contentType=?)"), "\(explanation)")
+    #expect(explanation.contains("COVERING INDEX items_type_scope (indexId=? AND contentType=?)"), "\(explanation)")
     #expect(!explanation.contains("SCAN i"), "\(explanation)")
   }
 

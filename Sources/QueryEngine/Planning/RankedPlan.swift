@@ -16,11 +16,13 @@ public struct RankedPlan: Sendable {
     /// Only the access scope: the rowids it hides (`hidden`), usually few.
     case scopeOnly(hidden: SQLCompiler.Compiled)
     /// A predicate beside the text search: `allowed` selects the rowids of the named
-    /// index that pass it, ascending, at most `limit` + 1 of them; when there are more
+    /// index that pass it, in no particular order (the executor sorts them; asking SQLite
+    /// for rowid order would make it sort every match of a value index before stopping),
+    /// at most `limit` + 1 of them; when there are more
     /// than `limit`, `check` (the rowid bound first) tests one candidate at a time. Neither
     /// repeats the scope: within the named index its complement is `hidden`, which the
     /// executor reads anyway and leaves out of the candidates, so a predicate an index
-    /// answers alone (`contentType == "note"`, `items_type`) never reads an item's record.
+    /// answers alone (`contentType == "note"`, `items_type_scope`) never reads an item's record.
     case predicate(allowed: SQLCompiler.Compiled, check: SQLCompiler.Compiled, limit: Int)
 
     /// The statement that reads the candidates (`explain` shows it).
@@ -93,7 +95,7 @@ extension SQLCompiler {
       let limit = Self.allowedSetLimit
       let allowed = finish(
         "SELECT i.rowid FROM items i WHERE " + restricted
-          + Fragment(" ORDER BY i.rowid LIMIT ?", [.integer(Int64(limit) + 1)]), ranked: false)
+          + Fragment(" LIMIT ?", [.integer(Int64(limit) + 1)]), ranked: false)
       // Both statements share the pattern matchers of `condition`.
       var check = finish("SELECT 1 FROM items i WHERE i.rowid = ? AND " + restricted, ranked: false)
       check.matchers = allowed.matchers

@@ -3,9 +3,9 @@
 /// - `meta`: key/value facts about the file (format marker, schema version, generation).
 /// - `indexes`: named indexes sharing the file, each with its client state.
 /// - `items`: one row per item: identity, domain, content type, expiry, protection class and
-///   the canonical attribute JSON (the stored record); indexed by (indexId, domain), by
-///   (indexId, contentType) and, for the items that can be hidden, by expiry and by
-///   protection (`itemIndexStatements`).
+///   the canonical attribute JSON (the stored record); indexed by (indexId, domain) and by
+///   (indexId, contentType), each with the visibility columns, and, for the items that can be
+///   hidden, by expiry and by protection (`itemIndexStatements`).
 /// - `attributes`: the catalogue of attribute names and types used in the file; `hasLong`
 ///   marks attributes some of whose values are long text (see `vals`).
 /// - `vals`: one row per attribute value (lists expanded), typed: `num` for numbers, dates
@@ -91,7 +91,6 @@ package enum Schema {
       engagement INTEGER NOT NULL DEFAULT 0,
       indexedAt REAL NOT NULL,
       UNIQUE(indexId, id));
-    CREATE INDEX IF NOT EXISTS items_domain ON items(indexId, domain);
 
     """ + itemIndexStatements + """
     CREATE TABLE IF NOT EXISTS attributes(
@@ -147,23 +146,30 @@ package enum Schema {
   /// (`SchemaMigration.migrate`). They are additive, so no schema version marks them:
   /// readers of a file without them get the same answers from the records, and a binary
   /// that predates them keeps them up to date like any index.
-  package static let requiredIndexes = ["items_type", "items_expiring", "items_protected"]
+  package static let requiredIndexes = ["items_domain_scope", "items_type_scope", "items_expiring", "items_protected"]
 
-  /// Indexes of earlier files that `requiredIndexes` replace: the same partial indexes
-  /// without `indexId`, with which finding the hidden items of a named index read every
-  /// hidden item's record.
-  static let supersededIndexes = ["items_expiration", "items_protection"]
+  /// Indexes of earlier files that `requiredIndexes` replace: the partial indexes without
+  /// `indexId`, with which finding the hidden items of a named index read every hidden
+  /// item's record, and the domain and content-type indexes without the visibility columns,
+  /// with which counting the notes of a million items read 336,000 records (0.6 s warm,
+  /// 15 s from disk).
+  static let supersededIndexes = ["items_expiration", "items_protection", "items_domain", "items_type"]
 
-  /// The lookup indexes of `items` besides its keys and (indexId, domain):
-  /// - `items_type` (indexId, contentType): a content-type test (`contentType == "note"`)
-  ///   reads the rowids of that type from the index alone, in rowid order, instead of
-  ///   every record of the file;
+  /// The lookup indexes of `items` besides its keys:
+  /// - `items_domain_scope` (indexId, domain, rowid, expiration, protection) and
+  ///   `items_type_scope` (indexId, contentType, rowid, ...): a domain or content-type test
+  ///   (`contentType == "note"`), a count of everything, a group by domain or type read the
+  ///   index alone, because the scope's own test (`expiration`, `protection`) is answered
+  ///   there too, instead of reading every record of the file. `rowid` comes before the
+  ///   scope's columns so that the entries of one value stay in rowid order: a listing
+  ///   (`contentType == "note" | limit 3`, ordered by rowid) stops after its first matches;
   /// - `items_expiring` and `items_protected`: partial indexes of the items that can be
   ///   hidden (they expire, or a protection class guards them) that hold `indexId`, so the
   ///   rowids a scope hides (`AccessScope.hiddenRowsSQL`) come from the index alone; the
   ///   first also finds the expired items to purge.
   static let itemIndexStatements = """
-    CREATE INDEX IF NOT EXISTS items_type ON items(indexId, contentType);
+    CREATE INDEX IF NOT EXISTS items_domain_scope ON items(indexId, domain, rowid, expiration, protection);
+    CREATE INDEX IF NOT EXISTS items_type_scope ON items(indexId, contentType, rowid, expiration, protection);
     CREATE INDEX IF NOT EXISTS items_expiring ON items(expiration, indexId) WHERE expiration IS NOT NULL;
     CREATE INDEX IF NOT EXISTS items_protected ON items(protection, indexId) WHERE protection IS NOT NULL;
 
