@@ -452,8 +452,15 @@ package struct Benchmark {
       var sqlTimes: [Double] = []
       for iteration in 0..<max(configuration.iterations, 1) {
         let variant = query.variants[iteration % query.variants.count]
-        engineTimes.append(try milliseconds { try engine.run(variant.engine, collect: false) })
-        sqlTimes.append(try milliseconds { try sql.run(query, variant, collect: false) })
+        // Each side goes first every other time, so that neither always runs on the caches
+        // the other just warmed.
+        if iteration % 2 == 0 {
+          engineTimes.append(try milliseconds { try engine.run(variant.engine, collect: false) })
+          sqlTimes.append(try milliseconds { try sql.run(query, variant, collect: false) })
+        } else {
+          sqlTimes.append(try milliseconds { try sql.run(query, variant, collect: false) })
+          engineTimes.append(try milliseconds { try engine.run(variant.engine, collect: false) })
+        }
       }
       engineRuns.append(Self.latency(engineTimes))
       sqlRuns.append(Self.latency(sqlTimes))
