@@ -16,10 +16,10 @@ public struct RankedPlan: Sendable {
     /// Only the access scope: the rowids it hides (`hidden`), usually few.
     case scopeOnly(hidden: SQLCompiler.Compiled)
     /// A predicate beside the text search: `allowed` selects the rowids of the named
-    /// index that pass it, in no particular order (the executor sorts them; asking SQLite
-    /// for rowid order would make it sort every match of a value index before stopping),
-    /// at most `limit` + 1 of them; when there are more
-    /// than `limit`, `check` (the rowid bound first) tests one candidate at a time. Neither
+    /// index that pass it, at most `limit` + 1 of them, in no particular order (the executor
+    /// sorts them; asking SQLite for rowid order would make it sort every match of a value
+    /// index before stopping); when there are more than `limit`, `check` (the rowid bound
+    /// first) tests one candidate at a time. Neither
     /// repeats the scope: within the named index its complement is `hidden`, which the
     /// executor reads anyway and leaves out of the candidates, so a predicate an index
     /// answers alone (`contentType == "note"`, `items_type_scope`) never reads an item's record.

@@ -344,8 +344,8 @@ public final class SearchIndex: Sendable {
   }
 
   /// Items written or deleted by one transaction after which `write` refreshes the query
-  /// planner's statistics (`ANALYZE`), when they are also a tenth of the index or more.
-  /// A task-local so that tests can reach it with a few items.
+  /// planner's statistics (`ANALYZE`) if they are stale (`statisticsAreStale`). A
+  /// task-local so that tests can reach it with a few items.
   @TaskLocal static var analyzeAfterRows = 5_000
 
   /// Whether the planner's statistics no longer describe the items: none were gathered, this
