@@ -3,7 +3,8 @@ import Testing
 @testable import SearchIndex
 
 /// The item indexes (`Schema.requiredIndexes`: domain and content type with the scope's
-/// columns, and the expiring and protected items with their named index) and how files written before them gain them.
+/// columns, and the expiring and protected items with their named index) and how files
+/// written before them gain them.
 ///
 /// `Tests/Fixtures/schema-v5/v5.db` was written by the version 5 code before the indexes
 /// existed (see the README beside it): trails, notes and an e-mail with content types, one
