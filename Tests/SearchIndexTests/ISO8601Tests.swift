@@ -76,6 +76,9 @@ import Testing
     (utc(2026, 5, 1, 8).addingTimeInterval(0.25), "2026-05-01T08:00:00.250Z"),
     (utc(2026, 5, 1, 8).addingTimeInterval(0.9996), "2026-05-01T08:00:01Z"),
     (Date(timeIntervalSince1970: -0.5), "1969-12-31T23:59:59.500Z"),
+    (utc(9999, 12, 31, 23, 59, 59), "9999-12-31T23:59:59Z"),
+    // Past four digits of year the general path writes the date.
+    (Date(timeIntervalSince1970: 253_402_300_800), "10000-01-01T00:00:00Z"),
   ])
   func formatsInUTCWithMillisecondsOnlyWhenPresent(_ date: Date, _ expected: String) {
     #expect(ISO8601.format(date) == expected)

@@ -269,4 +269,61 @@ import Testing
     }
   }
 
+  /// A set that holds its record undecoded reads as the eagerly decoded set does, equal and
+  /// with the same hash; a change to one copy decodes it and leaves the other copies alone.
+  @Test func anUndecodedRecordReadsAsItsDecodedAttributes() throws {
+    var catalog = AttributeCatalog()
+    try catalog.declare("difficulty", as: .string)
+    let record = #"{"title":"Mist Trail","rating":4.5,"keywords":["a","b"],"difficulty":"hard","contentModificationDate":"2025-09-09T09:57:50.707Z"}"#
+    let eager = try StoredItem.decodeAttributes(record, catalog: catalog)
+    let lazy = AttributeSet(undecoded: StoredRecord(bytes: Array(record.utf8), catalog: catalog))
+    #expect(lazy == eager)
+    #expect(lazy.hashValue == eager.hashValue)
+    #expect(lazy.names == eager.names)
+    #expect(lazy.count == 5)
+    #expect(lazy["difficulty"] == .string("hard"))
+    #expect(lazy.jsonObject == eager.jsonObject)
+    #expect(Array(lazy.map(\.name)) == eager.names)
+
+    var changed = lazy
+    changed["rating"] = .number(3)
+    changed["extra"] = .bool(true)
+    #expect(changed["rating"] == .number(3))
+    #expect(changed.names == ["title", "rating", "keywords", "difficulty", "contentModificationDate", "extra"])
+    #expect(lazy["rating"] == .number(4.5))
+    #expect(lazy.count == 5)
+
+    var removed = lazy
+    removed["title"] = nil
+    #expect(removed.names == ["rating", "keywords", "difficulty", "contentModificationDate"])
+    #expect(lazy.title == "Mist Trail")
+
+    let partial = AttributeSet(undecoded: StoredRecord(bytes: Array(record.utf8), catalog: catalog, only: ["rating", "absent"]))
+    #expect(partial.names == ["rating"])
+  }
+
+  /// Copies of one undecoded set read on many threads at once all see the same attributes
+  /// (the first read decodes, under a lock).
+  @Test func anUndecodedRecordReadsTheSameOnEveryThread() async throws {
+    let record = #"{"title":"Shared","keywords":["x","y","z"],"rating":2}"#
+    let lazy = AttributeSet(undecoded: StoredRecord(bytes: Array(record.utf8), catalog: AttributeCatalog()))
+    let expected = try StoredItem.decodeAttributes(record, catalog: AttributeCatalog())
+    let results = await withTaskGroup(of: AttributeSet.self) { group in
+      for _ in 0..<16 { group.addTask { let copy = lazy; _ = copy.count; return copy } }
+      var all: [AttributeSet] = []
+      for await set in group { all.append(set) }
+      return all
+    }
+    #expect(results.count == 16)
+    #expect(results.allSatisfy { $0 == expected && $0.title == "Shared" })
+  }
+
+  /// A record that does not decode (a damaged file) reads as no attributes rather than
+  /// stopping the query; `check` is what reports it.
+  @Test func aDamagedUndecodedRecordReadsAsEmpty() {
+    let lazy = AttributeSet(undecoded: StoredRecord(bytes: Array(#"{"title":"cut off"#.utf8), catalog: AttributeCatalog()))
+    #expect(lazy.isEmpty)
+    #expect(lazy.title == nil)
+  }
+
 }

@@ -258,6 +258,12 @@ import Testing
   @Test func compactTextEscapesControlCharactersAndWritesIntegersWithoutFraction() {
     let value: JSONValue = ["a": "\u{1}\n", "b": 5.0, "c": 5.5]
     #expect(value.compactText == #"{"a":"\u0001\n","b":5,"c":5.5}"#)
+    #expect(JSONValue.string("\u{1F}\u{7F}\r\\").compactText == #""\u001f\#u{7F}\r\\""#)
+  }
+
+  @Test func prettyTextIndentsTwoSpacesALevel() {
+    let value: JSONValue = ["a": [1, ["b": nil]], "c": [:], "d": []]
+    #expect(value.prettyText == "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {},\n  \"d\": []\n}")
   }
 
   @Test func parsesUTF8DataSuchAsAnHTTPBody() throws {

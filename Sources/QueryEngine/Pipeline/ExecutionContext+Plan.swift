@@ -99,7 +99,7 @@ extension ExecutionContext {
   ) throws {
     var batches = ItemBatches(size: batchSize, cancellation: cancellation)
     try run(compiled) { row in
-      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog, only: attributes)
+      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog, only: attributes, lazily: true)
       var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
       result.engagement = Int(row.int64(7))
       try batches.add(result, to: batch)
@@ -143,7 +143,7 @@ extension ExecutionContext {
       fetch.reset()
       try fetch.bind(.integer(item.rowid), at: 1)
       guard try fetch.step() else { continue }
-      item.item = try StoredItem.decode(row: fetch, offset: 0, catalog: catalog)
+      item.item = try StoredItem.decode(row: fetch, offset: 0, catalog: catalog, lazily: true)
       whole.append(item)
     }
     fetch.reset()

@@ -61,7 +61,7 @@ extension ExecutionContext {
       for (offset, argument) in plan.fetch.arguments.enumerated() { try fetch.bind(argument, at: Int32(offset + 2)) }
       guard try fetch.step() else { continue }
       var result = ResultItem(
-        rowid: fetch.int64(0), item: try StoredItem.decode(row: fetch, offset: 1, catalog: catalog), relevance: hit.score)
+        rowid: fetch.int64(0), item: try StoredItem.decode(row: fetch, offset: 1, catalog: catalog, lazily: true), relevance: hit.score)
       result.engagement = Int(fetch.int64(7))
       fetch.reset()
       try batches.add(result, to: batch)

@@ -7,8 +7,12 @@ package enum StoredItem {
     "\(alias).id, \(alias).domain, \(alias).contentType, \(alias).expiration, \(alias).protection, \(alias).attributes"
   }
 
-  /// Decodes the six `columns` starting at `offset`.
-  package static func decode(row: Statement, offset: Int, catalog: AttributeCatalog, only names: Set<String>? = nil) throws -> SearchableItem {
+  /// Decodes the six `columns` starting at `offset`. `lazily` leaves the attributes'
+  /// record undecoded until one of them is read (`StoredRecord`): for the executor, whose
+  /// items are often counted, paged or dropped by a later stage before anyone reads them.
+  package static func decode(
+    row: Statement, offset: Int, catalog: AttributeCatalog, only names: Set<String>? = nil, lazily: Bool = false
+  ) throws -> SearchableItem {
     var item = SearchableItem(uniqueIdentifier: row.string(offset) ?? "")
     item.domainIdentifier = row.string(offset + 1)
     item.contentType = row.string(offset + 2)
@@ -16,6 +20,10 @@ package enum StoredItem {
     item.protectionClass = row.string(offset + 4)
     if names?.isEmpty != true {
       let record = row.blob(offset + 5)
+      if lazily {
+        item.attributeSet = AttributeSet(undecoded: StoredRecord(bytes: record.isEmpty ? Array("{}".utf8) : record, catalog: catalog, only: names))
+        return item
+      }
       item.attributeSet = try decodeAttributes(bytes: record.isEmpty ? Array("{}".utf8) : record, catalog: catalog, only: names)
     }
     return item
