@@ -20,10 +20,11 @@ struct ToolResultFormatter {
     if let token = replies.first?.queryToken { lines.append("query token: \(token)") }
     for note in notes { lines.append("note: \(note)") }
     if replies.isEmpty { lines.append("no results") }
+    // Every line of the body is neutralised as it is made (`neutralised`).
     var body: [String] = []
     var after: [String] = []
     for reply in replies {
-      body.append("## \(reply.label) (\(reply.content.type))")
+      body.append(Self.neutralised("## \(reply.label) (\(reply.content.type))"))
       switch reply.content {
       case .items(let items), .scoredItems(let items):
         let scored: Bool = if case .scoredItems = reply.content { true } else { false }
@@ -33,7 +34,8 @@ struct ToolResultFormatter {
         }
         if items.isEmpty { body.append("No items matched."); continue }
         for (number, item) in items.enumerated() {
-          body.append("[\(offset + number + 1)] " + line(for: item, scored: scored, fetch: fetchByLabel[reply.label] ?? fetch))
+          // The number is ours; only what follows it is retrieved text to neutralise.
+          body.append("[\(offset + number + 1)] " + Self.neutralised(line(for: item, scored: scored, fetch: fetchByLabel[reply.label] ?? fetch)))
         }
         if let remaining = more[reply.label], remaining > 0 {
           // Outside the fence: an instruction for the model, not retrieved data.
@@ -42,18 +44,18 @@ struct ToolResultFormatter {
       case .groupedItems(let grouped):
         for group in grouped.groups {
           let titles = group.items.prefix(3).map { clip($0.item.attributeSet.title ?? $0.id) }.joined(separator: "; ")
-          body.append("- \(group.key.displayText) (\(group.count)): \(titles)")
+          body.append(Self.neutralised("- \(group.key.displayText) (\(group.count)): \(titles)"))
         }
       case .count(let n):
         body.append("count: \(n)")
       case .statistic(let statistic):
-        body.append("\(statistic.function)(\(statistic.attribute)) = \(statistic.value.displayText)")
+        body.append(Self.neutralised("\(statistic.function)(\(statistic.attribute)) = \(statistic.value.displayText)"))
       case .table(let table):
-        body.append(table.columns.joined(separator: " | "))
-        for row in table.rows { body.append(row.map { clip($0.displayText) }.joined(separator: " | ")) }
+        body.append(Self.neutralised(table.columns.joined(separator: " | ")))
+        for row in table.rows { body.append(Self.neutralised(row.map { clip($0.displayText) }.joined(separator: " | "))) }
       case .text(let text):
-        body.append(text.header)
-        if !text.body.isEmpty { body.append(text.body) }
+        body.append(Self.neutralised(text.header))
+        if !text.body.isEmpty { body.append(Self.neutralised(text.body)) }
       }
     }
     var text = lines.joined(separator: "\n") + "\n" + Self.fence + "\n<data>\n"
@@ -65,12 +67,18 @@ struct ToolResultFormatter {
     let trailer = after.map { "\n" + $0 }.joined()
     let reserve = closing.count + omission(body.count).count + trailer.count
     var omitted = 0
-    for line in body.map(Self.neutralised) {
-      if text.count + line.count + 1 + reserve > maximumResponseSize {
+    // Characters counted as they are added (counting the whole text again for every line
+    // was a third of the formatting): the text ends in a newline, after which no character
+    // can join the next line's first.
+    var length = text.count
+    for line in body {
+      let added = line.count + 1
+      if length + added + reserve > maximumResponseSize {
         omitted += 1
         continue
       }
       text += line + "\n"
+      length += added
     }
     text += closing
     // Notes after the fence go only if they fit: the bound is a hard limit.
@@ -188,10 +196,22 @@ struct ToolResultFormatter {
     return parts.joined(separator: " | ")
   }
 
+  /// `text` on one line (newlines become spaces), cut to `maximumValueLength` characters
+  /// with an ellipsis. Only the head that can be shown is read: a long text's characters
+  /// are not all counted, nor all its newlines replaced.
   private func clip(_ text: String) -> String {
-    let flat = text.utf8.contains(UInt8(ascii: "\n")) ? text.replacingOccurrences(of: "\n", with: " ") : text
     // A text of no more bytes than the limit has no more characters either.
-    if flat.utf8.count <= maximumValueLength { return flat }
-    return flat.count <= maximumValueLength ? flat : String(flat.prefix(maximumValueLength)) + "…"
+    if text.utf8.count <= maximumValueLength { return Self.oneLine(text) }
+    // Replacing a newline never joins characters (it can split "\r\n"), so the first
+    // limit + 1 characters of the text give the first limit + 1 of its one-line form.
+    let head = text.prefix(maximumValueLength + 1)
+    let flat = Self.oneLine(String(head))
+    if head.endIndex == text.endIndex, flat.count <= maximumValueLength { return flat }
+    return String(flat.prefix(maximumValueLength)) + "…"
+  }
+
+  private static func oneLine(_ text: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "\n")) else { return text }
+    return String(decoding: text.utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
   }
 }
