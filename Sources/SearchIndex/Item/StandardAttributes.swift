@@ -2,6 +2,8 @@
 // type each one always has. Custom attributes are any other valid name.
 // Source: ../shared/reference/searchable-item-attributes.txt (Apple's attribute set).
 
+import Foundation
+
 /// Apple's standard attributes and their fixed types.
 public enum StandardAttributes {
   /// Name and type of every standard attribute, in Apple's order.
@@ -192,44 +194,85 @@ public enum StandardAttributes {
   /// a decoder that meets names as bytes: a stored record's names are mostly standard.
   static func recognise(_ bytes: UnsafeRawBufferPointer) -> (name: String, tag: Int)? {
     let table = nameTable
-    var slot = Int(truncatingIfNeeded: NameTable.hash(bytes)) & table.mask
-    while true {
-      let entry = table.slots[slot]
-      guard entry >= 0 else { return nil }
-      if table.names[entry].withUnsafeBytes({ NameTable.equal($0, bytes) }) { return (all[entry].name, entry) }
-      slot = (slot + 1) & table.mask
-    }
+    guard let entry = table.entry(bytes) else { return nil }
+    return (table.strings[entry], entry)
   }
 
-  /// Open addressing over the names' bytes (FNV-1a), at most a quarter full.
-  struct NameTable {
-    var names: [[UInt8]]
-    var slots: [Int]
-    var mask: Int
+  /// Open addressing over the names' bytes, at most a quarter full. Every member of every
+  /// record read is looked up here, so the table keeps its bytes, offsets and slots in
+  /// memory it owns (no arrays to retain per lookup) and hashes eight bytes at a time.
+  ///
+  /// `@unchecked Sendable`: written only by `init`, read-only afterwards.
+  final class NameTable: @unchecked Sendable {
+    let strings: [String]
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let starts: UnsafeMutablePointer<Int>
+    private let lengths: UnsafeMutablePointer<Int>
+    private let slots: UnsafeMutablePointer<Int>
+    private let mask: Int
 
     init(_ names: [String]) {
-      self.names = names.map { Array($0.utf8) }
+      strings = names
+      let utf8 = names.map { Array($0.utf8) }
+      bytes = .allocate(capacity: max(1, utf8.reduce(0) { $0 + $1.count }))
+      starts = .allocate(capacity: max(1, names.count))
+      lengths = .allocate(capacity: max(1, names.count))
+      var at = 0
+      for (entry, name) in utf8.enumerated() {
+        (bytes + at).initialize(from: name, count: name.count)
+        starts[entry] = at
+        lengths[entry] = name.count
+        at += name.count
+      }
       var size = 16
       while size < names.count * 4 { size *= 2 }
-      slots = Array(repeating: -1, count: size)
+      slots = .allocate(capacity: size)
+      slots.initialize(repeating: -1, count: size)
       mask = size - 1
-      for (entry, name) in self.names.enumerated() {
+      for (entry, name) in utf8.enumerated() {
         var slot = name.withUnsafeBytes { Int(truncatingIfNeeded: Self.hash($0)) } & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
         slots[slot] = entry
       }
     }
 
+    deinit {
+      bytes.deallocate()
+      starts.deallocate()
+      lengths.deallocate()
+      slots.deallocate()
+    }
+
+    /// The position of the name spelt by `name`, if it is one of the table's.
+    func entry(_ name: UnsafeRawBufferPointer) -> Int? {
+      var slot = Int(truncatingIfNeeded: Self.hash(name)) & mask
+      while true {
+        let entry = slots[slot]
+        guard entry >= 0 else { return nil }
+        if lengths[entry] == name.count, Self.equal(UnsafeRawBufferPointer(start: bytes + starts[entry], count: name.count), name) {
+          return entry
+        }
+        slot = (slot + 1) & mask
+      }
+    }
+
+    /// The length and the first and last eight bytes (byte by byte below eight), mixed.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-      return hash
+      let count = bytes.count
+      var hash = UInt64(count) &* 0x9E37_79B9_7F4A_7C15
+      if count >= 8 {
+        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) &* 0xC4CE_B9FE_1A85_EC53
+      } else {
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+      }
+      return hash ^ (hash >> 29)
     }
 
     static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
       guard a.count == b.count else { return false }
-      for i in 0..<a.count where a[i] != b[i] { return false }
-      return true
+      guard let left = a.baseAddress, let right = b.baseAddress else { return a.count == 0 }
+      return memcmp(left, right, a.count) == 0
     }
   }
 

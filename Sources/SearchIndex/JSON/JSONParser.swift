@@ -60,19 +60,28 @@ public struct JSONParser {
     if parser.peek == UInt8(ascii: "}") {
       parser.advance()
     } else {
-      var seen: [(name: String, tag: Int?)] = []
+      // Names seen so far: known names as bits of their tags (no array to grow for every
+      // record read), other names as strings.
+      var seenTags = SIMD4<UInt64>()
+      var seenNames: [String] = []
       while true {
         parser.skipWhitespace()
         guard parser.peek == UInt8(ascii: "\"") else { throw parser.error("expected a quoted member name") }
         let (name, tag) = try parser.parseName(recognise)
-        // Equal tags are equal names; a name without one (unknown, or written with escapes)
-        // is compared as a string.
-        let repeated = seen.contains { other in
-          if let tag, let otherTag = other.tag { return tag == otherTag }
-          return other.name.utf8.count == name.utf8.count && other.name == name
+        // A known name written with escapes comes without a tag (and is handed on without
+        // one); for finding repeats its text gives it its tag.
+        var known = tag
+        if known == nil { var text = name; known = text.withUTF8 { recognise(UnsafeRawBufferPointer($0)) }?.tag }
+        let repeated: Bool
+        if let known, known < 256 {
+          let bit = UInt64(1) << UInt64(known & 63)
+          repeated = seenTags[known >> 6] & bit != 0
+          seenTags[known >> 6] |= bit
+        } else {
+          repeated = seenNames.contains { $0.utf8.count == name.utf8.count && $0 == name }
+          seenNames.append(name)
         }
         if repeated { throw parser.error("duplicate member \"\(name)\"") }
-        seen.append((name, tag))
         parser.skipWhitespace()
         guard parser.peek == UInt8(ascii: ":") else { throw parser.error("expected ':' after member name") }
         parser.advance()
