@@ -7,27 +7,36 @@ import Synchronization
 /// does not (a damaged file) reads as no attributes here, and `searchlight check` reports it
 /// (its own reads decode eagerly and fail with the item's id).
 package final class StoredRecord: Sendable {
-  private let bytes: [UInt8]
+  private enum State {
+    case undecoded([UInt8])
+    case decoded(AttributeSet.Entries)
+  }
+
   private let catalog: AttributeCatalog
   private let names: Set<String>?
-  /// The decoded attributes once read; the lock makes the first read decode once when
-  /// copies of the item are read on several threads.
-  private let decoded = Mutex<AttributeSet.Entries?>(nil)
+  /// The record's bytes until the first read, then the attributes decoded from them (the
+  /// bytes are let go: an item is not held twice). The lock makes the first read decode
+  /// once when copies of the item are read on several threads.
+  private let state: Mutex<State>
 
   /// `bytes` with only `names` to be decoded (all when nil).
   package init(bytes: [UInt8], catalog: AttributeCatalog, only names: Set<String>? = nil) {
-    self.bytes = bytes
     self.catalog = catalog
     self.names = names
+    state = Mutex(.undecoded(bytes))
   }
 
   var entries: AttributeSet.Entries {
-    decoded.withLock { cached in
-      if let cached { return cached }
-      let set = (try? StoredItem.decodeAttributes(bytes: bytes, catalog: catalog, only: names)) ?? AttributeSet()
-      let entries = set.decodedEntries
-      cached = entries
-      return entries
+    state.withLock { state in
+      switch state {
+      case .decoded(let entries):
+        return entries
+      case .undecoded(let bytes):
+        let set = (try? StoredItem.decodeAttributes(bytes: bytes, catalog: catalog, only: names)) ?? AttributeSet()
+        let entries = set.decodedEntries
+        state = .decoded(entries)
+        return entries
+      }
     }
   }
 }
