@@ -131,6 +131,35 @@ import Testing
     #expect(plan.components(separatedBy: "USING PRIMARY KEY (item=? AND attr=?)").count == 3, "\(plan)")
   }
 
+  /// A count of at most N items (`| limit 1 | count`, the built-in planner's "does this
+  /// reading find anything") walks its most selective value test's index and stops at the
+  /// limit: no `IN` list is built first. It counts what the general form counts, an item
+  /// with several passing values once.
+  @Test(arguments: [false, true])
+  func aLimitedCountWalksItsDrivingValueIndex(analyzed: Bool) throws {
+    let statements = try statements(#"search stateOrProvince == "Utah"cd && rating >= 4 | limit 1 | count"#, analyzed: analyzed)
+    let sql = try #require(statements.first?.sql)
+    #expect(sql.contains("FROM (SELECT item FROM vals WHERE attr = ? AND fold = ?) d CROSS JOIN items i ON i.rowid = d.item"), "\(sql)")
+    let plan = try #require(statements.first?.plan)
+    #expect(!plan.lines.joined().contains("LIST SUBQUERY"), "\(plan.lines)")
+    #expect(plan.loops.first?.hasPrefix("SEARCH vals USING COVERING INDEX vals_fold") == true, "\(plan.lines)")
+
+    let executor = QueryExecutor(index: (analyzed ? Self.analyzedIndex : sampleIndex).index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    func count(_ query: String) throws -> Int {
+      var count = -1
+      _ = try executor.run(query, options: options) { reply in if case .count(let n) = reply.content { count = n } }
+      return count
+    }
+    for predicate in [#"stateOrProvince == "Utah"cd && rating >= 4"#, #"keywords == "*""#, #"domainIdentifier == "trails" && keywords == "*a*""#, "rating >= 4.5"] {
+      let all = try count("search \(predicate) | count")
+      #expect(all > 1, "\(predicate)")
+      for limit in [1, 2, all, all + 10] {
+        #expect(try count("search \(predicate) | limit \(limit) | count") == min(limit, all), "\(predicate) | limit \(limit)")
+      }
+    }
+  }
+
   /// Beside a text match that drives, every value test is a lookup per matching item.
   @Test func valueTestsBesideATextMatchAreLookups() throws {
     let statements = try statements(#"search "trail" && rating >= 4 && keywords == "waterfall" | count"#)

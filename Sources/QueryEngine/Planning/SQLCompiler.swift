@@ -82,6 +82,9 @@ public struct SQLCompiler {
   /// rather than as the list of items that pass (`i.rowid IN (SELECT item ...)`): set while
   /// something else drives the statement, so only the driving test's list is built.
   private var correlatesValueTests = false
+  /// Set while compiling the value test that drives a limited count from FROM
+  /// (`drivenLimitedCount`): its lookup is the list itself, `(SELECT item FROM vals ...)`.
+  private var listsDrivingValues = false
   /// Whether a sort with a limit on an attribute without bounds walks the attribute's index
   /// (`sortIndexWalk`): the executor compiles the walk and the full sort of every match, and
   /// runs the sort only when the walk's first entries hold fewer matches than the limit.
@@ -303,11 +306,47 @@ public struct SQLCompiler {
 
   /// SELECT count(*) of the plan's items.
   public mutating func countQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled {
+    if let limit = plan.limit, let driven = try drivenLimitedCount(plan, limit: limit) { return driven }
     let (from, where_, _) = try fromAndWhere(plan)
     if let limit = plan.limit {
       return finish("SELECT count(*) FROM (SELECT i.rowid FROM " + from + " WHERE " + where_ + Fragment(" LIMIT ?)", [.integer(Int64(limit))]), ranked: false)
     }
     return finish("SELECT count(*) FROM " + from + " WHERE " + where_, ranked: false)
+  }
+
+  /// A count of at most `limit` items (`| limit 1 | count`: the built-in planner asks so
+  /// whether a reading finds anything) whose most selective value test drives from FROM:
+  /// its index is walked and the walk stops at the limit. As `i.rowid IN (SELECT item ...)`
+  /// SQLite built the whole list first (2,463 rows for one state of the 100k bench items,
+  /// to find one). DISTINCT: an item with two values that pass is counted once. Nil when no
+  /// value test can drive (then the general form runs).
+  private mutating func drivenLimitedCount(_ plan: SQLPlan, limit: Int) throws(QueryRuntimeError) -> Compiled? {
+    guard plan.rankingSearch == nil, plan.rankingSimilar == nil else { return nil }
+    let parts = Self.flatten(plan.predicate)
+    let ranked = parts.indices.compactMap { index in Self.drivingRank(parts[index]).map { (index, $0) } }
+    guard let driver = ranked.min(by: { $0.1 < $1.1 })?.0, case .test(let test) = parts[driver] else { return nil }
+    let list = try listing { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.positiveCondition(test) }
+    // A test that long values could pass is an OR with a read of the records: not a list.
+    guard list.sql.hasPrefix("(SELECT item FROM vals WHERE ") else { return nil }
+    var rest = parts
+    rest.remove(at: driver)
+    let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
+    var where_ = Fragment(visibility.sql, visibility.arguments)
+    let condition = try correlating(true) { (c: inout SQLCompiler) throws(QueryRuntimeError) in
+      try c.condition(rest.isEmpty ? .matchAll : (rest.count == 1 ? rest[0] : .and(rest)))
+    }
+    if let condition { where_ = where_ + " AND (" + condition + ")" }
+    return finish(
+      "SELECT count(*) FROM (SELECT DISTINCT i.rowid FROM " + list + " d CROSS JOIN items i ON i.rowid = d.item WHERE " + where_
+        + Fragment(" LIMIT ?)", [.integer(Int64(limit))]), ranked: false)
+  }
+
+  /// Runs `body` with `listsDrivingValues` set.
+  private mutating func listing<T, E: Error>(_ body: (inout SQLCompiler) throws(E) -> T) throws(E) -> T {
+    let saved = (listsDrivingValues, correlatesValueTests)
+    (listsDrivingValues, correlatesValueTests) = (true, false)
+    defer { (listsDrivingValues, correlatesValueTests) = saved }
+    return try body(&self)
   }
 
   /// SELECT key, count per value of `target` (an item joins each of its values' groups).
@@ -629,7 +668,8 @@ public struct SQLCompiler {
     // (attr, num) or (attr, fold) index for each item, testing every value of the attribute
     // in range.
     let head = correlatesValueTests
-      ? "EXISTS (SELECT 1 FROM vals INDEXED BY \(attributes.valueLookupIndex) WHERE item = i.rowid AND " : "i.rowid IN (SELECT item FROM vals WHERE "
+      ? "EXISTS (SELECT 1 FROM vals INDEXED BY \(attributes.valueLookupIndex) WHERE item = i.rowid AND "
+      : (listsDrivingValues ? "(SELECT item FROM vals WHERE " : "i.rowid IN (SELECT item FROM vals WHERE ")
     return Fragment(head + attr, attributeIDs.map(SQLValue.integer))
   }
 
