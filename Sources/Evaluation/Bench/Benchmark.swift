@@ -454,13 +454,9 @@ package struct Benchmark {
         let variant = query.variants[iteration % query.variants.count]
         // Each side goes first every other time, so that neither always runs on the caches
         // the other just warmed.
-        if iteration % 2 == 0 {
-          engineTimes.append(try milliseconds { try engine.run(variant.engine, collect: false) })
-          sqlTimes.append(try milliseconds { try sql.run(query, variant, collect: false) })
-        } else {
-          sqlTimes.append(try milliseconds { try sql.run(query, variant, collect: false) })
-          engineTimes.append(try milliseconds { try engine.run(variant.engine, collect: false) })
-        }
+        func timeEngine() throws { engineTimes.append(try milliseconds { try engine.run(variant.engine, collect: false) }) }
+        func timeSQL() throws { sqlTimes.append(try milliseconds { try sql.run(query, variant, collect: false) }) }
+        if iteration % 2 == 0 { try timeEngine(); try timeSQL() } else { try timeSQL(); try timeEngine() }
       }
       engineRuns.append(Self.latency(engineTimes))
       sqlRuns.append(Self.latency(sqlTimes))

@@ -36,17 +36,19 @@ extension SearchIndex {
         } else {
           report.lines.append("derived rows: consistent with items")
         }
-        let damaged = try Self.recordsThatDoNotDecode(db)
-        if damaged.isEmpty {
-          report.lines.append("records: every item's record decodes")
+        // Both comparisons decode every record, so when they finish every record decodes;
+        // only when one fails are the records read again to name those that do not.
+        do {
           let fullText = try Self.fullTextAgreesWithRecords(db)
-          report.lines.append(fullText.line)
-          if !fullText.healthy { report.isHealthy = false }
-          for values in try Self.valuesAgreeWithRecords(db) {
-            report.lines.append(values.line)
-            if !values.healthy { report.isHealthy = false }
+          let values = try Self.valuesAgreeWithRecords(db)
+          report.lines.append("records: every item's record decodes")
+          for check in [fullText] + values {
+            report.lines.append(check.line)
+            if !check.healthy { report.isHealthy = false }
           }
-        } else {
+        } catch {
+          let damaged = try Self.recordsThatDoNotDecode(db)
+          guard !damaged.isEmpty else { throw error }
           // Queries read such an item with no attributes (`StoredRecord`); its full-text and
           // value rows cannot be derived again to compare them.
           report.isHealthy = false
@@ -78,10 +80,6 @@ extension SearchIndex {
     return "item indexes: \(Schema.requiredIndexes.joined(separator: ", ")) present"
   }
 
-  /// Compares the full-text index with the texts the records give (`FullTextColumns`): the
-  /// same rows, and per column the same terms in the same number of rows. `fts` is
-  /// contentless, so this re-derives every record into a temporary table and compares the two
-  /// vocabularies (https://www.sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
   /// The items whose stored record does not decode (at most `limit` of them), with why.
   static func recordsThatDoNotDecode(_ db: Connection, limit: Int = 20) throws -> [(id: String, message: String)] {
     let catalog = try loadCatalog(db)
@@ -95,7 +93,7 @@ extension SearchIndex {
       last = final.0
       for (_, id, record) in records where damaged.count < limit {
         do {
-          _ = try StoredItem.decodeAttributes(bytes: record.isEmpty ? Array("{}".utf8) : record, catalog: catalog)
+          _ = try StoredItem.decodeAttributes(bytes: StoredItem.recordBytes(record), catalog: catalog)
         } catch {
           damaged.append((id, "\(error)"))
         }
@@ -104,6 +102,10 @@ extension SearchIndex {
     return damaged
   }
 
+  /// Compares the full-text index with the texts the records give (`FullTextColumns`): the
+  /// same rows, and per column the same terms in the same number of rows. `fts` is
+  /// contentless, so this re-derives every record into a temporary table and compares the two
+  /// vocabularies (https://www.sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
   static func fullTextAgreesWithRecords(_ db: Connection) throws -> (line: String, healthy: Bool) {
     // The re-index is as large as the full-text index: on disk, not in memory.
     try db.execute("PRAGMA temp_store = FILE")

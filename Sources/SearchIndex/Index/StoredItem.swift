@@ -19,14 +19,17 @@ package enum StoredItem {
     if !row.isNull(offset + 3) { item.expirationDate = Date(timeIntervalSince1970: row.double(offset + 3)) }
     item.protectionClass = row.string(offset + 4)
     if names?.isEmpty != true {
-      let record = row.blob(offset + 5)
-      if lazily {
-        item.attributeSet = AttributeSet(undecoded: StoredRecord(bytes: record.isEmpty ? Array("{}".utf8) : record, catalog: catalog, only: names))
-        return item
-      }
-      item.attributeSet = try decodeAttributes(bytes: record.isEmpty ? Array("{}".utf8) : record, catalog: catalog, only: names)
+      let record = recordBytes(row.blob(offset + 5))
+      item.attributeSet = lazily
+        ? AttributeSet(undecoded: StoredRecord(bytes: record, catalog: catalog, only: names))
+        : try decodeAttributes(bytes: record, catalog: catalog, only: names)
     }
     return item
+  }
+
+  /// A record column's bytes; an empty column is an item without attributes.
+  static func recordBytes(_ column: [UInt8]) -> [UInt8] {
+    column.isEmpty ? Array("{}".utf8) : column
   }
 
   /// Stored dates are UTC instants; made once, not per item.

@@ -60,6 +60,8 @@ extension JSONValue {
     return "\(n)"
   }
 
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
   static func writeString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Runs of bytes that need no escape are appended whole: a record's long texts cost one
@@ -77,10 +79,9 @@ extension JSONValue {
         case 0x0D: out.append(contentsOf: #"\r"#.utf8)
         case 0x09: out.append(contentsOf: #"\t"#.utf8)
         default:
-          let hex = Array("0123456789abcdef".utf8)
           out.append(contentsOf: #"\u00"#.utf8)
-          out.append(hex[Int(byte >> 4)])
-          out.append(hex[Int(byte & 0xF)])
+          out.append(hexDigits[Int(byte >> 4)])
+          out.append(hexDigits[Int(byte & 0xF)])
         }
         runStart = offset + 1
       }
