@@ -186,4 +186,93 @@ import Testing
       #expect(reader.summaryCache.computations.withLock { $0 } == 1)
     }
   }
+
+  /// The one-pass tally (`tallyValues`) reads the value table once in item order; the SQL it
+  /// replaced (`selectValues`, kept for files without `items_type_scope`) joined each value with
+  /// its item. Both must give the same attributes, known values and examples, in the same
+  /// order, for every scope: hidden and expired items, a second named index, spellings that
+  /// fold together, repeated values in one item, values too long to be names, attributes past
+  /// the example and known-value limits, URLs, and items without a content type.
+  @Test func theOnePassTallyGivesWhatTheSQLGives() throws {
+    try withIndex { index, path in
+      func typed(
+        _ id: String, _ type: String?, protection: String? = nil, expiration: Date? = nil, _ attributes: [(String, AttributeValue)]
+      ) -> SearchableItem {
+        SearchableItem(
+          uniqueIdentifier: id, domainIdentifier: "mixed", contentType: type, expirationDate: expiration, protectionClass: protection,
+          attributeSet: AttributeSet(attributes))
+      }
+      let long = String(repeating: "Long name ", count: 9)  // 90 characters: stored short, listed as no name
+      var items: [SearchableItem] = [
+        typed("a", "trail", [("stateOrProvince", .string("Utah")), ("keywords", .list([.string("Hike"), .string("hike"), .string("Desert")]))]),
+        typed("b", "note", [("stateOrProvince", .string("UTAH")), ("keywords", .list([.string("hike")])), ("contentURL", .url("https://example.com/b"))]),
+        typed("c", nil, [("stateOrProvince", .string("utah")), ("keywords", .list([.string("Río"), .string("rio")]))]),
+        typed("d", "note", protection: "private", [("stateOrProvince", .string("Ütah")), ("keywords", .list([.string("Secret")]))]),
+        typed("e", "trail", expiration: utc(2026, 12, 1), [("stateOrProvince", .string("Idaho")), ("keywords", .list([.string(long)]))]),
+        typed("f", "email", [("stateOrProvince", .string(long)), ("contentURL", .url("https://example.com/f"))]),
+      ]
+      // Thirty spellings (past the twelve examples, within the known values) and 1,005
+      // distinct codes (past the known values).
+      for number in 0..<1_005 {
+        items.append(typed("n\(number)", number.isMultiple(of: 2) ? "note" : "trail", [
+          ("projects", .list([.string("Project \(number % 30)")])), ("codename", .string("code-\(number)")),
+          ("rating", .number(Double(number % 5))),
+        ]))
+      }
+      try index.indexSearchableItems(items)
+      try SearchIndex(path: path, name: "other").indexSearchableItems([
+        typed("o1", "trail", [("stateOrProvince", .string("Utah")), ("keywords", .list([.string("Elsewhere")]))]),
+      ])
+      let scopes = [
+        AccessScope(now: Self.now), AccessScope(now: Self.now, protectionClasses: ["private"]), AccessScope(now: utc(2026, 12, 2)),
+      ]
+      for scope in scopes {
+        let (tallied, selected) = try index.read { db in
+          let catalog = try SearchIndex.loadCatalog(db)
+          let visible = scope.sqlCondition(alias: "i", indexID: index.indexID)
+          return (
+            try index.tallyValues(db, visible: visible, catalog: catalog),
+            try index.selectValues(db, scope: scope, visible: visible, catalog: catalog, untyped: false)
+          )
+        }
+        #expect(tallied.attributes == selected.attributes)
+        #expect(tallied.known == selected.known)
+        #expect(tallied.examples == selected.examples)
+        // The cases the fixture is for are there.
+        #expect(tallied.known["codename"] == nil, "1,005 distinct codes are past the known values")
+        #expect(tallied.known["projects"]?.count == 30)
+        #expect(tallied.examples["projects"] == nil, "thirty spellings are past the examples")
+        #expect(tallied.examples["contentURL"]?.count == 2)
+        let utah = tallied.known["stateOrProvince"]?.first { $0.fold == "utah" }
+        #expect(utah?.value == "UTAH", "the smallest spelling, byte by byte")
+        #expect(utah?.count == (scope.protectionClasses.isEmpty ? 4 : 5))
+        #expect(utah?.contentTypes == ["trail", "note"], "in the order of the items")
+        #expect(tallied.known["keywords"]?.first { $0.fold == "hike" }?.count == 2, "one item with two spellings counts once")
+        #expect(tallied.known["stateOrProvince"]?.contains { $0.value == long } == false)
+      }
+    }
+  }
+
+  /// A write of many items leaves the default scope's summary in the file, so the first
+  /// `plan` or `ask` after `index` reads it instead of computing it; a small write leaves
+  /// it to the first reader.
+  @Test func aLargeWriteStoresTheSummaryForTheNextReader() throws {
+    try withTemporaryDirectory { dir in
+      let path = dir.appendingPathComponent("index.db").path
+      try SearchIndex.$analyzeAfterRows.withValue(10) {
+        let index = try SearchIndex(path: path)
+        try index.indexSearchableItems((0..<5).map { item("s\($0)", domain: "notes", [("title", .string("Small \($0)"))]) })
+        #expect(((try? storedRows(path)) ?? []).isEmpty, "a small write computes nothing")
+        try index.indexSearchableItems((0..<12).map { item("l\($0)", domain: "trails", [("title", .string("Large \($0)"))]) })
+        let generation = try index.read { db in try SearchIndex.generation(in: db) }
+        #expect(try storedRows(path).map(\.scope) == ["[]"])
+        #expect(try storedRows(path).map(\.generation) == [generation])
+        let reader = try SearchIndex(path: path)
+        let summary = try reader.summary(scope: AccessScope())
+        #expect(reader.summaryCache.computations.withLock { $0 } == 0, "read from the file")
+        #expect(summary.items == 17)
+        #expect(summary.domainCounts.map(\.name) == ["notes", "trails"])
+      }
+    }
+  }
 }

@@ -189,12 +189,52 @@ extension SearchIndex {
     }
     let domains = try counts("domain")
     let contentTypes = try counts("contentType")
-    var names: [String] = []
-    var ids: [String: Int64] = [:]
-    for (name, id) in try db.rows("SELECT name, id FROM attributes ORDER BY id", [], { ($0.string(0) ?? "", $0.int64(1)) }) {
-      names.append(name)
-      ids[name] = id
+    let names = try db.rows("SELECT name FROM attributes ORDER BY id", []) { $0.string(0) ?? "" }
+    let values =
+      try Self.hasIndex(db, "items_type_scope")
+      ? try tallyValues(db, visible: visible, catalog: catalog)
+      : try selectValues(db, scope: scope, visible: visible, catalog: catalog, untyped: contentTypes.allSatisfy { $0.name == nil })
+    // The clock times at which the same items are expired as now.
+    let window = try db.rows(
+      """
+      SELECT (SELECT max(expiration) FROM items WHERE expiration IS NOT NULL AND expiration <= ?),
+             (SELECT min(expiration) FROM items WHERE expiration IS NOT NULL AND expiration > ?)
+      """, [.real(now), .real(now)]
+    ) { ($0.isNull(0) ? nil : $0.double(0), $0.isNull(1) ? nil : $0.double(1)) }.first
+    let summary = IndexSummary(
+      generation: generation, items: items, domains: domains, contentTypes: contentTypes, attributeNames: names,
+      attributes: values.attributes, knownValues: values.known, exampleValues: values.examples)
+    return SummaryCache.Entry(summary: summary, validFrom: window?.0 ?? nil, validUntil: window?.1 ?? nil)
+  }
+
+  /// The value-table part of a summary: the attributes visible items have, the known values
+  /// of string attributes and the example values of text attributes.
+  typealias ValueSummary = (
+    attributes: [IndexStatistics.Attribute], known: [String: [IndexSummary.KnownValue]],
+    examples: [String: [IndexSummary.ExampleValue]]
+  )
+
+  /// `ValueSummary` in one pass over the value table (`SummaryTally`).
+  func tallyValues(_ db: Connection, visible: (sql: String, arguments: [SQLValue]), catalog: AttributeCatalog) throws -> ValueSummary {
+    var attributes: [Int64: SummaryTally.Attribute] = [:]
+    for (name, id, type, custom) in try db.rows("SELECT name, id, type, custom FROM attributes", [], {
+      ($0.string(0) ?? "", $0.int64(1), $0.string(2) ?? "", $0.int64(3) == 1)
+    }) {
+      attributes[id] = SummaryTally.Attribute(
+        name: name, type: catalog.type(of: name) ?? AttributeType(parsing: type) ?? .string, listing: catalog.type(of: name),
+        isCustom: custom)
     }
+    let tally = try SummaryTally.scan(db, attributes: attributes, visibleSQL: visible)
+    return (tally.attributeCounts, tally.knownValues, tally.exampleValues)
+  }
+
+  /// `ValueSummary` by SQL, a statement or three per attribute, each value joined with its item:
+  /// for files without the `items_type_scope` index (read-only files from before it).
+  func selectValues(
+    _ db: Connection, scope: AccessScope, visible: (sql: String, arguments: [SQLValue]), catalog: AttributeCatalog, untyped: Bool
+  ) throws -> ValueSummary {
+    var ids: [String: Int64] = [:]
+    for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) { ids[name] = id }
     // When the file holds only this named index and the scope hides none of its items, every
     // value belongs to a visible item: the value table alone answers, without looking up
     // the item of each value.
@@ -217,7 +257,6 @@ extension SearchIndex {
         name: row.string(0) ?? "", type: catalog.type(of: row.string(0) ?? "") ?? AttributeType(parsing: row.string(1) ?? "") ?? .string,
         count: Int(row.int64(3)), isCustom: row.int64(2) == 1)
     }
-    let untyped = contentTypes.allSatisfy { $0.name == nil }
     var known: [String: [IndexSummary.KnownValue]] = [:]
     var examples: [String: [IndexSummary.ExampleValue]] = [:]
     for (name, id) in ids.sorted(by: { $0.key < $1.key }) {
@@ -259,16 +298,11 @@ extension SearchIndex {
           contentTypes: (row.string(3) ?? "").split(separator: ",").map(String.init))
       }
     }
-    // The clock times at which the same items are expired as now.
-    let window = try db.rows(
-      """
-      SELECT (SELECT max(expiration) FROM items WHERE expiration IS NOT NULL AND expiration <= ?),
-             (SELECT min(expiration) FROM items WHERE expiration IS NOT NULL AND expiration > ?)
-      """, [.real(now), .real(now)]
-    ) { ($0.isNull(0) ? nil : $0.double(0), $0.isNull(1) ? nil : $0.double(1)) }.first
-    let summary = IndexSummary(
-      generation: generation, items: items, domains: domains, contentTypes: contentTypes, attributeNames: names,
-      attributes: attributes, knownValues: known, exampleValues: examples)
-    return SummaryCache.Entry(summary: summary, validFrom: window?.0 ?? nil, validUntil: window?.1 ?? nil)
+    return (attributes, known, examples)
+  }
+
+  /// Whether the file has the index `name`.
+  static func hasIndex(_ db: Connection, _ name: String) throws -> Bool {
+    try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(name)]) != nil
   }
 }

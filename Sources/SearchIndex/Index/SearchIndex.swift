@@ -317,9 +317,10 @@ public final class SearchIndex: Sendable {
     guard indexID >= 0 else {
       throw SearchIndexError.database(DatabaseError(code: .readOnly, message: "the index '\(name)' does not exist and the file is read-only"))
     }
+    var rowsWritten = 0
+    let result: T
     do {
-      return try pool.withWriter { db in
-        var rowsWritten = 0
+      result = try pool.withWriter { db in
         let result = try db.transaction(.immediate) {
           var writer = try IndexWriter(connection: db, indexID: indexID)
           let result = try body(&writer)
@@ -341,11 +342,18 @@ public final class SearchIndex: Sendable {
     } catch let error as DatabaseError {
       throw SearchIndexError.database(error)
     }
+    if rowsWritten >= Self.analyzeAfterRows {
+      // The first `plan`, `ask` or `mcp` after a large write would compute the planner's
+      // summary of the default scope (3 s at 1M items); the writer pays it instead, and stores
+      // it in the file. A failure leaves it to the first reader.
+      _ = try? summary(scope: AccessScope())
+    }
+    return result
   }
 
   /// Items written or deleted by one transaction after which `write` refreshes the query
-  /// planner's statistics (`ANALYZE`) if they are stale (`statisticsAreStale`). A
-  /// task-local so that tests can reach it with a few items.
+  /// planner's statistics (`ANALYZE`) if they are stale (`statisticsAreStale`), and stores
+  /// the default scope's summary. A task-local so that tests can reach it with a few items.
   @TaskLocal static var analyzeAfterRows = 5_000
 
   /// Whether the planner's statistics no longer describe the items: none were gathered, this
