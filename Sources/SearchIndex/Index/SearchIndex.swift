@@ -337,16 +337,15 @@ public final class SearchIndex: Sendable {
           // instead of an equality. A failure only leaves the old statistics.
           try? db.execute("ANALYZE")
         }
+        if rowsWritten >= Self.analyzeAfterRows {
+          // The first `plan`, `ask` or `mcp` after a large write would compute the planner's
+          // summary of the default scope (3 s at 1M items); the writer pays it instead.
+          storeSummary(of: AccessScope(), on: db)
+        }
         return result
       }
     } catch let error as DatabaseError {
       throw SearchIndexError.database(error)
-    }
-    if rowsWritten >= Self.analyzeAfterRows {
-      // The first `plan`, `ask` or `mcp` after a large write would compute the planner's
-      // summary of the default scope (3 s at 1M items); the writer pays it instead, and stores
-      // it in the file. A failure leaves it to the first reader.
-      _ = try? summary(scope: AccessScope())
     }
     return result
   }
