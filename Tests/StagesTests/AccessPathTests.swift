@@ -160,6 +160,73 @@ import Testing
     }
   }
 
+  /// A count of value tests alone, in a file with one named index, reads the value indexes
+  /// and the partial indexes of hidden items, never an item row: its matches' items are not
+  /// looked up for their scope columns. It counts what listing the items counts, in scopes
+  /// that hide protected items, grant them, and hide expired ones.
+  @Test(arguments: [false, true])
+  func aCountOfValueTestsReadsNoItem(analyzed: Bool) throws {
+    let predicates = [
+      "rating >= 4.5", #"stateOrProvince == "Utah"cd && rating >= 4"#, #"keywords == "*a*""#, "contentModificationDate >= 2026-01-01",
+      #"authorNames == "*""#,
+    ]
+    for predicate in predicates {
+      let statements = try statements("search \(predicate) | count", analyzed: analyzed)
+      let sql = try #require(statements.first?.sql)
+      #expect(sql.hasPrefix("SELECT count(*) FROM (SELECT item FROM vals WHERE "), "\(sql)")
+      let plan = try #require(statements.first?.plan.lines.joined(separator: "\n"))
+      #expect(!plan.contains("USING INTEGER PRIMARY KEY") && !plan.contains("SCAN i"), "\(predicate): items read\n\(plan)")
+    }
+    let executor = QueryExecutor(index: (analyzed ? Self.analyzedIndex : sampleIndex).index, registry: standardRegistry)
+    let scopes = [
+      AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]),
+      AccessScope(now: utc(2027, 6, 1)),
+    ]
+    for scope in scopes {
+      let options = QueryOptions(scope: scope, clock: sampleClock)
+      var counts: [Int] = []
+      for predicate in predicates {
+        var count = -1
+        var listed = 0
+        _ = try executor.run("search \(predicate) | count", options: options) { reply in if case .count(let n) = reply.content { count = n } }
+        _ = try executor.run("search \(predicate)", options: options) { reply in if case .items(let items) = reply.content { listed += items.count } }
+        #expect(count == listed, "\(predicate) in \(scope)")
+        counts.append(count)
+      }
+      #expect(counts.allSatisfy { $0 > 0 })
+    }
+    // The scopes differ on these samples: protected and expiring items have values too.
+    let all = QueryOptions(scope: scopes[1], clock: sampleClock)
+    let plain = QueryOptions(scope: scopes[0], clock: sampleClock)
+    func count(_ query: String, _ options: QueryOptions) throws -> Int {
+      var count = -1
+      _ = try executor.run(query, options: options) { reply in if case .count(let n) = reply.content { count = n } }
+      return count
+    }
+    #expect(try count(#"search authorNames == "*" | count"#, all) > (try count(#"search authorNames == "*" | count"#, plain)))
+  }
+
+  /// With a second named index in the file, value rows may belong to its items: the count
+  /// keeps the general form, which tests each item's index, and counts this index's only.
+  @Test func aCountOfValueTestsBesideAnotherNamedIndexTestsTheItems() throws {
+    let index = try TemporaryIndex([
+      item("a", [("rating", .number(5)), ("keywords", .list([.string("hike")]))]),
+      item("b", [("rating", .number(2))]),
+    ])
+    try SearchIndex(path: index.index.path, name: "other").indexSearchableItems([
+      item("c", [("rating", .number(5)), ("keywords", .list([.string("hike")]))]),
+    ])
+    let executor = QueryExecutor(index: try SearchIndex(path: index.index.path), registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let statements = try Explainer(executor: executor).statements(try executor.prepare("search rating >= 4 | count", options: options), options: options)
+    #expect(statements.first?.sql.contains("FROM items i") == true, "\(statements.map(\.sql))")
+    var count = -1
+    _ = try executor.run(#"search rating >= 4 && keywords == "hike" | count"#, options: options) { reply in
+      if case .count(let n) = reply.content { count = n }
+    }
+    #expect(count == 1)
+  }
+
   /// Beside a text match that drives, every value test is a lookup per matching item.
   @Test func valueTestsBesideATextMatchAreLookups() throws {
     let statements = try statements(#"search "trail" && rating >= 4 && keywords == "waterfall" | count"#)

@@ -17,6 +17,11 @@ public struct SQLCompiler {
     /// (schema version 5), or `vals_item` in files of version 4 and earlier read without
     /// migrating.
     package var valueLookupIndex = Schema.valueLookupIndex
+    /// The id of the file's only named index, nil when it holds several: then every value
+    /// row belongs to one of that index's items (`valueListCount`). Read with the map, once
+    /// per generation: a second named index has no values until a write, which starts a new
+    /// generation.
+    package var soleIndexID: Int64?
 
     public init(ids: [String: Int64], textualIDs: [Int64]) {
       self.ids = ids
@@ -40,6 +45,8 @@ public struct SQLCompiler {
       }
       var map = AttributeMap(ids: ids, textualIDs: textual)
       map.longAttributes = long
+      let indexes = (try? db.rows("SELECT id FROM indexes LIMIT 2") { $0.int64(0) }) ?? []
+      map.soleIndexID = indexes.count == 1 ? indexes[0] : nil
       if try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'vals_item'")?.int64Value == 1 {
         map.valueLookupIndex = "vals_item"
       }
@@ -307,6 +314,7 @@ public struct SQLCompiler {
   /// SELECT count(*) of the plan's items.
   public mutating func countQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled {
     if let limit = plan.limit, let driven = try drivenLimitedCount(plan, limit: limit) { return driven }
+    if plan.limit == nil, let listed = try valueListCount(plan) { return listed }
     let (from, where_, _) = try fromAndWhere(plan)
     if let limit = plan.limit {
       return finish("SELECT count(*) FROM (SELECT i.rowid FROM " + from + " WHERE " + where_ + Fragment(" LIMIT ?)", [.integer(Int64(limit))]), ranked: false)
@@ -339,6 +347,32 @@ public struct SQLCompiler {
     return finish(
       "SELECT count(*) FROM (SELECT DISTINCT i.rowid FROM " + list + " d CROSS JOIN items i ON i.rowid = d.item WHERE " + where_
         + Fragment(" LIMIT ?)", [.integer(Int64(limit))]), ranked: false)
+  }
+
+  /// A count whose tests are all value tests that list their items (`rating >= 4.5`,
+  /// `keywords == "hike" && stateOrProvince == "Utah"`), in a file that holds no other named
+  /// index: the lists come from the value indexes alone, intersected, and the rows the scope
+  /// hides are taken away by rowid (`hiddenRowsSQL`, the partial indexes of expiring and
+  /// protected items). No item is read: the general form looked up every match's item for its
+  /// scope columns, a random read of a row that holds the record (208,000 matches of a million
+  /// items: 3.5 s). Every value row belongs to an item of the file, and with one named index,
+  /// to an item of this one. Nil when a part cannot be listed (then the general form runs).
+  private mutating func valueListCount(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled? {
+    guard attributes.soleIndexID == indexID, plan.rankingSearch == nil, plan.rankingSimilar == nil else { return nil }
+    let parts = Self.flatten(plan.predicate)
+    guard !parts.isEmpty, parts.allSatisfy({ Self.drivingRank($0) != nil }) else { return nil }
+    var lists: [Fragment] = []
+    for part in parts {
+      guard case .test(let test) = part else { return nil }
+      let list = try listing { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.positiveCondition(test) }
+      // A test that long values could pass is an OR with a read of the records: not a list.
+      guard list.sql.hasPrefix("(SELECT item FROM vals WHERE "), list.sql.hasSuffix(")") else { return nil }
+      lists.append(Fragment(String(list.sql.dropFirst().dropLast()), list.arguments))
+    }
+    let hidden = scope.hiddenRowsSQL(indexID: indexID)
+    return finish(
+      "SELECT count(*) FROM (" + Fragment.joined(lists, separator: " INTERSECT ")
+        + Fragment(" EXCEPT SELECT rowid FROM (\(hidden.sql)))", hidden.arguments), ranked: false)
   }
 
   /// Runs `body` with `listsDrivingValues` set.
