@@ -226,6 +226,9 @@ import Testing
       }
     }
     #expect(try data(queries[0]) != (try data(queries[0], protection: ["private", "finance"])), "the samples' hidden items have keywords")
+    // Numbers come from the covering (attr, num) index, not a scan of every value.
+    let numbers = try plans(queries[2], analyzed: analyzed).joined(separator: "\n")
+    #expect(numbers.contains("COVERING INDEX vals_num") && !numbers.contains("SCAN g"), "\(numbers)")
   }
 
   /// With a second named index in the file, value rows may belong to its items: the count

@@ -420,7 +420,11 @@ public struct SQLCompiler {
       !(type.isTextual && attributes.longAttributes[id] != nil), let lists = try valueLists(plan)
     else { return nil }
     let key = type.isTextual ? Self.valueText("g.") : "g.num"
-    var where_ = Fragment("g.attr = ?", [.integer(id)])
+    // Every value of a number or date attribute has its number: said so, the values come from
+    // the covering (attr, num) index (1M items' ratings: 1.2 s to 0.11 s) instead of a scan of
+    // every value. Texts are grouped by their written form, which that index lacks: reading it
+    // row by row for every value of the index cost more than the scan (keywords: 3.7 to 5.7 s).
+    var where_ = Fragment("g.attr = ?\(type.isTextual ? "" : " AND g.num IS NOT NULL")", [.integer(id)])
     for list in lists { where_ = where_ + " AND g.item IN (" + list + ")" }
     let hidden = scope.hiddenRowsSQL(indexID: indexID)
     where_ = where_ + Fragment(" AND g.item NOT IN (SELECT rowid FROM (\(hidden.sql)))", hidden.arguments)
