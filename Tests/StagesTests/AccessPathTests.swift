@@ -231,6 +231,31 @@ import Testing
     #expect(numbers.contains("COVERING INDEX vals_num") && !numbers.contains("SCAN g"), "\(numbers)")
   }
 
+  /// Statistics grouped by an attribute over value tests alone (or every item), in a file with
+  /// one named index, start from the items that have the attribute in its covering index, less
+  /// the hidden rows; no item row is read, and the tables are those the stages make in Swift.
+  @Test(arguments: [false, true])
+  func statisticsByAnAttributeOfValueTestsReadNoItem(analyzed: Bool) throws {
+    let queries = [
+      "search * | stats avg(rating) by stateOrProvince", "search * | stats avg(rating), max(distance), count by difficulty",
+      "search rating >= 4 | stats median(distance) by stateOrProvince", "search * | stats count by keywords",
+      #"search keywords == "*a*" | stats sum(rating) by authorNames"#,
+    ]
+    for query in queries {
+      let statements = try statements(query, analyzed: analyzed)
+      let sql = try #require(statements.first?.sql)
+      #expect(sql.contains("(SELECT item AS rowid FROM vals WHERE attr = ?"), "\(sql)")
+      let plan = try #require(statements.first?.plan.lines.joined(separator: "\n"))
+      // `i` is the materialized list of items (`SCAN i` walks it); no item row is looked up.
+      #expect(plan.contains("MATERIALIZE i") && !plan.contains("INTEGER PRIMARY KEY") && !plan.contains("items_type_scope")
+              && !plan.contains("SCAN vals"), "\(query): items or every value read\n\(plan)")
+      for protection in [Set<String>(), ["private", "finance"]] {
+        #expect(try data(query, protection: protection) == (try inSwift(query, protection: protection)), "\(query) \(protection)")
+      }
+    }
+    #expect(try data(queries[3]) != (try data(queries[3], protection: ["private", "finance"])), "the samples' hidden items have keywords")
+  }
+
   /// With a second named index in the file, value rows may belong to its items: the count
   /// keeps the general form, which tests each item's index, and counts this index's only.
   @Test func aCountOfValueTestsBesideAnotherNamedIndexTestsTheItems() throws {

@@ -454,11 +454,33 @@ public struct SQLCompiler {
   private mutating func groupedSource(
     _ plan: SQLPlan, by group: AttributeTarget?
   ) throws(QueryRuntimeError) -> (from: Fragment, where_: Fragment, driven: Bool, joins: Fragment, key: Fragment) {
+    if let group, let listed = try valueListGroupSource(plan, by: group) {
+      let (join, key) = try valueJoin(group, alias: "g")
+      return (listed, Fragment("1"), false, " " + join, key)
+    }
     let (from, where_, driven) = try fromAndWhere(plan)
     guard let group else { return (from, where_, driven, Fragment(""), Fragment("NULL")) }
     if case .itemField(let field) = group { return (from, where_, driven, Fragment(""), Fragment(Self.itemColumn(field))) }
     let (join, key) = try valueJoin(group, alias: "g")
     return (from, where_, driven, " " + Self.keepingOrder(join, driven), key)
+  }
+
+  /// The items of statistics grouped by an attribute, over value tests alone (or every item)
+  /// in a one-index file, as `(SELECT item AS rowid FROM vals WHERE attr = ? ... EXCEPT
+  /// hidden rows) i`: the items that have the attribute, pass every test's list and are not
+  /// hidden, from the value indexes (only they can join a group). The general form read every
+  /// visible item and looked up its values (`stats avg(rating) by stateOrProvince` over a
+  /// million items: 4.6 s). Nil when the plan needs the items, or the attribute has long values.
+  private mutating func valueListGroupSource(_ plan: SQLPlan, by group: AttributeTarget) throws(QueryRuntimeError) -> Fragment? {
+    guard case .attribute(let name, let type) = group, let id = attributes.ids[name],
+      !(type.isTextual && attributes.longAttributes[id] != nil), let lists = try valueLists(plan)
+    else { return nil }
+    let hidden = scope.hiddenRowsSQL(indexID: indexID)
+    // Every value of an attribute without long ones has its folded text or its number: said
+    // so, the items come from the attribute's covering partial index, not a scan of every value.
+    let having = Fragment("SELECT item AS rowid FROM vals WHERE attr = ? AND \(type.isTextual ? "fold" : "num") IS NOT NULL", [.integer(id)])
+    return "(" + Fragment.joined([having] + lists, separator: " INTERSECT ")
+      + Fragment(" EXCEPT SELECT rowid FROM (\(hidden.sql))) i", hidden.arguments)
   }
 
   /// The statistic over the plan's items, per value of `group` when given. For `median` and
