@@ -256,6 +256,34 @@ import Testing
     #expect(try data(queries[3]) != (try data(queries[3], protection: ["private", "finance"])), "the samples' hidden items have keywords")
   }
 
+  /// Beside value tests, a content-type equality (the built-in planner's count of a
+  /// collection) probes `items_type_scope` by (index, type, rowid) for each listed item
+  /// instead of reading the item; a type test the index cannot probe keeps the general form.
+  /// Either way the count is that of the listed items, in every scope.
+  @Test(arguments: [false, true])
+  func aCountOfACollectionProbesTheTypeIndex(analyzed: Bool) throws {
+    let probed = [#"contentType == "note" && keywords == "*a*""#, #"contentType == "trail" && rating >= 4"#]
+    for predicate in probed {
+      let statement = try #require(try statements("search \(predicate) | count", analyzed: analyzed).first)
+      let plan = statement.plan.lines.joined(separator: "\n")
+      #expect(plan.contains("SEARCH t USING COVERING INDEX items_type_scope (indexId=? AND contentType=? AND rowid=?)"), "\(plan)")
+      #expect(!plan.contains("INTEGER PRIMARY KEY"), "\(predicate): items read\n\(plan)")
+    }
+    let general = #"contentType == "NOTE"c && keywords == "*a*""#
+    #expect(try statements("search \(general) | count", analyzed: analyzed).first?.sql.contains("FROM items i") == true)
+    let executor = QueryExecutor(index: (analyzed ? Self.analyzedIndex : sampleIndex).index, registry: standardRegistry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2027, 6, 1))] {
+      let options = QueryOptions(scope: scope, clock: sampleClock)
+      for predicate in probed + [general] {
+        var count = -1
+        var listed = 0
+        _ = try executor.run("search \(predicate) | count", options: options) { reply in if case .count(let n) = reply.content { count = n } }
+        _ = try executor.run("search \(predicate)", options: options) { reply in if case .items(let items) = reply.content { listed += items.count } }
+        #expect(count == listed && count > 0, "\(predicate) in \(scope): \(count) against \(listed)")
+      }
+    }
+  }
+
   /// With a second named index in the file, value rows may belong to its items: the count
   /// keeps the general form, which tests each item's index, and counts this index's only.
   @Test func aCountOfValueTestsBesideAnotherNamedIndexTestsTheItems() throws {

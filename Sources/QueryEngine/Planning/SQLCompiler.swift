@@ -22,6 +22,8 @@ public struct SQLCompiler {
     /// per generation: a second named index has no values until a write, which starts a new
     /// generation.
     package var soleIndexID: Int64?
+    /// Whether the file has `items_type_scope` (readers of files from before it do not).
+    package var hasTypeScopeIndex = false
 
     public init(ids: [String: Int64], textualIDs: [Int64]) {
       self.ids = ids
@@ -47,6 +49,7 @@ public struct SQLCompiler {
       map.longAttributes = long
       let indexes = (try? db.rows("SELECT id FROM indexes LIMIT 2") { $0.int64(0) }) ?? []
       map.soleIndexID = indexes.count == 1 ? indexes[0] : nil
+      map.hasTypeScopeIndex = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'items_type_scope'")?.int64Value == 1
       if try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'vals_item'")?.int64Value == 1 {
         map.valueLookupIndex = "vals_item"
       }
@@ -357,12 +360,43 @@ public struct SQLCompiler {
   /// scope columns, a random read of a row that holds the record (208,000 matches of a million
   /// items: 3.5 s). Every value row belongs to an item of the file, and with one named index,
   /// to an item of this one. Nil when a part cannot be listed (then the general form runs).
+  ///
+  /// A content-type equality beside them (`contentType == "note" && keywords == "budget"`, the
+  /// built-in planner's count of a collection) is a probe of `items_type_scope` by (index,
+  /// type, rowid) per listed item: an entry of a small index instead of the item's row.
   private mutating func valueListCount(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled? {
-    guard let lists = try valueLists(plan), !lists.isEmpty else { return nil }
+    var probes: [Fragment] = []
+    var valueParts: [BoundExpression] = []
+    for part in Self.flatten(plan.predicate) {
+      if let probe = try contentTypeProbe(part, item: "d.item") {
+        probes.append(probe)
+      } else {
+        valueParts.append(part)
+      }
+    }
+    var valuePlan = plan
+    valuePlan.predicate = valueParts.count == 1 ? valueParts[0] : .and(valueParts)
+    guard !valueParts.isEmpty, let lists = try valueLists(valuePlan), !lists.isEmpty else { return nil }
     let hidden = scope.hiddenRowsSQL(indexID: indexID)
-    return finish(
-      "SELECT count(*) FROM (" + Fragment.joined(lists, separator: " INTERSECT ")
-        + Fragment(" EXCEPT SELECT rowid FROM (\(hidden.sql)))", hidden.arguments), ranked: false)
+    var statement = "SELECT count(*) FROM (" + Fragment.joined(lists, separator: " INTERSECT ")
+      + Fragment(" EXCEPT SELECT rowid FROM (\(hidden.sql))) d", hidden.arguments)
+    if !probes.isEmpty { statement = statement + " WHERE " + Fragment.joined(probes, separator: " AND ") }
+    return finish(statement, ranked: false)
+  }
+
+  /// `EXISTS` an entry of `items_type_scope` for the item `item` with the content type that
+  /// `part` (a positive `contentType == "..."` equality) names; nil for any other part, or a
+  /// file without that index.
+  private mutating func contentTypeProbe(_ part: BoundExpression, item: String) throws(QueryRuntimeError) -> Fragment? {
+    guard attributes.hasTypeScopeIndex, case .test(let test) = part, !test.negated, case .itemField(.contentType) = test.target,
+      case .match(let pattern) = test.kind, pattern.isWholeValue, pattern.exactText != nil, !pattern.caseInsensitive,
+      !pattern.diacriticInsensitive
+    else { return nil }
+    let condition = try itemFieldCondition("t.contentType", test.kind)
+    // Only an equality uses the index's (index, type, rowid) order for the probe.
+    guard condition.sql == "(t.contentType IS NOT NULL AND t.contentType = ?)" else { return nil }
+    return Fragment("EXISTS (SELECT 1 FROM items t INDEXED BY items_type_scope WHERE t.indexId = ? AND t.rowid = \(item) AND ", [.integer(indexID)])
+      + condition + ")"
   }
 
   /// The items of each test of `plan` as `SELECT item FROM vals WHERE ...`, when the file
