@@ -49,10 +49,8 @@ public struct SQLCompiler {
       map.longAttributes = long
       let indexes = (try? db.rows("SELECT id FROM indexes LIMIT 2") { $0.int64(0) }) ?? []
       map.soleIndexID = indexes.count == 1 ? indexes[0] : nil
-      map.hasTypeScopeIndex = try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'items_type_scope'")?.int64Value == 1
-      if try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'vals_item'")?.int64Value == 1 {
-        map.valueLookupIndex = "vals_item"
-      }
+      map.hasTypeScopeIndex = try SearchIndex.hasIndex(db, "items_type_scope")
+      if try SearchIndex.hasIndex(db, "vals_item") { map.valueLookupIndex = "vals_item" }
       return map
     }
   }
@@ -386,13 +384,18 @@ public struct SQLCompiler {
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     let few = "(SELECT count(*) FROM (SELECT DISTINCT item FROM (" + listed + ")) d WHERE EXISTS (SELECT 1 FROM items i WHERE i.rowid = d.item AND "
       + Fragment(visibility.sql, visibility.arguments) + ")" + typed + ")"
-    let hidden = scope.hiddenRowsSQL(indexID: indexID)
-    let many = "(SELECT count(*) FROM (" + listed + Fragment(" EXCEPT SELECT rowid FROM (\(hidden.sql))) d WHERE 1", hidden.arguments)
-      + typed + ")"
+    let many = "(SELECT count(*) FROM (" + listed + " EXCEPT " + hiddenRows + ") d WHERE 1" + typed + ")"
     let bound = Int64(Self.listedCountLookups)
     return finish(
       "SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM (" + listed + Fragment(") LIMIT ?)) < ? THEN ", [.integer(bound), .integer(bound)])
         + few + " ELSE " + many + " END", ranked: false)
+  }
+
+  /// The rowids the scope hides in this named index (`AccessScope.hiddenRowsSQL`) as one
+  /// SELECT, to take away from lists of items (`EXCEPT`, `NOT IN`).
+  private var hiddenRows: Fragment {
+    let hidden = scope.hiddenRowsSQL(indexID: indexID)
+    return Fragment("SELECT rowid FROM (\(hidden.sql))", hidden.arguments)
   }
 
   /// Listed items up to which a count looks each one up rather than reading the hidden rows
@@ -475,8 +478,7 @@ public struct SQLCompiler {
     // row by row for every value of the index cost more than the scan (keywords: 3.7 to 5.7 s).
     var where_ = Fragment("g.attr = ?\(type.isTextual ? "" : " AND g.num IS NOT NULL")", [.integer(id)])
     for list in lists { where_ = where_ + " AND g.item IN (" + list + ")" }
-    let hidden = scope.hiddenRowsSQL(indexID: indexID)
-    where_ = where_ + Fragment(" AND g.item NOT IN (SELECT rowid FROM (\(hidden.sql)))", hidden.arguments)
+    where_ = where_ + " AND g.item NOT IN (" + hiddenRows + ")"
     // An item has one value row of a single-valued attribute; a list-valued one may repeat a value.
     let counted = type.isList ? "count(DISTINCT g.item)" : "count(*)"
     return finish("SELECT \(key), \(counted) FROM vals g WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
@@ -524,12 +526,10 @@ public struct SQLCompiler {
     guard case .attribute(let name, let type) = group, let id = attributes.ids[name],
       !(type.isTextual && attributes.longAttributes[id] != nil), let lists = try valueLists(plan)
     else { return nil }
-    let hidden = scope.hiddenRowsSQL(indexID: indexID)
     // Every value of an attribute without long ones has its folded text or its number: said
     // so, the items come from the attribute's covering partial index, not a scan of every value.
     let having = Fragment("SELECT item AS rowid FROM vals WHERE attr = ? AND \(type.isTextual ? "fold" : "num") IS NOT NULL", [.integer(id)])
-    return "(" + Fragment.joined([having] + lists, separator: " INTERSECT ")
-      + Fragment(" EXCEPT SELECT rowid FROM (\(hidden.sql))) i", hidden.arguments)
+    return "(" + Fragment.joined([having] + lists, separator: " INTERSECT ") + " EXCEPT " + hiddenRows + ") i"
   }
 
   /// The statistic over the plan's items, per value of `group` when given. For `median` and

@@ -208,17 +208,11 @@ extension SearchIndex {
       try Self.hasIndex(db, "items_type_scope")
       ? try tallyValues(db, visible: visible, catalog: catalog)
       : try selectValues(db, scope: scope, visible: visible, catalog: catalog, untyped: contentTypes.allSatisfy { $0.name == nil })
-    // The clock times at which the same items are expired as now.
-    let window = try db.rows(
-      """
-      SELECT (SELECT max(expiration) FROM items WHERE expiration IS NOT NULL AND expiration <= ?),
-             (SELECT min(expiration) FROM items WHERE expiration IS NOT NULL AND expiration > ?)
-      """, [.real(now), .real(now)]
-    ) { ($0.isNull(0) ? nil : $0.double(0), $0.isNull(1) ? nil : $0.double(1)) }.first
+    let window = try Self.expiryWindow(db, now: now)
     let summary = IndexSummary(
       generation: generation, items: items, domains: domains, contentTypes: contentTypes, attributeNames: names,
       attributes: values.attributes, knownValues: values.known, exampleValues: values.examples)
-    return SummaryCache.Entry(summary: summary, validFrom: window?.0 ?? nil, validUntil: window?.1 ?? nil)
+    return SummaryCache.Entry(summary: summary, validFrom: window.from, validUntil: window.until)
   }
 
   /// The value-table part of a summary: the attributes visible items have, the known values
@@ -316,7 +310,7 @@ extension SearchIndex {
   }
 
   /// Whether the file has the index `name`.
-  static func hasIndex(_ db: Connection, _ name: String) throws -> Bool {
+  package static func hasIndex(_ db: Connection, _ name: String) throws -> Bool {
     try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(name)]) != nil
   }
 }

@@ -21,8 +21,7 @@ struct SummaryTally {
     var listsExamples: Bool
     var listsKnownValues: Bool
     /// Distinct visible items with the attribute.
-    var items = 0
-    var lastItem = Int64.min
+    var items = Tally()
     /// Distinct exact values with their items; nil once there are more than the maximum
     /// (or when the attribute lists no examples).
     var exact: [String: Tally]?
@@ -30,17 +29,8 @@ struct SummaryTally {
     /// attribute lists no known values).
     var folds: [String: FoldTally]?
 
-    /// `listing` is the catalogue's type of the attribute (nil lists no values).
     /// Whether values are still tallied (the attribute may still list some).
     var isTallyingValues: Bool { exact != nil || folds != nil }
-
-    /// Counts `item` (items arrive in ascending order).
-    mutating func count(_ item: Int64) {
-      if lastItem != item {
-        items += 1
-        lastItem = item
-      }
-    }
 
     /// Tallies one short-text value of `item` (`text` as written, `fold` folded).
     mutating func tally(_ item: Int64, fold: String, text: String, contentType: String?) {
@@ -55,6 +45,7 @@ struct SummaryTally {
       if folds!.count > IndexSummary.maximumKnownValues { folds = nil }
     }
 
+    /// `listing` is the catalogue's type of the attribute (nil lists no values).
     init(name: String, type: AttributeType, listing: AttributeType?, isCustom: Bool) {
       self.name = name
       self.type = type
@@ -148,7 +139,7 @@ struct SummaryTally {
       }
       guard currentVisible, let slot = tally.slots[values.int64(1)] else { continue }
       let tallying = tally.attributes[slot].isTallyingValues
-      tally.attributes[slot].count(item)
+      tally.attributes[slot].items.count(item)
       guard tallying, !values.isNull(2), let fold = values.string(2) else { continue }
       let text = values.isNull(3) ? fold : values.string(3) ?? fold
       tally.attributes[slot].tally(item, fold: fold, text: text, contentType: currentType)
@@ -171,9 +162,9 @@ struct SummaryTally {
 
   /// Attributes some visible item has, by name.
   var attributeCounts: [IndexStatistics.Attribute] {
-    attributes.filter { $0.items > 0 }
+    attributes.filter { $0.items.items > 0 }
       .sorted { Self.bytesPrecede($0.name, $1.name) }
-      .map { IndexStatistics.Attribute(name: $0.name, type: $0.type, count: $0.items, isCustom: $0.isCustom) }
+      .map { IndexStatistics.Attribute(name: $0.name, type: $0.type, count: $0.items.items, isCustom: $0.isCustom) }
   }
 
   /// Example values of the text attributes with few distinct values, most common first.
