@@ -100,7 +100,7 @@ import Testing
   @Test func explainShowsTheAccessPath() throws {
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
     let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
-    let text = try Explainer(executor: executor).explain(try executor.prepare(#"search "trail" | count"#, options: options), options: options)
+    let text = try Explainer(executor: executor).explain(try executor.prepare(#"search "trail" && domainIdentifier == "trails" | count"#, options: options), options: options)
     let lines = text.split(separator: "\n").map(String.init)
     let header = try #require(lines.firstIndex(of: "    access path:"), "\(text)")
     #expect(Self.readsFTS(lines[header + 1].trimmingCharacters(in: .whitespaces)), "\(text)")
@@ -310,6 +310,97 @@ import Testing
       if case .count(let n) = reply.content { count = n }
     }
     #expect(count == 1)
+  }
+
+  /// A text search alone, in a file of one named index, takes the scope's hidden rows out of
+  /// its match by rowid (`sl_visible`): its count reads no item, and its best k are scored
+  /// and cut before any item is read. Both give what listing every match gives, in scopes
+  /// that hide protected items, grant them, and hide expired ones.
+  @Test func aTextSearchAloneReadsNoItemBeforeItsBest() throws {
+    for query in [#"search "password" | count"#, #"search "password" | limit 2 | count"#] {
+      let count = try #require(try statements(query).first)
+      #expect(count.sql.contains("fts MATCH ? AND sl_visible(rowid)") && !count.sql.contains("items"), "\(count.sql)")
+      #expect(!count.plan.loops.contains { $0.hasPrefix("SEARCH i") || $0.hasPrefix("SCAN i") }, "\(count.plan.lines)")
+    }
+    let top = try #require(try statements(#"search "mist trail" | top 3"#).first)
+    // The match is scored and cut to 3 in a co-routine; the items are read after it.
+    let lines = top.plan.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    let coroutine = try #require(lines.firstIndex(of: "CO-ROUTINE f"), "\(lines)")
+    let items = try #require(lines.firstIndex { $0.hasPrefix("SEARCH o USING INTEGER PRIMARY KEY") }, "\(lines)")
+    #expect(coroutine < items && Self.readsFTS(lines[coroutine + 1]), "\(lines)")
+
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    let scopes = [
+      AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]),
+      AccessScope(now: utc(2037, 1, 1)),
+    ]
+    var countsPerScope: [[Int]] = []
+    for scope in scopes {
+      let options = QueryOptions(scope: scope, clock: sampleClock)
+      func run(_ query: String) throws -> (count: Int?, items: [String]) {
+        var count: Int?
+        var items: [String] = []
+        _ = try executor.run(query, options: options) { reply in
+          if case .count(let n) = reply.content { count = n }
+          items += reply.content.resultItems.map { "\($0.item.uniqueIdentifier) \($0.relevance)" }
+        }
+        return (count, items)
+      }
+      var counts: [Int] = []
+      for words in ["password", "carpool", "compensation", "office", "trail", "mist trail", "budget review", "nothingmatchesthis"] {
+        // Every match in relevance order, read through the items.
+        let listed = try run(#"search "\#(words)""#).items
+        #expect(try run(#"search "\#(words)" | count"#).count == listed.count, "\(words)")
+        #expect(try run(#"search "\#(words)" | limit 2 | count"#).count == min(2, listed.count), "\(words)")
+        #expect(try run(#"search "\#(words)" | top 3"#).items == Array(listed.prefix(3)), "\(words)")
+        counts.append(listed.count)
+      }
+      countsPerScope.append(counts)
+    }
+    #expect(Set(countsPerScope).count == 3, "each scope sees other matches: \(countsPerScope)")
+  }
+
+  /// Aggregates over a text search (with value tests or a content-type equality beside it)
+  /// read the visible matches' values by rowid, never an item row; they give what the stages
+  /// compute in Swift, with protected items hidden or granted. A test of an item's own column
+  /// (its domain) keeps the general form.
+  @Test(arguments: [false, true])
+  func aggregatesOfATextSearchReadNoItem(analyzed: Bool) throws {
+    let queries = [
+      #"search "trail" | group by keywords | count"#, #"search "password" || "budget" | group by authorNames | count"#,
+      #"search "trail" && rating >= 4 | group by stateOrProvince | count"#, #"search "trail" | stats avg(rating)"#,
+      #"search "trail" | stats avg(rating), max(distance) by difficulty"#, #"search "trail" | stats median(distance)"#,
+      #"search "budget" && contentType == "note" | count"#, #"search "compensation" | stats count by keywords"#,
+    ]
+    for query in queries {
+      let statement = try #require(try statements(query, analyzed: analyzed).first)
+      #expect(statement.sql.contains("fts MATCH ? AND sl_visible(rowid)) i"), "\(statement.sql)")
+      let plan = statement.plan.lines.joined(separator: "\n")
+      #expect(!plan.contains("INTEGER PRIMARY KEY") && !plan.contains("SCAN items"), "\(query): items read\n\(plan)")
+      for protection in [Set<String>(), ["private", "finance"]] {
+        #expect(try data(query, protection: protection) == (try inSwift(query, protection: protection)), "\(query) \(protection)")
+      }
+    }
+    #expect(try data(queries[7]) != (try data(queries[7], protection: ["private", "finance"])), "hidden items mention compensation")
+    let general = try #require(try statements(#"search "trail" && domainIdentifier == "trails" | count"#, analyzed: analyzed).first)
+    #expect(!general.sql.contains("sl_visible") && general.sql.contains("CROSS JOIN items i"), "\(general.sql)")
+  }
+
+  /// Beside another named index, a text search's rows are tested through their items: the
+  /// full-text table holds the other index's rows too.
+  @Test func aTextSearchBesideAnotherNamedIndexTestsTheItems() throws {
+    let index = try TemporaryIndex([item("a", [("title", .string("quokka island"))]), item("b", [("title", .string("island"))])])
+    try SearchIndex(path: index.index.path, name: "other").indexSearchableItems([item("c", [("title", .string("quokka"))])])
+    let executor = QueryExecutor(index: try SearchIndex(path: index.index.path), registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let statements = try Explainer(executor: executor).statements(try executor.prepare(#"search "quokka" | count"#, options: options), options: options)
+    #expect(statements.first?.sql.contains("sl_visible") == false, "\(statements.map(\.sql))")
+    var count = -1
+    var top: [String] = []
+    _ = try executor.run(#"search "quokka" | count"#, options: options) { reply in if case .count(let n) = reply.content { count = n } }
+    _ = try executor.run(#"search "quokka" | top 5"#, options: options) { reply in top += reply.content.resultItems.map(\.item.uniqueIdentifier) }
+    #expect(count == 1)
+    #expect(top == ["a"])
   }
 
   /// Beside a text match that drives, every value test is a lookup per matching item.

@@ -310,6 +310,10 @@ package final class ExecutionContext {
       }
       connection.scoreFullText(excluding: hiddenFullText ?? nil)
     }
+    if compiled.filtersHiddenRows {
+      // Per generation and scope (`SearchIndex.queryHiddenRows`): one blob at most.
+      try connection.installVisibleRowFilter(hiding: try index.queryHiddenRows(for: scope, in: connection, generation: token.generation))
+    }
     let matchers = compiled.matchers
     let flag = cancellation
     let similarities = compiled.similarities
