@@ -312,7 +312,7 @@ package final class ExecutionContext {
     }
     if compiled.filtersHiddenRows {
       // Per generation and scope (`SearchIndex.queryHiddenRows`): one blob at most.
-      try connection.installVisibleRowFilter(hiding: try index.queryHiddenRows(for: scope, in: connection, generation: token.generation))
+      connection.filterRows(hiding: try index.queryHiddenRows(for: scope, in: connection, generation: token.generation))
     }
     let matchers = compiled.matchers
     let flag = cancellation

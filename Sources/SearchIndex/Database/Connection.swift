@@ -21,6 +21,8 @@ package final class Connection {
   let tokenCapture = TokenCapture()
   /// What `sl_bm25` leaves out of its statistics on this connection (`VisibleBM25`).
   let visibleScoring = VisibleScoringState()
+  /// The rows `sl_visible` hides on this connection (`VisibleRowFilter`).
+  let visibleRows = VisibleRowFilter.State()
 
   /// Opens (and, when `create` is true, creates) the database at `path`.
   package init(path: String, readOnly: Bool = false, create: Bool = true) throws(DatabaseError) {
@@ -46,6 +48,8 @@ package final class Connection {
     try registerTokenizer()
     let registered = VisibleBM25.register(on: db, state: visibleScoring)
     if registered != SQLITE_OK { throw lastError(registered, sql: nil) }
+    let filter = VisibleRowFilter.register(on: db, state: visibleRows)
+    if filter != SQLITE_OK { throw lastError(filter, sql: nil) }
     // Folds long text read from records, as `vals.fold` holds it for short text.
     try installFunction("sl_fold", argumentCount: 1) { arguments in
       guard case .text(let text) = arguments[0] else { return .null }

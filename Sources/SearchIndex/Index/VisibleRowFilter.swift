@@ -1,4 +1,5 @@
 internal import CSQLite
+import Synchronization
 
 /// `sl_visible(rowid)`: 1 unless `rowid` is one of the rows the caller's scope hides.
 ///
@@ -7,45 +8,55 @@ internal import CSQLite
 /// most of it random reads of rows that hold records). The hidden rowids are already known
 /// per generation and scope (`SearchIndex.queryHiddenRows`), so in a file of one named index
 /// the match's own rowids can be tested against them instead, and no item is read until the
-/// few that are returned. The statement that calls it fails ("no such function") unless the
-/// executor installed the set for its scope first, so a missing set never shows a hidden row.
+/// few that are returned.
+///
+/// The function is registered once per connection (registering a function expires every
+/// prepared statement of the connection, so doing it per statement re-prepared the cached
+/// ones on every query); the executor sets the hidden rows before each statement that calls
+/// it (`Connection.filterRows(hiding:)`). Until then it fails the statement, so a missing
+/// set never shows a hidden row.
 package enum VisibleRowFilter {
   package static let name = "sl_visible"
 
-  /// The set one installation holds: ascending distinct rowids.
-  fileprivate final class Hidden {
-    let rowids: [Int64]
-    init(_ rowids: [Int64]) { self.rowids = rowids }
-
-    func contains(_ rowid: Int64) -> Bool {
-      var low = 0
-      var high = rowids.count
-      while low < high {
-        let middle = (low + high) / 2
-        if rowids[middle] < rowid { low = middle + 1 } else { high = middle }
-      }
-      return low < rowids.count && rowids[low] == rowid
-    }
+  /// The hidden rowids of the scope the next statement runs for: ascending, distinct.
+  final class State: Sendable {
+    let hidden = Mutex<[Int64]?>(nil)
   }
 
-}
-
-extension Connection {
-  /// Installs (or replaces) `sl_visible` on this connection for the hidden rowids `hidden`
-  /// (ascending, distinct).
-  package func installVisibleRowFilter(hiding hidden: [Int64]) throws(DatabaseError) {
-    typealias Hidden = VisibleRowFilter.Hidden
-    let box = Unmanaged.passRetained(Hidden(hidden)).toOpaque()
-    let rc = sqlite3_create_function_v2(
-      handle, VisibleRowFilter.name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+  static func register(on db: OpaquePointer, state: State) -> Int32 {
+    sqlite3_create_function_v2(
+      db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, Unmanaged.passRetained(state).toOpaque(),
       { context, _, arguments in
-        let hidden = Unmanaged<Hidden>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
-        sqlite3_result_int(context, hidden.contains(sqlite3_value_int64(arguments![0])) ? 0 : 1)
+        let state = Unmanaged<State>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+        let rowid = sqlite3_value_int64(arguments![0])
+        let visible = state.hidden.withLock { hidden -> Bool? in hidden.map { !VisibleRowFilter.contains($0, rowid) } }
+        guard let visible else {
+          return sqlite3_result_error(context, "sl_visible: no hidden rows were set for this statement", -1)
+        }
+        sqlite3_result_int(context, visible ? 1 : 0)
       },
       nil, nil,
       { pointer in
-        if let pointer { Unmanaged<Hidden>.fromOpaque(pointer).release() }
+        if let pointer { Unmanaged<State>.fromOpaque(pointer).release() }
       })
-    if rc != SQLITE_OK { throw lastError(rc, sql: nil) }
+  }
+
+  /// Binary search of ascending `rowids`.
+  static func contains(_ rowids: [Int64], _ rowid: Int64) -> Bool {
+    var low = 0
+    var high = rowids.count
+    while low < high {
+      let middle = (low + high) / 2
+      if rowids[middle] < rowid { low = middle + 1 } else { high = middle }
+    }
+    return low < rowids.count && rowids[low] == rowid
+  }
+}
+
+extension Connection {
+  /// Makes `sl_visible` on this connection hide `hidden` (ascending, distinct rowids) from
+  /// the next statement on.
+  package func filterRows(hiding hidden: [Int64]) {
+    visibleRows.hidden.withLock { $0 = hidden }
   }
 }
