@@ -65,8 +65,8 @@ public struct SQLCompiler {
     /// Item similarities `sl_similarity(slot, rowid)` reads, by slot; items not listed get
     /// the slot's fallback score (keyword matches without a vector).
     package var similarities: [SimilarityTable] = []
-    /// True when the statement calls `sl_visible` (`VisibleRowFilter`), which the executor
-    /// installs with the scope's hidden rowids before running it.
+    /// True when the statement calls `sl_visible` (`VisibleRowFilter`): the executor sets the
+    /// scope's hidden rowids for it before running it.
     package var filtersHiddenRows = false
   }
 
@@ -307,10 +307,9 @@ public struct SQLCompiler {
     guard !matchesStandForItems, attributes.soleIndexID == indexID, plan.rankingSearch != nil, plan.rankingSimilar == nil else { return nil }
     var attempt = self
     attempt.matchesStandForItems = true
-    guard var compiled = try body(&attempt), Self.readsOnlyMatchColumns(compiled.sql) else { return nil }
+    guard let compiled = try body(&attempt), Self.readsOnlyMatchColumns(compiled.sql) else { return nil }
     attempt.matchesStandForItems = false
     self = attempt
-    compiled.filtersHiddenRows = true
     return compiled
   }
 
@@ -439,11 +438,11 @@ public struct SQLCompiler {
   /// A count whose tests are all value tests that list their items (`rating >= 4.5`,
   /// `keywords == "hike" && stateOrProvince == "Utah"`), in a file that holds no other named
   /// index: the lists come from the value indexes alone, intersected, and the rows the scope
-  /// hides are taken away by rowid (`hiddenRowsSQL`, the partial indexes of expiring and
-  /// protected items). No item is read: the general form looked up every match's item for its
-  /// scope columns, a random read of a row that holds the record (208,000 matches of a million
-  /// items: 3.5 s). Every value row belongs to an item of the file, and with one named index,
-  /// to an item of this one. Nil when a part cannot be listed (then the general form runs).
+  /// hides are left out by rowid (`sl_visible`, `VisibleRowFilter`). No item is read: the
+  /// general form looked up every match's item for its scope columns, a random read of a row
+  /// that holds the record (208,000 matches of a million items: 3.5 s). Every value row
+  /// belongs to an item of the file, and with one named index, to an item of this one. Nil
+  /// when a part cannot be listed (then the general form runs).
   ///
   /// A content-type equality beside them (`contentType == "note" && keywords == "budget"`, the
   /// built-in planner's count of a collection) is a probe of `items_type_scope` by (index,
@@ -461,32 +460,21 @@ public struct SQLCompiler {
     var valuePlan = plan
     valuePlan.predicate = valueParts.count == 1 ? valueParts[0] : .and(valueParts)
     guard !valueParts.isEmpty, let lists = try valueLists(valuePlan), !lists.isEmpty else { return nil }
-    let listed = Fragment.joined(lists, separator: " INTERSECT ")
     let typed = probes.isEmpty ? Fragment("") : " AND " + Fragment.joined(probes, separator: " AND ")
-    // Few listed items are each looked up (their rows' scope columns, as the general form
-    // does); many have the hidden rows taken away at once. Reading the hidden rows costs as
-    // much for one match as for a million (30,000 protected items: 6.5 ms), a lookup per
-    // match grows with the matches (208,000: 0.4 s).
-    let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
-    let few = "(SELECT count(*) FROM (SELECT DISTINCT item FROM (" + listed + ")) d WHERE EXISTS (SELECT 1 FROM items i WHERE i.rowid = d.item AND "
-      + Fragment(visibility.sql, visibility.arguments) + ")" + typed + ")"
-    let many = "(SELECT count(*) FROM (" + listed + " EXCEPT " + hiddenRows + ") d WHERE 1" + typed + ")"
-    let bound = Int64(Self.listedCountLookups)
+    // An intersection holds each item once; a single list names an item once per value
+    // that passes, unless the attribute holds one value per item.
+    let distinct = lists.count == 1 && Self.mayRepeatItems(valueParts[0]) ? "DISTINCT " : ""
     return finish(
-      "SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM (" + listed + Fragment(") LIMIT ?)) < ? THEN ", [.integer(bound), .integer(bound)])
-        + few + " ELSE " + many + " END", ranked: false)
+      "SELECT count(*) FROM (SELECT \(distinct)item FROM (" + Fragment.joined(lists, separator: " INTERSECT ")
+        + ")) d WHERE \(VisibleRowFilter.name)(d.item)" + typed, ranked: false)
   }
 
-  /// The rowids the scope hides in this named index (`AccessScope.hiddenRowsSQL`) as one
-  /// SELECT, to take away from lists of items (`EXCEPT`, `NOT IN`).
-  private var hiddenRows: Fragment {
-    let hidden = scope.hiddenRowsSQL(indexID: indexID)
-    return Fragment("SELECT rowid FROM (\(hidden.sql))", hidden.arguments)
+  /// Whether the list of a value test may name an item more than once: the test is not on a
+  /// single-valued attribute (whose item has one value row).
+  static func mayRepeatItems(_ part: BoundExpression) -> Bool {
+    guard case .test(let test) = part, case .attribute(_, let type) = test.target else { return true }
+    return type.isList
   }
-
-  /// Listed items up to which a count looks each one up rather than reading the hidden rows
-  /// (`valueListCount`). A task-local so tests can run both forms on small indexes.
-  @TaskLocal package static var listedCountLookups = 1_000
 
   /// `EXISTS` an entry of `items_type_scope` for the item `item` with the content type that
   /// `part` (a positive `contentType == "..."` equality) names; nil for any other part, or a
@@ -567,7 +555,7 @@ public struct SQLCompiler {
     // row by row for every value of the index cost more than the scan (keywords: 3.7 to 5.7 s).
     var where_ = Fragment("g.attr = ?\(type.isTextual ? "" : " AND g.num IS NOT NULL")", [.integer(id)])
     for list in lists { where_ = where_ + " AND g.item IN (" + list + ")" }
-    where_ = where_ + " AND g.item NOT IN (" + hiddenRows + ")"
+    where_ = where_ + " AND \(VisibleRowFilter.name)(g.item)"
     // An item has one value row of a single-valued attribute; a list-valued one may repeat a value.
     let counted = type.isList ? "count(DISTINCT g.item)" : "count(*)"
     return finish("SELECT \(key), \(counted) FROM vals g WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
@@ -618,7 +606,13 @@ public struct SQLCompiler {
     // Every value of an attribute without long ones has its folded text or its number: said
     // so, the items come from the attribute's covering partial index, not a scan of every value.
     let having = Fragment("SELECT item AS rowid FROM vals WHERE attr = ? AND \(type.isTextual ? "fold" : "num") IS NOT NULL", [.integer(id)])
-    return "(" + Fragment.joined([having] + lists, separator: " INTERSECT ") + " EXCEPT " + hiddenRows + ") i"
+    let visible = " \(VisibleRowFilter.name)(rowid)"
+    guard !lists.isEmpty else {
+      // An item has one value row of a single-valued attribute, several of a list-valued one.
+      return "(SELECT \(type.isList ? "DISTINCT " : "")* FROM (" + having + ") WHERE" + visible + ") i"
+    }
+    // The intersection yields each item once.
+    return "(SELECT rowid FROM (" + Fragment.joined([having] + lists, separator: " INTERSECT ") + ") WHERE" + visible + ") i"
   }
 
   /// The statistic over the plan's items, per value of `group` when given. For `median` and
@@ -706,6 +700,7 @@ public struct SQLCompiler {
 
   mutating func finish(_ fragment: Fragment, ranked: Bool) -> Compiled {
     var compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
+    compiled.filtersHiddenRows = fragment.sql.contains(VisibleRowFilter.name + "(")
     compiled.similarities = similarities
     matchers = []
     similarities = []
