@@ -66,6 +66,7 @@ import Testing
   func groupAndCount(predicate: String) throws {
     for attribute in ["stateOrProvince", "keywords", "domainIdentifier", "rating", "authorNames", "contentType"] {
       try expectEquivalent("search \(predicate) | group by \(attribute) | count")
+      try expectEquivalent("search \(predicate) | stats count by \(attribute)")
     }
   }
 

@@ -52,6 +52,11 @@ extension ExecutionContext {
     case .count: return .count(try compiler.countQuery(plan))
     case .groupCount(let target): return .groupCount(try compiler.groupCountQuery(plan, by: target), by: target)
     case .statistics(let requests, let group):
+      // Counting each group's items is a group count (`stats count by keywords`), whose
+      // statement reads the value indexes where it can instead of joining every item's values.
+      if let group, requests.count == 1, requests[0].function == .count, requests[0].target == nil {
+        return .statistics([(requests, try compiler.groupCountQuery(plan, by: group))], groups: nil, by: group)
+      }
       if let combined = try compiler.statisticsQuery(plan, requests, by: group) {
         return .statistics([(requests, combined)], groups: nil, by: group)
       }
