@@ -165,6 +165,12 @@ struct RankedReader {
       resolved.append(PreparedQuery.ResolvedTerm(list: loaded.list, weight: term.weight, documentFrequency: entry.documentFrequency))
       resolvedIDs.append(entry.id)
     }
+    // No term has a posting: nothing to rank, whatever the statistics (taking the hidden
+    // documents out of them decoded every page they fall in, 977 at 1M, for no result).
+    guard !resolved.isEmpty else {
+      if changed { cache.store(snapshot) }
+      return []
+    }
     if !hidden.isEmpty {
       // The lengths of hidden documents come from their pages, like any candidate's.
       for number in Set(hidden.map(DocumentTable.page(of:))).sorted()
