@@ -15,15 +15,16 @@ extension ExecutionContext {
     var hiddenRows: [Int64] = []
     let hidden: SortedDocIDSet
     switch plan.filter {
-    case .scopeOnly(let statement):
-      // The candidate statement `explain` shows.
-      try run(statement) { hiddenRows.append($0.int64(0)) }
-      hidden = SortedDocIDSet(hiddenRows)  // sorts them
-      hiddenRows = hidden.ids
+    case .scopeOnly:
+      // The rows of the candidate statement `explain` shows, read once per generation and
+      // scope (`queryHiddenRows`; through the partial indexes every query read 30,000 of
+      // them at 1M in 15–20 ms).
+      hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
+      hidden = SortedDocIDSet(hiddenRows)
       filter = hidden.ids.isEmpty ? .none : .predicate { !hidden.contains($0) }
     case .predicate(let allowed, let check, let limit):
       // The statements test the predicate only: the scope is applied here, by leaving out
-      // the rowids it hides (`plan.hidden`, the complement of the scope within the named
+      // the rowids it hides (the complement of the scope within the named
       // index), read once per generation and scope.
       hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
       hidden = SortedDocIDSet(hiddenRows)

@@ -99,8 +99,12 @@ public struct Explainer {
     switch step {
     case .ranked(let ranked, _):
       output.lines.append("\(indent)\(ranked.summary)")
-      output.lines.append("\(indent)  candidates: \(ranked.filterSQL)")
-      try appendAccessPath(ranked.filter.statement, context: context, indent: indent + "  ", into: &output)
+      if let statement = ranked.filter.statement {
+        output.lines.append("\(indent)  candidates: \(statement.sql)")
+        try appendAccessPath(statement, context: context, indent: indent + "  ", into: &output)
+      } else {
+        output.lines.append("\(indent)  candidates: every item the scope shows (its hidden rows are read once per index generation)")
+      }
     case .items(let compiled), .groupedItems(let compiled, _), .count(let compiled), .groupCount(let compiled, _):
       try appendStatement(compiled, context: context, indent: indent, into: &output)
     case .sortWalk(let walk, let fallback, let limit):

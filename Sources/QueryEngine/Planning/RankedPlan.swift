@@ -13,22 +13,24 @@ import SearchIndex
 public struct RankedPlan: Sendable {
   /// How the candidates are restricted.
   package enum Filter: Sendable {
-    /// Only the access scope: the rowids it hides (`hidden`), usually few.
-    case scopeOnly(hidden: SQLCompiler.Compiled)
+    /// Only the access scope: the rowids it hides, which the executor reads once
+    /// per generation and scope (`SearchIndex.queryHiddenRows`), not per query.
+    case scopeOnly
     /// A predicate beside the text search: `allowed` selects the rowids of the named
     /// index that pass it, at most `limit` + 1 of them, in no particular order (the executor
     /// sorts them; asking SQLite for rowid order would make it sort every match of a value
     /// index before stopping); when there are more than `limit`, `check` (the rowid bound
     /// first) tests one candidate at a time. Neither
-    /// repeats the scope: within the named index its complement is `hidden`, which the
+    /// repeats the scope: within the named index its complement is the hidden rows, which the
     /// executor reads anyway and leaves out of the candidates, so a predicate an index
     /// answers alone (`contentType == "note"`, `items_type_scope`) never reads an item's record.
     case predicate(allowed: SQLCompiler.Compiled, check: SQLCompiler.Compiled, limit: Int)
 
-    /// The statement that reads the candidates (`explain` shows it).
-    var statement: SQLCompiler.Compiled {
+    /// The statement that reads the candidates (`explain` shows it); nil when only the
+    /// scope restricts them.
+    var statement: SQLCompiler.Compiled? {
       switch self {
-      case .scopeOnly(let hidden): hidden
+      case .scopeOnly: nil
       case .predicate(let allowed, _, _): allowed
       }
     }
@@ -39,10 +41,6 @@ public struct RankedPlan: Sendable {
   /// Results wanted: the plan's `top`/`limit`; nil for every match in rank order.
   public var k: Int?
   package var filter: Filter
-  /// The rowids the access scope hides (expired, or protected by a class not granted):
-  /// the ranking statistics leave them out, so a score never depends on what the caller
-  /// may not see. Under `.scopeOnly` it is the filter's own statement.
-  package var hidden: SQLCompiler.Compiled
   /// The stored columns of one item (`SQLCompiler.itemColumns`), rowid bound first,
   /// with the scope repeated as a last guard.
   package var fetch: SQLCompiler.Compiled
@@ -57,8 +55,8 @@ public struct RankedPlan: Sendable {
     return "ranked index: exact BM25F \(limit) of any of \(words.joined(separator: " ")) (block-max pruning)"
   }
 
-  /// The SQL of the candidate filter, for `explain`.
-  public var filterSQL: String { filter.statement.sql }
+  /// The SQL of the candidate filter, for `explain`; nil when only the scope restricts them.
+  public var filterSQL: String? { filter.statement?.sql }
 }
 
 extension SQLCompiler {
@@ -88,8 +86,6 @@ extension SQLCompiler {
     let fetch = finish(
       Fragment("SELECT \(Self.itemColumns) FROM items i WHERE i.rowid = ? AND " + scope.sql, scope.arguments), ranked: false)
     let filter: RankedPlan.Filter
-    let hiddenRows = self.scope.hiddenRowsSQL(indexID: indexID)
-    let hidden = finish(Fragment(hiddenRows.sql, hiddenRows.arguments), ranked: false)
     if let condition = try condition(plan.predicateWithoutRankingSearch) {
       let restricted = Fragment("i.indexId = ?", [.integer(indexID)]) + " AND " + condition
       let limit = Self.allowedSetLimit
@@ -101,8 +97,8 @@ extension SQLCompiler {
       check.matchers = allowed.matchers
       filter = .predicate(allowed: allowed, check: check, limit: limit)
     } else {
-      filter = .scopeOnly(hidden: hidden)
+      filter = .scopeOnly
     }
-    return RankedPlan(terms: terms, k: plan.limit, filter: filter, hidden: hidden, fetch: fetch)
+    return RankedPlan(terms: terms, k: plan.limit, filter: filter, fetch: fetch)
   }
 }
