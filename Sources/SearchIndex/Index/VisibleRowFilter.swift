@@ -41,15 +41,10 @@ package enum VisibleRowFilter {
       })
   }
 
-  /// Binary search of ascending `rowids`.
+  /// Whether ascending `rowids` holds `rowid`.
   static func contains(_ rowids: [Int64], _ rowid: Int64) -> Bool {
-    var low = 0
-    var high = rowids.count
-    while low < high {
-      let middle = (low + high) / 2
-      if rowids[middle] < rowid { low = middle + 1 } else { high = middle }
-    }
-    return low < rowids.count && rowids[low] == rowid
+    let position = rowids.lowerBound(of: rowid)
+    return position < rowids.count && rowids[position] == rowid
   }
 }
 
