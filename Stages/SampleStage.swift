@@ -71,6 +71,8 @@ public struct SampleStage: StageDefinition {
       case .anyText, .anyAttribute: return nil
       }
     }
+    /// Without a stratum only the items' positions decide the sample.
+    var readsOnlyPositions: Bool { stratum == nil }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       var generator = SeededGenerator(state: seed)

@@ -42,6 +42,11 @@ import Testing
     #"search * | sample 5 seed 3 | top 2"#,
     #"search "trail" | freshness | top 3"#,
     #"search "trail" | freshness | sample 2 seed 5"#,
+    // Positions only (rowids from an index) before the sample.
+    #"search * | limit 6 | sample 2 seed 4"#,
+    #"search rating >= 4 | sample 3 seed 11"#,
+    #"search domainIdentifier == "trails" | sample 4 seed 7 | sample 2 seed 1"#,
+    #"search * | sample 6 seed 2 | where rating > 3"#,
   ])
   func theAnswersAreThoseOfWholeItems(_ query: String) throws {
     let replies = try replies(query)
@@ -61,6 +66,35 @@ import Testing
     for item in items {
       let stored = try #require(try sampleIndex.index.item(withIdentifier: item.id))
       #expect(item.item.attributeSet == stored.attributeSet, "\(item.id)")
+    }
+  }
+
+  /// Items sampled from their positions alone are read whole, with their engagement, before
+  /// a table of item fields, a fork or a reply sees them.
+  @Test func sampledPositionsAreReadWholeWithTheirEngagement() throws {
+    let temporary = try TemporaryIndex()
+    try temporary.add(paths: ["trails.jsonl", "notes.jsonl"].map { samplesFolder.appendingPathComponent($0).path })
+    let index = temporary.index
+    let ids = try index.allItems().map(\.uniqueIdentifier)
+    try #require(ids.count > 8)
+    #expect(try index.recordEngagement(withIdentifiers: ids, count: 3).isEmpty)
+    for query in [
+      #"search * | sample 8 seed 5 | table id, domainIdentifier, engagement"#,
+      #"search * | sample 8 seed 5"#,
+      #"search domainIdentifier == "trails" | sample 3 seed 2 | fork (count) (table id, engagement)"#,
+    ] {
+      let all = try StagesTests.replies(query, in: index).map(\.content)
+      #expect(!all.isEmpty, "\(query)")
+      let engaged = all.contains { reply in
+        switch reply {
+        case .items(let items): items.contains { $0.engagement == 3 }
+        case .table(let table): table.rows.contains { $0.contains(.number(3)) }
+        default: false
+        }
+      }
+      // Every item has it: a sampled item read without it shows 0.
+      #expect(engaged, "\(query): no engagement came through\n\(all)")
+      if all.count == 1 { #expect(all[0] == (try inSwift(query, in: index)), "\(query)") }
     }
   }
 

@@ -5,6 +5,9 @@ import SearchIndex
 /// (or for `explain`, which shows them without running them).
 enum CompiledStep {
   case items(SQLCompiler.Compiled)
+  /// The items' rowids alone, for a stage that reads only positions; `sortsRowids` when the
+  /// executor puts them in rowid order (`SQLCompiler.positionsQuery`).
+  case positions(SQLCompiler.Compiled, sortsRowids: Bool)
   /// A sort with a limit: the walk of the sorted attribute's first index entries, and the
   /// full sort of every match, run when the walk yields fewer than `limit` items.
   case sortWalk(SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int)
@@ -40,6 +43,9 @@ extension ExecutionContext {
     var compiler = resolvingSimilar ? try self.compiler(for: plan) : self.compiler()
     switch step.operation {
     case .items:
+      if step.positionsOnly, let (positions, sortsRowids) = try compiler.positionsQuery(plan) {
+        return .positions(positions, sortsRowids: sortsRowids)
+      }
       let sorted = try compiler.itemsQuery(plan)
       guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return .items(sorted) }
       compiler.walksSortIndex = true
@@ -78,6 +84,12 @@ extension ExecutionContext {
       try items(compiled, batchSize: batchSize, batch)
     case .sortWalk(let walk, let fallback, let limit):
       try sortedItems(walk, fallback: fallback, limit: limit, batchSize: batchSize, batch)
+    case .positions(let compiled, let sortsRowids):
+      // Whole items wanted after all: the positions, then each item read whole.
+      let whole = try hydrate(.items(positions(compiled, sortsRowids: sortsRowids))).resultItems
+      var batches = ItemBatches(size: batchSize, cancellation: cancellation)
+      for item in whole { try batches.add(item, to: batch) }
+      try batches.finish(to: batch)
     case .count, .groupCount, .statistics:
       preconditionFailure("an aggregate step has no items")
     }
@@ -128,6 +140,17 @@ extension ExecutionContext {
     return .items(all)
   }
 
+  /// The items of a positions step: rowids (in rowid order) standing for items that hold
+  /// nothing else yet, for a stage that reads only positions; `hydrate` reads the ones it
+  /// keeps whole.
+  func positions(_ compiled: SQLCompiler.Compiled, sortsRowids: Bool) throws -> [ResultItem] {
+    var rowids: [Int64] = []
+    try run(compiled) { rowids.append($0.int64(0)) }
+    if sortsRowids { rowids.sort() }
+    let placeholder = SearchableItem(uniqueIdentifier: "")
+    return rowids.map { ResultItem(rowid: $0, item: placeholder) }
+  }
+
   /// `data` with every item's record read whole again (after `partialItems` and the stages
   /// that needed only part of it), by rowid in this read transaction; scores, relevance and
   /// ranks stay. Not among the plan's statements: a fetch per kept item, as the ranked
@@ -139,7 +162,8 @@ extension ExecutionContext {
     }
     let items = data.resultItems
     guard !items.isEmpty else { return data }
-    let fetch = try connection.checkOutStatement("SELECT id, domain, contentType, expiration, protection, attributes FROM items WHERE rowid = ?")
+    let fetch = try connection.checkOutStatement(
+      "SELECT id, domain, contentType, expiration, protection, attributes, engagement FROM items WHERE rowid = ?")
     defer { connection.checkIn(fetch) }
     var whole: [ResultItem] = []
     whole.reserveCapacity(items.count)
@@ -149,6 +173,7 @@ extension ExecutionContext {
       try fetch.bind(.integer(item.rowid), at: 1)
       guard try fetch.step() else { continue }
       item.item = try StoredItem.decode(row: fetch, offset: 0, catalog: catalog, lazily: true)
+      item.engagement = Int(fetch.int64(6))
       whole.append(item)
     }
     fetch.reset()
@@ -159,7 +184,7 @@ extension ExecutionContext {
   /// an aggregate computed by SQLite.
   func materialize(_ step: CompiledStep) throws -> PipelineData {
     switch step {
-    case .items, .sortWalk, .ranked:
+    case .items, .sortWalk, .ranked, .positions:
       var all: [ResultItem] = []
       try items(step) { all.append(contentsOf: $0) }
       return .items(all)

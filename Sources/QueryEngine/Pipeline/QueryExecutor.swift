@@ -265,6 +265,9 @@ private struct Run {
     // The attributes the items carry when a Swift stage asked for only those (`partialItems`);
     // nil when they are whole.
     var partial: Set<String>?
+    // True while the items are rowids alone (`CompiledStep.positions`), read for a stage that
+    // reads only positions; any other use reads them whole first.
+    var positionsOnly = false
     for (offset, step) in pipeline.steps.enumerated() {
       try context.cancellation.check()
       switch step {
@@ -275,7 +278,10 @@ private struct Run {
         }
         // A Swift stage next that reads only some attributes gets items with only those;
         // the items it keeps are read whole before anything else sees them.
-        if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
+        if case .positions(let positions, let sortsRowids) = compiled {
+          data = .items(try context.positions(positions, sortsRowids: sortsRowids))
+          positionsOnly = true
+        } else if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
           Self.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {
           data = items
@@ -284,6 +290,10 @@ private struct Run {
           data = try context.materialize(compiled)
         }
       case .swift(let swift):
+        if positionsOnly, !swift.stage.readsOnlyPositions {
+          data = try data.map(context.hydrate)
+          positionsOnly = false
+        }
         if let carried = partial,
           !Self.takesPartialItems(swift.stage) || !(swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false)
         {
@@ -294,16 +304,17 @@ private struct Run {
         // A table, count or statistic made from partial items holds none of them.
         if partial != nil, Self.holdsNoItems(swift.stage) { partial = nil }
       case .fork(_, let branches):
-        if partial != nil {
+        if partial != nil || positionsOnly {
           data = try data.map(context.hydrate)
           partial = nil
+          positionsOnly = false
         }
         var last: PipelineData = data ?? .items([])
         for branch in branches { last = try self.pipeline(branch, data: data, emit: emit) }
         return last
       }
     }
-    if partial != nil { data = try data.map(context.hydrate) }
+    if partial != nil || positionsOnly { data = try data.map(context.hydrate) }
     let result = data ?? .items([])
     if emit {
       try onReply(Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage))

@@ -27,9 +27,15 @@ public protocol BoundStage: Sendable {
   /// only these, and only the items it keeps are read whole. Nil (the default) when it may
   /// read any attribute.
   var attributesRead: Set<String>? { get }
+  /// True when `execute` reads nothing of its input items but their order, relevance and
+  /// scores: no attribute and no item field (not even the identifier). Items read from
+  /// SQLite for it are then rowids alone, read from an index rather than from the rows that
+  /// hold the records, and only the items it keeps are read whole. False by default.
+  var readsOnlyPositions: Bool { get }
 }
 
 extension BoundStage {
   public func push(into plan: inout SQLPlan) -> Bool { false }
   public var attributesRead: Set<String>? { nil }
+  public var readsOnlyPositions: Bool { false }
 }

@@ -83,6 +83,9 @@ public struct ExecutionPlan: Sendable {
     /// absorbed before a fork (and `explain` shows them there).
     public var stages: [StageSummary]
     public var inherited: Int
+    /// True when the Swift stage after an `.items` step reads only the items' positions
+    /// (`BoundStage.readsOnlyPositions`): the step then reads their rowids, not their rows.
+    public var positionsOnly = false
 
     /// The type of the step's result.
     public var outputType: PipelineType {
@@ -141,9 +144,12 @@ extension ExecutionPlan {
     var absorbed = inherited
     var label = startLabel
     var stage = startStage
-    func finishSQL() throws {
+    /// `next` is the Swift stage that follows the SQL step, if any.
+    func finishSQL(before next: (any BoundStage)? = nil) throws {
       guard let plan = pending else { return }
-      steps.append(.sql(SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: inherited.count)))
+      var step = SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: inherited.count)
+      if case .items = step.operation, next?.readsOnlyPositions == true { step.positionsOnly = true }
+      steps.append(.sql(step))
       pending = nil
       absorbed = []
     }
@@ -158,7 +164,7 @@ extension ExecutionPlan {
           absorbed.append(summary)
           continue
         }
-        try finishSQL()
+        try finishSQL(before: bound)
         steps.append(.swift(SwiftStep(summary: summary, stage: bound)))
       case .fork(let branches):
         let shared = pending == nil ? [] : absorbed

@@ -107,6 +107,10 @@ public struct Explainer {
       }
     case .items(let compiled), .groupedItems(let compiled, _), .count(let compiled), .groupCount(let compiled, _):
       try appendStatement(compiled, context: context, indent: indent, into: &output)
+    case .positions(let compiled, let sortsRowids):
+      output.lines.append(
+        "\(indent)positions only: the items' rowids\(sortsRowids ? " (put in rowid order after reading)" : ""); the ones the next stage keeps are read whole")
+      try appendStatement(compiled, context: context, indent: indent + "  ", into: &output)
     case .sortWalk(let walk, let fallback, let limit):
       output.lines.append("\(indent)index walk: the sorted attribute's first entries in order, stopping at \(limit) matches")
       try appendStatement(walk, context: context, indent: indent + "  ", into: &output)
