@@ -246,7 +246,7 @@ import Testing
         let utah = tallied.known["stateOrProvince"]?.first { $0.fold == "utah" }
         #expect(utah?.value == "UTAH", "the smallest spelling, byte by byte")
         #expect(utah?.count == (scope.protectionClasses.isEmpty ? 4 : 5))
-        #expect(utah?.contentTypes == ["trail", "note"], "in the order of the items")
+        #expect(utah?.contentTypes == ["note", "trail"], "in name order")
         #expect(tallied.known["keywords"]?.first { $0.fold == "hike" }?.count == 2, "one item with two spellings counts once")
         #expect(tallied.known["stateOrProvince"]?.contains { $0.value == long } == false)
       }

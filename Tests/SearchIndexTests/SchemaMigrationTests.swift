@@ -47,7 +47,9 @@ import Testing
       let longest = try index.read { db in try db.scalar("SELECT max(length(CAST(fold AS BLOB))) FROM vals")?.int64Value } ?? 0
       #expect(longest <= Int64(Schema.longTextBytes))
       let long = try index.read { db in try db.rows("SELECT name FROM attributes WHERE hasLong = 1 ORDER BY name") { $0.string(0) ?? "" } }
-      #expect(long == ["keywords", "textContent", "title", "trailNote"])
+      #expect(long == ["contentDescription", "keywords", "textContent", "title", "trailNote"])
+      #expect(try shortValues(of: Schema.longTextAttributes, in: index) == 0)
+      #expect(try foldIndexDefinition(index).contains("(attr, fold, str)"))
       // The full-text index answers as before, stems and folding included.
       #expect(try ids(index, matching: "\"frederic\"") == ["n1", "t1"])
       #expect(try ids(index, matching: "\"\u{1}granit\"") == ["t1"])
@@ -55,6 +57,50 @@ import Testing
       // Stored items are unchanged.
       let t2 = try #require(try index.item(withIdentifier: "t2"))
       #expect(t2.attributeSet["trailNote"]?.stringValue?.hasPrefix("Custom note text") == true)
+      #expect(try index.checkIntegrity().isHealthy)
+    }
+  }
+
+  /// `vals` rows with a folded text of the attributes `names`.
+  func shortValues(of names: Set<String>, in index: SearchIndex) throws -> Int64 {
+    try index.read { db in
+      try db.scalar(
+        "SELECT count(*) FROM vals v JOIN attributes a ON a.id = v.attr WHERE v.fold IS NOT NULL AND a.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))",
+        names.sorted().map(SQLValue.text))?.int64Value ?? -1
+    }
+  }
+
+  func foldIndexDefinition(_ index: SearchIndex) throws -> String {
+    try index.read { db in try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'vals_fold'")?.stringValue } ?? ""
+  }
+
+  /// Version 6 from a version 5 file (`Tests/Fixtures/schema-v5`, whose bodies are short and so
+  /// were in `vals`): the bodies become markers, `vals_fold` gains `str`, `check` agrees before
+  /// (read as version 5) and after, and the planner's stored vocabulary is dropped.
+  @Test func aVersionFiveFileMigratesToSix() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("v5.db").path
+      try FileManager.default.copyItem(
+        atPath: Self.fixture.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("schema-v5/v5.db").path,
+        toPath: path)
+      // Read as it is (any `SearchIndex` open of a writable file migrates it).
+      do {
+        let db = try Connection(path: path, readOnly: true, create: false)
+        #expect(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value == 5)
+        #expect(try db.scalar("SELECT count(*) FROM vals v JOIN attributes a ON a.id = v.attr WHERE a.name = 'textContent' AND v.fold IS NOT NULL")?.int64Value ?? 0 > 0)
+        #expect(!(try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'vals_fold'")?.stringValue ?? "str").contains("str"))
+        // `check` derives a version 5 file's rows as version 5 wrote them.
+        #expect(try SearchIndex.valuesAgreeWithRecords(db).allSatisfy(\.healthy))
+      }
+      let items = try SearchIndex(path: path, readOnly: true).allItems()
+
+      let index = try SearchIndex(path: path)
+      #expect(try index.read { db in try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value } == 6)
+      #expect(try shortValues(of: Schema.longTextAttributes, in: index) == 0)
+      #expect(try foldIndexDefinition(index).contains("(attr, fold, str)"))
+      let long = try index.read { db in try db.rows("SELECT name FROM attributes WHERE hasLong = 1 ORDER BY name") { $0.string(0) ?? "" } }
+      #expect(long.contains("textContent"))
+      #expect(try index.allItems() == items && items.count == 6)
       #expect(try index.checkIntegrity().isHealthy)
     }
   }

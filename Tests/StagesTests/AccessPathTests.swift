@@ -552,10 +552,19 @@ import Testing
     #expect(!single.plan.lines.joined(separator: "\n").contains("FOR count(DISTINCT)"))
     let list = try #require(try statements(#"search * | group by keywords | count"#, analyzed: analyzed).first)
     #expect(list.sql.contains("count(DISTINCT g.item)"), "\(list.sql)")
+    // Grouped by written form from the (attr, fold, str) index alone, in its order: no scan
+    // of every value, no lookup of a value's row for its text.
+    let listPlan = list.plan.lines.joined(separator: "\n")
+    #expect(listPlan.contains("COVERING INDEX vals_fold") && !listPlan.contains("TEMP B-TREE FOR GROUP BY"), "\(listPlan)")
+    let state = try #require(try statements(#"search rating >= 4 | group by stateOrProvince | count"#, analyzed: analyzed).first)
+    #expect(state.plan.lines.joined(separator: "\n").contains("COVERING INDEX vals_fold"), "\(state.plan.lines)")
     // The counts are the items of each group, as `group` then `count` give in Swift.
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
     let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
-    for query in [#"search * | group by stateOrProvince | count"#, #"search "trail" | group by difficulty | count"#] {
+    for query in [
+      #"search * | group by stateOrProvince | count"#, #"search "trail" | group by difficulty | count"#,
+      #"search * | group by keywords | count"#, #"search rating >= 4 | group by stateOrProvince | count"#,
+    ] {
       var table: PipelineData?
       _ = try executor.run(query, options: options) { table = $0.content }
       #expect(table == (try inSwift(query)), "\(query)")

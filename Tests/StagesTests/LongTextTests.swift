@@ -6,8 +6,9 @@ import Testing
 @testable import Stages
 
 /// Long text lives only in the record (schema version 4): `vals` keeps a marker row, and every
-/// comparison, sort and group on it reads the record. The answers must equal what the same
-/// predicates and stages compute in Swift over the stored items.
+/// comparison, sort and group on it reads the record. So does every text of
+/// `Schema.longTextAttributes` (version 6), however short. The answers must equal what the
+/// same predicates and stages compute in Swift over the stored items.
 @Suite struct LongTextTests {
   static let long = String(repeating: "filler words ", count: 12)
 
@@ -15,12 +16,14 @@ import Testing
   static let index: TemporaryIndex = {
     let items = [
       item("a", ("title", .string("Frédéric's notes on the Mist Trail " + long)), ("textContent", .string("Spray and granite. " + long + "Frederic ends here."))),
-      item("b", ("title", .string("Short title")), ("textContent", .string("short body about frederic"))),
+      item("b", ("title", .string("Short title")), ("textContent", .string("short body about frederic")),
+           ("contentDescription", .string("A short Description"))),
       item("c", ("title", .string("ÉCOLE " + long)), ("keywords", .list([.string("alpha"), .string("a keyword long enough " + long)])),
            ("textContent", .string(long))),
       item("d", ("title", .string("école " + long)), ("keywords", .list([.string("beta")])), ("note", .string("Custom ÜBER " + long))),
       item("e", ("title", .string(String(repeating: "É", count: 60))), ("note", .string("tiny"))),
-      item("f", ("title", .string(String(repeating: "e", count: 60))), ("textContent", .string(String(repeating: "x", count: Schema.longTextBytes)))),
+      item("f", ("title", .string(String(repeating: "e", count: 60))), ("textContent", .string(String(repeating: "x", count: Schema.longTextBytes))),
+           ("note", .string(String(repeating: "y", count: Schema.longTextBytes)))),
       item("g", ("textContent", .string(String(repeating: "x", count: Schema.longTextBytes + 1)))),
     ]
     return try! TemporaryIndex(items)
@@ -52,6 +55,12 @@ import Testing
     #"textContent == "\#(String(repeating: "x", count: Schema.longTextBytes + 1))""#,
     #"textContent == "\#(String(repeating: "x", count: Schema.longTextBytes))""#,
     #"title == "mist"cdw"#,
+    #"note == "\#(String(repeating: "y", count: Schema.longTextBytes))""#,
+    #"textContent == "short body about frederic""#,
+    #"textContent == "short body*"c"#,
+    #"contentDescription == "a short description"cd"#,
+    #"contentDescription == "A short Description""#,
+    #"contentDescription == "*short*""#,
   ]
 
   @Test(arguments: predicates)
@@ -65,7 +74,8 @@ import Testing
   }
 
   @Test(arguments: ["search * | sort title", "search * | sort title desc", "search * | sort note | limit 3",
-                    "search * | group by title | count", "search * | group by keywords | count"])
+                    "search * | group by title | count", "search * | group by keywords | count",
+                    "search * | sort contentDescription", "search * | group by contentDescription | count"])
   func sortsAndGroupsOnLongTextEqualTheSwiftAnswer(_ query: String) throws {
     let pushed = try data(query, in: Self.index.index)
     let swift = try inSwift(query, in: Self.index.index)
@@ -79,9 +89,10 @@ import Testing
        try db.rows("SELECT name FROM attributes WHERE hasLong = 1 ORDER BY name") { $0.string(0) ?? "" })
     }
     #expect(longest <= Int64(Schema.longTextBytes))
-    // a: title, text; c: title, one keyword, text; d: title, note; g: text (f's text is exactly
-    // at the limit, e's title folds to half its bytes: both stay in `vals`).
-    #expect(markers == 8)
-    #expect(flagged == ["keywords", "note", "textContent", "title"])
+    // a: title, text; b: text and description (short, but of `Schema.longTextAttributes`);
+    // c: title, one keyword, text; d: title, note; f: text; g: text (f's note is exactly at the
+    // limit, e's title folds to half its bytes: both stay in `vals`).
+    #expect(markers == 11)
+    #expect(flagged == ["contentDescription", "keywords", "note", "textContent", "title"])
   }
 }

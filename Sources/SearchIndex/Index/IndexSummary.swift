@@ -23,7 +23,8 @@ public struct IndexSummary: Sendable, Hashable {
     public var value: String
     /// Visible items with the value.
     public var count: Int
-    /// Content types of those items.
+    /// Content types of those items, in name order (the order the rows come in depends on
+    /// the index SQLite reads).
     public var contentTypes: [String]
   }
 

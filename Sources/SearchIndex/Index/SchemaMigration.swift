@@ -14,6 +14,10 @@
 /// `str` NULL wherever it equals `fold`, and builds its indexes once the rows are in (the
 /// separate (item, attr) index of version 4 is gone: the table's key serves it).
 ///
+/// Version 6 keeps the texts of `Schema.longTextAttributes` out of `vals` (their rows become
+/// markers, `attributes.hasLong` set) and rebuilds `vals_fold` with `str`; the planner's
+/// vocabulary kept in `summary_cache`, which listed some of those texts, is dropped.
+///
 /// A file of the current version that lacks one of `Schema.requiredIndexes` (written before
 /// they existed) runs the same function: the version steps are skipped, the indexes are
 /// created and the ones they supersede dropped.
@@ -26,6 +30,8 @@ enum SchemaMigration {
     }
     if version < 4 { try migrateFullText(db) }
     if version < 5 { try clusterValues(db) }
+    // A version 5 file's `vals_fold` lacks `str`; `clusterValues` built the current one.
+    if version < 6 { try keepLongTextAttributesOut(db, rebuildingFoldIndex: version == 5) }
     // `createStatements` added the item indexes (`Schema.requiredIndexes`); the ones they
     // replace go.
     let existing = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }
@@ -83,6 +89,24 @@ enum SchemaMigration {
       DROP TABLE vals_v4;
       """)
     try db.execute(Schema.valueIndexStatements)
+  }
+
+  /// Turns the short values of `Schema.longTextAttributes` into markers (found through
+  /// `vals_fold` before it is rebuilt) and, for a version 5 file, rebuilds `vals_fold`.
+  private static func keepLongTextAttributesOut(_ db: Connection, rebuildingFoldIndex: Bool) throws {
+    for name in Schema.longTextAttributes.sorted() {
+      guard let id = try db.scalar("SELECT id FROM attributes WHERE name = ?", [.text(name)])?.int64Value else { continue }
+      guard try db.scalar("SELECT 1 FROM vals WHERE attr = ? AND fold IS NOT NULL LIMIT 1", [.integer(id)]) != nil else { continue }
+      try db.run("UPDATE attributes SET hasLong = 1 WHERE id = ?", [.integer(id)])
+      try db.run("UPDATE vals SET fold = NULL, str = NULL WHERE attr = ? AND fold IS NOT NULL", [.integer(id)])
+    }
+    if rebuildingFoldIndex {
+      try db.execute("DROP INDEX IF EXISTS vals_fold")
+      try db.execute(Schema.valueIndexStatements)
+    }
+    if try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'summary_cache'") != nil {
+      try db.execute("DELETE FROM summary_cache")
+    }
   }
 
   /// Inserts the full-text rows of the items that `condition` (over `items i`) selects, from

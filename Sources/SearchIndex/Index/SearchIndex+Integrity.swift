@@ -159,6 +159,10 @@ extension SearchIndex {
     var ids: [String: Int64] = [:]
     for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) { ids[name] = id }
     let insert = try db.cachedStatement("INSERT INTO temp.vals_expected(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
+    // A file read without migrating keeps its version's rows: before version 6, short texts of
+    // every attribute were in `vals`.
+    let version = try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? Int64(Schema.version)
+    let longTextAttributes = version >= 6 ? Schema.longTextAttributes : []
     var unknown: Set<String> = []
     var last = Int64.min
     while true {
@@ -167,7 +171,9 @@ extension SearchIndex {
       guard let final = records.last else { break }
       last = final.0
       for (rowid, record) in records {
-        try ValueRows.forEach(in: try StoredItem.decodeAttributes(record, catalog: catalog), catalog: catalog) { name, _, rows in
+        try ValueRows.forEach(
+          in: try StoredItem.decodeAttributes(record, catalog: catalog), catalog: catalog, longTextAttributes: longTextAttributes
+        ) { name, _, rows in
           guard let attr = ids[name] else {
             unknown.insert(name)
             return

@@ -303,7 +303,7 @@ extension SearchIndex {
       ) { row in
         IndexSummary.KnownValue(
           attribute: name, fold: row.string(0) ?? "", value: row.string(1) ?? "", count: Int(row.int64(2)),
-          contentTypes: (row.string(3) ?? "").split(separator: ",").map(String.init))
+          contentTypes: (row.string(3) ?? "").split(separator: ",").map(String.init).sorted())
       }
     }
     return (attributes, known, examples)

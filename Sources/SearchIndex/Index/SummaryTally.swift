@@ -186,7 +186,7 @@ struct SummaryTally {
       known[attribute.name] = folds.compactMap { fold, entry in
         entry.smallest.map {
           IndexSummary.KnownValue(
-            attribute: attribute.name, fold: fold, value: $0, count: entry.short.items, contentTypes: entry.contentTypes)
+            attribute: attribute.name, fold: fold, value: $0, count: entry.short.items, contentTypes: entry.contentTypes.sorted())
         }
       }.sorted { Self.bytesPrecede($0.fold, $1.fold) }
     }
