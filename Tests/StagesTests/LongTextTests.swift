@@ -25,6 +25,8 @@ import Testing
       item("f", ("title", .string(String(repeating: "e", count: 60))), ("textContent", .string(String(repeating: "x", count: Schema.longTextBytes))),
            ("note", .string(String(repeating: "y", count: Schema.longTextBytes)))),
       item("g", ("textContent", .string(String(repeating: "x", count: Schema.longTextBytes + 1)))),
+      item("h", ("textContent", .string("Version 3.5 of the iPhone app, by the CCL19 team: naïve café")),
+           ("contentDescription", .string("MyWindowClass draws the Window"))),
     ]
     return try! TemporaryIndex(items)
   }()
@@ -61,6 +63,19 @@ import Testing
     #"contentDescription == "a short description"cd"#,
     #"contentDescription == "A short Description""#,
     #"contentDescription == "*short*""#,
+    // Words found in the full-text index first: punctuation, digits, camel case, diacritics.
+    #"textContent == "Version 3.5 of the iPhone app, by the CCL19 team: naïve café""#,
+    #"textContent == "version 3.5 of the iphone app, by the ccl19 team: naive cafe"cd"#,
+    #"textContent == "*of the iPhone*""#,
+    #"textContent == "*by the CCL19 team*"c"#,
+    #"textContent == "*3.5 of*""#,
+    #"textContent == "*naive cafe"d"#,
+    #"textContent == "*rederic ends here.""#,
+    #"textContent == "*iphone app, by*""#,
+    #"contentDescription == "MyWindowClass draws the Window""#,
+    #"contentDescription == "*Class draws*""#,
+    #"contentDescription == "mywindowclass draws*"c"#,
+    #"* == "*the ccl19 team*"c"#,
   ]
 
   @Test(arguments: predicates)
@@ -82,6 +97,33 @@ import Testing
     #expect(PushdownEquivalenceTests.same(pushed, swift), "\(query)\nSQL:   \(pushed)\nSwift: \(swift)")
   }
 
+  /// A comparison on long text reads the records of the items whose full-text row holds the
+  /// words every match holds, not every record of the attribute.
+  @Test func wordsEveryMatchHoldsAreFoundInTheFullTextIndexFirst() throws {
+    func words(_ literal: String) throws -> [String] {
+      let graph = try prepare("search textContent == \(literal)", in: Self.index.index)
+      guard case .search(let predicate) = graph.statements.first?.source, case .test(let test) = predicate,
+        case .match(let pattern) = test.kind else { return ["(not a pattern)"] }
+      return SQLCompiler.wordsEveryMatchHolds(pattern)
+    }
+    #expect(try words(#""Real-time strategy game""#) == ["strategy", "game"])
+    #expect(try words(#""*Frederic ends here.""#) == ["ends"])
+    #expect(try words(#""spray*"c"#) == [])
+    #expect(try words(#""a b*""#) == ["a"])
+    #expect(try words(#""*x y z*""#) == ["y"])
+    #expect(try words(#""x?y z""#) == ["z"])
+    #expect(try words(#""naïve cafe""#) == ["cafe"])
+    #expect(try words(#""mist trail"cdw"#) == [])
+    let executor = QueryExecutor(index: Self.index.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let statements = try Explainer(executor: executor).statements(
+      try executor.prepare(#"search textContent == "short body about frederic" | count"#, options: options), options: options)
+    let statement = try #require(statements.first)
+    #expect(statement.sql.contains("(SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v"), "\(statement.sql)")
+    let plan = statement.plan.lines.joined(separator: "\n")
+    #expect(plan.contains("fts VIRTUAL TABLE"), "\(plan)")
+  }
+
   @Test func longTextIsStoredOnlyInTheRecord() throws {
     let (longest, markers, flagged) = try Self.index.index.read { db in
       (try db.scalar("SELECT max(length(CAST(fold AS BLOB))) FROM vals")?.int64Value ?? 0,
@@ -90,9 +132,10 @@ import Testing
     }
     #expect(longest <= Int64(Schema.longTextBytes))
     // a: title, text; b: text and description (short, but of `Schema.longTextAttributes`);
-    // c: title, one keyword, text; d: title, note; f: text; g: text (f's note is exactly at the
+    // c: title, one keyword, text; d: title, note; f: text; g: text; h: text and description
+    // (f's note is exactly at the
     // limit, e's title folds to half its bytes: both stay in `vals`).
-    #expect(markers == 11)
+    #expect(markers == 13)
     #expect(flagged == ["contentDescription", "keywords", "note", "textContent", "title"])
   }
 }
