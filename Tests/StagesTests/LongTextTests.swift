@@ -72,6 +72,10 @@ import Testing
     #"textContent == "*naive cafe"d"#,
     #"textContent == "*rederic ends here.""#,
     #"textContent == "*iphone app, by*""#,
+    #"textContent == "*the iph*"c"#,
+    #"textContent == "*by the CCL*""#,
+    #"textContent == "Versi*""#,
+    #"contentDescription == "*the Win*""#,
     #"contentDescription == "MyWindowClass draws the Window""#,
     #"contentDescription == "*Class draws*""#,
     #"contentDescription == "mywindowclass draws*"c"#,
@@ -100,18 +104,20 @@ import Testing
   /// A comparison on long text reads the records of the items whose full-text row holds the
   /// words every match holds, not every record of the attribute.
   @Test func wordsEveryMatchHoldsAreFoundInTheFullTextIndexFirst() throws {
+    /// The terms, a prefix marked with `*`.
     func words(_ literal: String) throws -> [String] {
       let graph = try prepare("search textContent == \(literal)", in: Self.index.index)
       guard case .search(let predicate) = graph.statements.first?.source, case .test(let test) = predicate,
         case .match(let pattern) = test.kind else { return ["(not a pattern)"] }
-      return SQLCompiler.wordsEveryMatchHolds(pattern)
+      return SQLCompiler.wordsEveryMatchHolds(pattern).map { $0.text + ($0.isPrefix ? "*" : "") }
     }
     #expect(try words(#""Real-time strategy game""#) == ["strategy", "game"])
     #expect(try words(#""*Frederic ends here.""#) == ["ends"])
-    #expect(try words(#""spray*"c"#) == [])
+    #expect(try words(#""spray*"c"#) == ["spray*"])
     #expect(try words(#""a b*""#) == ["a"])
     #expect(try words(#""*x y z*""#) == ["y"])
     #expect(try words(#""x?y z""#) == ["z"])
+    #expect(try words(#""*the budget rev*""#) == ["budget", "rev*"])
     #expect(try words(#""naïve cafe""#) == ["cafe"])
     #expect(try words(#""mist trail"cdw"#) == [])
     let executor = QueryExecutor(index: Self.index.index, registry: standardRegistry)

@@ -993,29 +993,33 @@ public struct SQLCompiler {
     let words = Self.wordsEveryMatchHolds(pattern)
     if !words.isEmpty, attributeIDs.allSatisfy({ attributes.longTextColumns[$0] != nil }) {
       let names = columns.sorted().map { Schema.ftsColumns[$0] }
-      let search = TextSearch(terms: words.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: true, columns: names)
+      let search = TextSearch(terms: words, requireAll: true, columns: names)
       return Fragment("i.rowid IN (SELECT v.item FROM (SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE ",
                       [.text(Self.matchExpression(search))]) + test + ")"
     }
     return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
   }
 
-  /// The words (ASCII letters and digits) that every value matching `pattern` holds between
-  /// spaces or at its start or end, so its full-text row has them as words too: the runs of
-  /// its literal text bounded on both sides by a space or the value's edge, never by a
-  /// wildcard, which could extend them into a longer word. None for a word or token pattern,
-  /// or for words with other characters, whose tokens could depend on their neighbours.
-  static func wordsEveryMatchHolds(_ pattern: MatchPattern) -> [String] {
+  /// The words (ASCII letters and digits) that every value matching `pattern` holds, as
+  /// full-text terms: a run of its literal text bounded on both sides by a space or the
+  /// value's edge is a word of the value, and one bounded so on its left and by a wildcard
+  /// on its right (`"*budget rev*"`) the start of one, a prefix term (of three characters or
+  /// more: a shorter one spans too much of the index to pay). A run that a wildcard starts
+  /// may be the end of a longer word: none. None for a word or token pattern, or for words
+  /// with other characters, whose tokens could depend on their neighbours.
+  static func wordsEveryMatchHolds(_ pattern: MatchPattern) -> [TextSearch.Term] {
     guard pattern.isWholeValue else { return [] }
-    var words: [String] = []
+    var words: [TextSearch.Term] = []
     for (index, piece) in pattern.pieces.enumerated() {
       guard case .literal(let text) = piece else { continue }
       let chunks = text.split(separator: " ", omittingEmptySubsequences: false)
       for (offset, chunk) in chunks.enumerated() {
-        let bounded = (offset > 0 || index == 0) && (offset < chunks.count - 1 || index == pattern.pieces.count - 1)
-        guard bounded, !chunk.isEmpty, chunk.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) })
+        guard offset > 0 || index == 0, !chunk.isEmpty,
+          chunk.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) })
         else { continue }
-        words.append(String(chunk))
+        let whole = offset < chunks.count - 1 || index == pattern.pieces.count - 1
+        guard whole || chunk.count >= 3 else { continue }
+        words.append(TextSearch.Term(text: String(chunk), isPrefix: !whole))
       }
     }
     return words
