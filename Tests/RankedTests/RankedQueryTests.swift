@@ -30,6 +30,34 @@ import Testing
     }
   }
 
+  /// An item's relevance is its BM25F score whatever stage follows the OR search: a sort by
+  /// an attribute (SQLite orders the matches) gives each item the relevance of the ranked
+  /// top k, and keeps relevance order among equal keys. Before, that statement scored with
+  /// FTS5's bm25, so `| sort rating` changed every item's relevance.
+  @Test func anOrSearchsRelevanceIsTheSameWhateverFollowsIt() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 7, vocabularySize: 60)
+    try fixture.upsert((0..<80).map { generator.item("item-\($0)") })
+    for words in [#""water" || "trail""#, #""water"s || "trail"s^2 || "lake""#] {
+      let ranked = try fixture.query("search \(words)")
+      try #require(ranked.count > 5, "\(words)")
+      let relevance = Dictionary(uniqueKeysWithValues: ranked.map { ($0.id, $0.relevance) })
+      let sorted = try fixture.query("search \(words) | sort rating desc")
+      #expect(sorted.count == ranked.count)
+      for item in sorted { #expect(item.relevance == relevance[item.id], "\(words): \(item.id)") }
+      // Equal ratings keep relevance order, as a stable sort of the ranked items would.
+      let rank = Dictionary(uniqueKeysWithValues: ranked.enumerated().map { ($1.id, $0) })
+      let expected = ranked.enumerated().sorted { a, b in
+        let (x, y) = (a.element.item.attributeSet["rating"]?.numericValue ?? -1, b.element.item.attributeSet["rating"]?.numericValue ?? -1)
+        return x != y ? x > y : a.offset < b.offset
+      }.map(\.element.id)
+      #expect(sorted.map(\.id) == expected, "\(words)")
+      #expect(rank.count == ranked.count)
+      let explanation = try fixture.explain("search \(words) | sort rating desc")
+      #expect(explanation.contains("sl_similarity"), "\(explanation)")
+    }
+  }
+
   @Test func termWeightsOrderTheResults() throws {
     let fixture = try RankedTestIndex()
     // Equally long titles with one distinct word each: only the weights decide the order.

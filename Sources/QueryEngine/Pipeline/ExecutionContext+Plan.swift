@@ -42,6 +42,10 @@ extension ExecutionContext {
     let plan = step.plan
     var compiler = resolvingSimilar ? try self.compiler(for: plan) : self.compiler()
     switch step.operation {
+    case .items, .groupedItems: compiler.rankedRelevance = try rankedRelevance(for: plan, resolving: resolvingSimilar)
+    default: break
+    }
+    switch step.operation {
     case .items:
       if step.positionsOnly, let (positions, sortsRowids) = try compiler.positionsQuery(plan) {
         return .positions(positions, sortsRowids: sortsRowids)
@@ -69,6 +73,31 @@ extension ExecutionContext {
       let statements = try requests.map { request in ([request], try compiler.statisticQuery(plan, request, by: group)) }
       return .statistics(statements, groups: try group.map { try compiler.groupCountQuery(plan, by: $0) }, by: group)
     }
+  }
+
+  /// The ranked index's BM25F scores of every visible match of `plan`'s search, by rowid,
+  /// when that search is an OR the ranked index answers (`SQLCompiler.rankedRelevance`): the
+  /// relevance a statement that sorts or groups the matches gives them, the same as the ranked
+  /// top k's. Empty without `resolving` (`explain`); nil for other searches, or when the file
+  /// has no current ranked index.
+  func rankedRelevance(for plan: SQLPlan, resolving: Bool) throws -> [Int64: Double]? {
+    guard usesRankedIndex, let search = plan.rankingSearch, !search.requireAll else { return nil }
+    var ranking = SQLPlan(predicate: plan.predicate)
+    ranking.sort = [.relevance]
+    var compiler = self.compiler()
+    guard let ranked = try compiler.rankedPlan(ranking), try hasRankedIndex() else { return nil }
+    guard resolving else { return [:] }
+    let hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
+    let hidden = SortedDocIDSet(hiddenRows)
+    guard let statistics = try index.rankedStatistics(in: connection),
+      let hits = try index.rankedSearch(
+        ranked.terms, k: max(1, statistics.documentCount), filter: hidden.ids.isEmpty ? .none : .predicate { !hidden.contains($0) },
+        excluding: hiddenRows, in: connection)
+    else { return nil }
+    var scores: [Int64: Double] = [:]
+    scores.reserveCapacity(hits.count)
+    for hit in hits { scores[hit.id] = hit.score }
+    return scores
   }
 
   /// The items of a compiled items step, in batches of `batchSize` (the last call may be

@@ -86,6 +86,13 @@ public struct SQLCompiler {
   /// context resolves them first); a missing entry compiles as no hits (`explain`).
   package var similarHits: [SimilarSearch: SimilarHits] = [:]
   private var similarities: [SimilarityTable] = []
+  /// The ranked index's BM25F score of every match of the plan's OR search, by rowid, for a
+  /// statement that orders by or carries relevance without being the ranked index's own top k
+  /// (a sort by an attribute, a group): set by the execution context so that an item's
+  /// relevance is the same whatever stage follows the search (`search "a"s || "b"s` and
+  /// `... | sort rating` agree on it). Empty for `explain`; nil where FTS5's bm25 is the
+  /// relevance (an AND, a phrase, a file without a current ranked index).
+  package var rankedRelevance: [Int64: Double]?
 
   /// FTS5 column weights for BM25 (title, keywords, description, body, other): titles and
   /// keywords count more than body text.
@@ -749,11 +756,16 @@ public struct SQLCompiler {
     var predicate = plan.predicate
     var ranked = false
     if let search = plan.rankingSearch {
-      let score = scored ? ", \(Self.fullTextScore) AS score" : ""
+      var score = Fragment(scored ? ", \(Self.fullTextScore) AS score" : "")
+      if scored, let relevance = rankedRelevance {
+        // FTS5's scores are negative, lower first; relevance is `-score`.
+        similarities.append(SimilarityTable(scores: relevance, fallback: 0))
+        score = Fragment(", -sl_similarity(?, rowid) AS score", [.integer(Int64(similarities.count - 1))])
+      }
       if matchesStandForItems {
-        from = Fragment("(SELECT rowid\(score) FROM fts WHERE fts MATCH ? AND \(VisibleRowFilter.name)(rowid)) i", [.text(Self.matchExpression(search))])
+        from = "(SELECT rowid" + score + Fragment(" FROM fts WHERE fts MATCH ? AND \(VisibleRowFilter.name)(rowid)) i", [.text(Self.matchExpression(search))])
       } else {
-        from = Fragment("(SELECT rowid\(score) FROM fts WHERE fts MATCH ?) f CROSS JOIN items i ON i.rowid = f.rowid",
+        from = "(SELECT rowid" + score + Fragment(" FROM fts WHERE fts MATCH ?) f CROSS JOIN items i ON i.rowid = f.rowid",
                         [.text(Self.matchExpression(search))])
       }
       predicate = plan.predicateWithoutRankingSearch
