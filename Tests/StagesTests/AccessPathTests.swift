@@ -618,6 +618,21 @@ import Testing
       #expect(!answer.resultItems.isEmpty && answer.resultItems.allSatisfy { !$0.id.isEmpty }, "\(query)")
       #expect(answer == (try inSwift(query, in: index)), "\(query)")
     }
+    // Value tests alone list their items from the value indexes; no item row is read.
+    for query in [
+      #"search rating >= 4 | sample 3 seed 2"#, #"search keywords == "waterfall" && contentType == "trail" | sample 2 seed 5"#,
+      // Hidden (protected and expired) items have creation dates too.
+      #"search contentCreationDate >= $time.iso(2000-01-01T00:00:00Z) | sample 6 seed 3"#,
+    ] {
+      let statement = try #require(try statements(query, analyzed: analyzed).first)
+      #expect(statement.sql.contains("sl_visible(d.item)") && !statement.sql.contains("FROM items i"), "\(query)\n\(statement.sql)")
+      #expect(!statement.plan.loops.contains { $0.hasPrefix("SEARCH i") || $0.hasPrefix("SCAN i") }, "\(query)\n\(statement.plan.lines)")
+      for protection in [Set<String>(), ["private", "finance"]] {
+        let answer = try data(query, in: index, protection: protection)
+        #expect(!answer.resultItems.isEmpty, "\(query)")
+        #expect(answer == (try inSwift(query, in: index, protection: protection)), "\(query) \(protection)")
+      }
+    }
     // A stratified sample reads the stratum: whole rows, as before.
     let stratified = try #require(try statements(#"search * | sample 3 by stateOrProvince"#, analyzed: analyzed).first)
     #expect(!stratified.sql.hasPrefix("SELECT i.rowid FROM"), "\(stratified.sql)")

@@ -225,10 +225,18 @@ public struct SQLCompiler {
   /// In rowid order, as `itemsQuery` gives them; without a limit the order is left to the
   /// executor (`sortsRowids`): asked of SQLite, it walks the table to avoid a sort. Nil for
   /// a plan ordered by relevance or an attribute, which `itemsQuery` answers.
+  ///
+  /// Value tests alone read their items from the value indexes (`visibleListedItems`), as
+  /// their count does.
   public mutating func positionsQuery(_ plan: SQLPlan) throws(QueryRuntimeError) -> (Compiled, sortsRowids: Bool)? {
     guard plan.rankingSearch == nil, plan.rankingSimilar == nil, plan.sort.allSatisfy({ $0 == .relevance }), plan.aggregate == nil,
       plan.groupBy == nil
     else { return nil }
+    // Value tests alone, in a file of one named index: their lists, no item row read (the
+    // general form reads each listed item's row for its scope columns).
+    if plan.limit == nil, let (items, condition) = try visibleListedItems(plan) {
+      return (finish("SELECT d.item FROM " + items + " d WHERE " + condition, ranked: false), true)
+    }
     let (from, where_, _) = try fromAndWhere(plan)
     var statement = "SELECT i.rowid FROM " + from + " WHERE " + where_
     if let limit = plan.limit { statement = statement + Fragment(" ORDER BY i.rowid LIMIT ?", [.integer(Int64(limit))]) }
@@ -478,6 +486,15 @@ public struct SQLCompiler {
   /// built-in planner's count of a collection) is a probe of `items_type_scope` by (index,
   /// type, rowid) per listed item: an entry of a small index instead of the item's row.
   private mutating func valueListCount(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled? {
+    guard let (items, condition) = try visibleListedItems(plan) else { return nil }
+    return finish("SELECT count(*) FROM " + items + " d WHERE " + condition, ranked: false)
+  }
+
+  /// The visible items of a plan whose tests are all value tests that list their items, read
+  /// from the value indexes alone (`valueListCount`): `(SELECT [DISTINCT] item FROM (lists))`,
+  /// each item once, and the condition on them as `d` (`sl_visible(d.item)`, type probes); nil
+  /// when a part cannot be listed.
+  private mutating func visibleListedItems(_ plan: SQLPlan) throws(QueryRuntimeError) -> (items: Fragment, condition: Fragment)? {
     var probes: [Fragment] = []
     var valueParts: [BoundExpression] = []
     for part in Self.flatten(plan.predicate) {
@@ -494,9 +511,7 @@ public struct SQLCompiler {
     // An intersection holds each item once; a single list names an item once per value
     // that passes, unless the attribute holds one value per item.
     let distinct = lists.count == 1 && Self.mayRepeatItems(valueParts[0]) ? "DISTINCT " : ""
-    return finish(
-      "SELECT count(*) FROM (SELECT \(distinct)item FROM (" + Fragment.joined(lists, separator: " INTERSECT ")
-        + ")) d WHERE \(VisibleRowFilter.name)(d.item)" + typed, ranked: false)
+    return ("(SELECT \(distinct)item FROM (" + Fragment.joined(lists, separator: " INTERSECT ") + "))", "\(VisibleRowFilter.name)(d.item)" + typed)
   }
 
   /// Whether the list of a value test may name an item more than once: the test is not on a
