@@ -70,11 +70,16 @@ import Testing
       // (FTS5's integrity-check writes, so `check` on read-only media reports that too.)
       let unchanged = try runOnReadOnlyMedia(workspace, ["check", "--db", "v5.db"])
       #expect(unchanged.stdout.contains("item indexes: missing items_domain_scope, items_type_scope, items_expiring, items_protected"), "\(unchanged)")
+      // Read-only media cannot be upgraded, and nothing says it will be.
+      #expect(!readOnly.stderr.contains("upgrading"), "\(readOnly)")
       let writable = try workspace.run("query", "--db", "v5.db", "--format", "json", "--", query)
       #expect(writable.status == 0, "\(writable)")
+      // The first writable open says it upgrades the file (a million items take half a minute).
+      #expect(writable.stderr.contains("upgrading v5.db from schema version 5 to \(Schema.version)"), "\(writable)")
       #expect(Self.withoutTokens(writable.stdout) == Self.withoutTokens(readOnly.stdout), "\(writable)\n\(readOnly)")
       let check = try workspace.run("check", "--db", "v5.db")
       #expect(check.status == 0, "\(check)")
+      #expect(!check.stderr.contains("upgrading"), "\(check)")
       #expect(check.stdout.contains("item indexes: items_domain_scope, items_type_scope, items_expiring, items_protected present"), "\(check)")
     }
   }

@@ -263,6 +263,19 @@ public final class SearchIndex: Sendable {
   /// The catalogue as seen by a read transaction already open on `db`.
   package static func loadCatalogForQuery(_ db: Connection) throws -> AttributeCatalog { try loadCatalog(db) }
 
+  /// The schema version of the index file at `path` when a writable open would migrate it
+  /// (an earlier version than this code's, and a file this process may write), nil otherwise
+  /// or when it is not a readable index. Commands say so before opening: a million items
+  /// take half a minute.
+  package static func pendingMigration(path: String) -> Int? {
+    guard FileManager.default.isWritableFile(atPath: path),
+      let db = try? Connection(path: path, readOnly: true, create: false),
+      let version = (try? db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'"))??.int64Value,
+      version < Int64(Schema.version)
+    else { return nil }
+    return Int(version)
+  }
+
   static func loadCatalog(_ db: Connection) throws -> AttributeCatalog {
     var custom: [String: AttributeType] = [:]
     for (name, type) in try db.rows("SELECT name, type FROM attributes WHERE custom = 1", [], { ($0.string(0) ?? "", $0.string(1) ?? "") }) {

@@ -26,6 +26,10 @@ enum Common {
   /// `readOnly` for commands that only read (they never create or change a file).
   static func openIndex(_ arguments: ParsedArguments, command: String, create: Bool, readOnly: Bool = false) throws -> SearchIndex {
     let path = try dbPath(arguments, command: command)
+    if let version = SearchIndex.pendingMigration(path: path) {
+      FileHandle.standardError.write(Data(
+        "searchlight: upgrading \(path) from schema version \(version) to \(Schema.version) (one transaction; a large index takes a while)\n".utf8))
+    }
     do {
       let index = try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create, readOnly: readOnly)
       // An optional cap on the file's size in pages (quotas; fault tests simulate a full disk).
