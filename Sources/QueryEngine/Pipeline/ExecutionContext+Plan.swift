@@ -87,13 +87,9 @@ extension ExecutionContext {
     var compiler = self.compiler()
     guard let ranked = try compiler.rankedPlan(ranking), try hasRankedIndex() else { return nil }
     guard resolving else { return [:] }
-    let hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
-    let hidden = SortedDocIDSet(hiddenRows)
-    guard let statistics = try index.rankedStatistics(in: connection),
-      let hits = try index.rankedSearch(
-        ranked.terms, k: max(1, statistics.documentCount), filter: hidden.ids.isEmpty ? .none : .predicate { !hidden.contains($0) },
-        excluding: hiddenRows, in: connection)
-    else { return nil }
+    // Every match the ranked plan keeps (the plan's predicate as its candidate filter): the
+    // same scores as the ranked listing, for no more items than the statement can return.
+    guard let hits = try rankedHits(ranked) else { return nil }
     var scores: [Int64: Double] = [:]
     scores.reserveCapacity(hits.count)
     for hit in hits { scores[hit.id] = hit.score }

@@ -7,8 +7,31 @@ extension ExecutionContext {
   /// relevance. Returns false, having emitted nothing, when the file has no current
   /// ranked index; the caller then runs the plan through FTS5.
   func rankedItems(_ plan: RankedPlan, batchSize: Int, _ batch: ([ResultItem]) throws -> Void) throws -> Bool {
+    guard let hits = try rankedHits(plan) else { return false }
+    let fetch = try connection.checkOutStatement(plan.fetch.sql)
+    defer { connection.checkIn(fetch) }
+    var batches = ItemBatches(size: batchSize, cancellation: cancellation)
+    for hit in hits {
+      fetch.reset()
+      try fetch.bind(.integer(hit.id), at: 1)
+      for (offset, argument) in plan.fetch.arguments.enumerated() { try fetch.bind(argument, at: Int32(offset + 2)) }
+      guard try fetch.step() else { continue }
+      var result = ResultItem(
+        rowid: fetch.int64(0), item: try StoredItem.decode(row: fetch, offset: 1, catalog: catalog, lazily: true), relevance: hit.score)
+      result.engagement = Int(fetch.int64(7))
+      fetch.reset()
+      try batches.add(result, to: batch)
+    }
+    try batches.finish(to: batch)
+    return true
+  }
+
+  /// The exact top k of a ranked plan (every match when `plan.k` is nil) with their BM25F
+  /// scores, among the candidates its filter lets through and the scope shows; nil when the
+  /// file has no current ranked index.
+  func rankedHits(_ plan: RankedPlan) throws -> [SearchHit]? {
     try cancellation.check()
-    guard let statistics = try index.rankedStatistics(in: connection) else { return false }
+    guard let statistics = try index.rankedStatistics(in: connection) else { return nil }
     let filter: CandidateFilter
     // The rowids the scope hides, ascending, read once per generation and scope
     // (`queryHiddenRows`; through the partial indexes every query read 30,000 of them at 1M
@@ -46,22 +69,6 @@ extension ExecutionContext {
       }
     }
     let k = plan.k ?? max(1, statistics.documentCount)
-    guard let hits = try index.rankedSearch(plan.terms, k: k, filter: filter, excluding: hiddenRows, in: connection) else { return false }
-    let fetch = try connection.checkOutStatement(plan.fetch.sql)
-    defer { connection.checkIn(fetch) }
-    var batches = ItemBatches(size: batchSize, cancellation: cancellation)
-    for hit in hits {
-      fetch.reset()
-      try fetch.bind(.integer(hit.id), at: 1)
-      for (offset, argument) in plan.fetch.arguments.enumerated() { try fetch.bind(argument, at: Int32(offset + 2)) }
-      guard try fetch.step() else { continue }
-      var result = ResultItem(
-        rowid: fetch.int64(0), item: try StoredItem.decode(row: fetch, offset: 1, catalog: catalog, lazily: true), relevance: hit.score)
-      result.engagement = Int(fetch.int64(7))
-      fetch.reset()
-      try batches.add(result, to: batch)
-    }
-    try batches.finish(to: batch)
-    return true
+    return try index.rankedSearch(plan.terms, k: k, filter: filter, excluding: hiddenRows, in: connection)
   }
 }
