@@ -52,6 +52,11 @@ package enum Schema {
   /// it in one transaction (`SchemaMigration`).
   package static let version = 6
 
+  /// The schema version `meta` records in the file open on `db`, nil when it records none.
+  package static func storedVersion(_ db: Connection) throws -> Int? {
+    try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value.map(Int.init)
+  }
+
   /// A text value whose folded form is longer than this many UTF-8 bytes is long text: it
   /// is not copied into `vals` (see the table list above). Names, states, tags and titles stay
   /// below it; descriptions and bodies go above.

@@ -161,7 +161,7 @@ extension SearchIndex {
     let insert = try db.cachedStatement("INSERT INTO temp.vals_expected(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
     // A file read without migrating keeps its version's rows: before version 6, short texts of
     // every attribute were in `vals`.
-    let version = try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? Int64(Schema.version)
+    let version = try Schema.storedVersion(db) ?? Schema.version
     let longTextAttributes = version >= 6 ? Schema.longTextAttributes : []
     var unknown: Set<String> = []
     var last = Int64.min

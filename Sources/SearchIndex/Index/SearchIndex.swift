@@ -136,7 +136,7 @@ public final class SearchIndex: Sendable {
     guard tables.contains("meta"), try db.scalar("SELECT value FROM meta WHERE key = 'format'")?.stringValue == Schema.formatMarker else {
       return false
     }
-    let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
+    let version = try Schema.storedVersion(db) ?? 0
     return try version < Schema.version || lacksCurrentTables(db, tables: tables)
   }
 
@@ -168,7 +168,7 @@ public final class SearchIndex: Sendable {
     else {
       throw SearchIndexError.notAnIndex(path: path, reason: "it is an SQLite database without Searchlight's tables")
     }
-    let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
+    let version = try Schema.storedVersion(db) ?? 0
     guard version <= Schema.version else { throw SearchIndexError.unsupportedVersion(path: path, version: version) }
     if !readOnly {
       // Files written by an earlier version are migrated in one transaction; current ones
@@ -176,7 +176,7 @@ public final class SearchIndex: Sendable {
       if try version < Schema.version || lacksCurrentTables(db, tables: tables) {
         try db.transaction {
           // Read again under the write lock: another process may have migrated meanwhile.
-          let current = Int(try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value ?? 0)
+          let current = try Schema.storedVersion(db) ?? 0
           try SchemaMigration.migrate(db, from: current)
         }
       }
@@ -270,10 +270,9 @@ public final class SearchIndex: Sendable {
   package static func pendingMigration(path: String) -> Int? {
     guard FileManager.default.isWritableFile(atPath: path),
       let db = try? Connection(path: path, readOnly: true, create: false),
-      let version = (try? db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'"))??.int64Value,
-      version < Int64(Schema.version)
+      let version = (try? Schema.storedVersion(db)) ?? nil, version < Schema.version
     else { return nil }
-    return Int(version)
+    return version
   }
 
   static func loadCatalog(_ db: Connection) throws -> AttributeCatalog {
