@@ -1016,10 +1016,11 @@ public struct SQLCompiler {
     // The words every match holds, found in the attributes' full-text columns first: only
     // their items' records are read (every record of the attribute otherwise: 63,000 package
     // descriptions for one exact description, 150 ms).
-    let columns = Set(attributeIDs.compactMap { attributes.longTextColumns[$0] })
+    let columns = attributeIDs.compactMap { attributes.longTextColumns[$0] }
     let words = Self.wordsEveryMatchHolds(pattern)
-    if !words.isEmpty, attributeIDs.allSatisfy({ attributes.longTextColumns[$0] != nil }) {
-      let names = columns.sorted().map { Schema.ftsColumns[$0] }
+    // Every attribute's text must be in the full-text index for its words to be a filter.
+    if !words.isEmpty, columns.count == attributeIDs.count {
+      let names = Set(columns).sorted().map { Schema.ftsColumns[$0] }
       let search = TextSearch(terms: words, requireAll: true, columns: names)
       return Fragment("i.rowid IN (SELECT v.item FROM (SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE ",
                       [.text(Self.matchExpression(search))]) + test + ")"
