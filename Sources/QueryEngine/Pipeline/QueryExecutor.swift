@@ -262,12 +262,9 @@ private struct Run {
   /// streaming item batches when the last step reads items from SQLite.
   private func pipeline(_ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, emit: Bool) throws -> PipelineData {
     var data = start
-    // The attributes the items carry when a Swift stage asked for only those (`partialItems`);
-    // nil when they are whole.
-    var partial: Set<String>?
-    // True while the items are rowids alone (`CompiledStep.positions`), read for a stage that
-    // reads only positions; any other use reads them whole first.
-    var positionsOnly = false
+    // What the items carry while they are not whole; a stage they cannot serve, a fork and
+    // the reply get them read whole first.
+    var carried = Carried.whole
     for (offset, step) in pipeline.steps.enumerated() {
       try context.cancellation.check()
       switch step {
@@ -280,46 +277,57 @@ private struct Run {
         // the items it keeps are read whole before anything else sees them.
         if case .positions(let positions, let sortsRowids) = compiled {
           data = .items(try context.positions(positions, sortsRowids: sortsRowids))
-          positionsOnly = true
+          carried = .positions
         } else if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
           Self.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {
           data = items
-          partial = needed
+          carried = .attributes(needed)
         } else {
           data = try context.materialize(compiled)
         }
       case .swift(let swift):
-        if positionsOnly, !swift.stage.readsOnlyPositions {
+        if !carried.serves(swift.stage) {
           data = try data.map(context.hydrate)
-          positionsOnly = false
-        }
-        if let carried = partial,
-          !Self.takesPartialItems(swift.stage) || !(swift.stage.attributesRead.map { $0.isSubset(of: carried) } ?? false)
-        {
-          data = try data.map(context.hydrate)
-          partial = nil
+          carried = .whole
         }
         data = try swift.stage.execute(data ?? .items([]), context: context)
         // A table, count or statistic made from partial items holds none of them.
-        if partial != nil, Self.holdsNoItems(swift.stage) { partial = nil }
+        if Self.holdsNoItems(swift.stage) { carried = .whole }
       case .fork(_, let branches):
-        if partial != nil || positionsOnly {
+        if carried != .whole {
           data = try data.map(context.hydrate)
-          partial = nil
-          positionsOnly = false
+          carried = .whole
         }
         var last: PipelineData = data ?? .items([])
         for branch in branches { last = try self.pipeline(branch, data: data, emit: emit) }
         return last
       }
     }
-    if partial != nil || positionsOnly { data = try data.map(context.hydrate) }
+    if carried != .whole { data = try data.map(context.hydrate) }
     let result = data ?? .items([])
     if emit {
       try onReply(Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage))
     }
     return result
+  }
+
+  /// What items read from SQLite for a Swift stage carry when they are not whole.
+  enum Carried: Equatable {
+    case whole
+    /// Only these attributes (`partialItems`), for stages that read no others.
+    case attributes(Set<String>)
+    /// Their rowids alone (`CompiledStep.positions`), for stages that read only positions.
+    case positions
+
+    /// Whether `stage` can run on items that carry this.
+    func serves(_ stage: any BoundStage) -> Bool {
+      switch self {
+      case .whole: true
+      case .attributes(let names): Run.takesPartialItems(stage) && (stage.attributesRead.map { $0.isSubset(of: names) } ?? false)
+      case .positions: stage.readsOnlyPositions
+      }
+    }
   }
 
   /// Whether `stage` gives items (which may stay partial) rather than groups or aggregates.
