@@ -87,9 +87,11 @@ extension ExecutionContext {
     var compiler = self.compiler()
     guard let ranked = try compiler.rankedPlan(ranking), try hasRankedIndex() else { return nil }
     guard resolving else { return [:] }
-    // Every match the ranked plan keeps (the plan's predicate as its candidate filter): the
-    // same scores as the ranked listing, for no more items than the statement can return.
-    guard let hits = try rankedHits(ranked) else { return nil }
+    // The scores of every visible match, as the ranked listing gives them; the statement
+    // tests the rest of the predicate itself.
+    var matches = ranked
+    matches.filter = .scopeOnly
+    guard let hits = try rankedHits(matches) else { return nil }
     var scores: [Int64: Double] = [:]
     scores.reserveCapacity(hits.count)
     for hit in hits { scores[hit.id] = hit.score }

@@ -88,7 +88,9 @@ extension SQLCompiler {
     let filter: RankedPlan.Filter
     if let condition = try condition(plan.predicateWithoutRankingSearch) {
       let restricted = Fragment("i.indexId = ?", [.integer(indexID)]) + " AND " + condition
-      let limit = Self.allowedSetLimit
+      // Every match wanted: every candidate is scored, so all are read up front (a check
+      // per candidate would run a statement for each of them).
+      let limit = plan.limit == nil ? Int(Int32.max) : Self.allowedSetLimit
       let allowed = finish(
         "SELECT i.rowid FROM items i WHERE " + restricted
           + Fragment(" LIMIT ?", [.integer(Int64(limit) + 1)]), ranked: false)
