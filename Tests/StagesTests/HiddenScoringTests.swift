@@ -89,6 +89,63 @@ import Testing
     #expect(again.rows == exact.rows && again.tokens == exact.tokens)
   }
 
+  /// What the hidden documents add to the ranked statistics (their number and field lengths)
+  /// cost a length lookup per hidden document and field in every process, so the file keeps
+  /// them per generation and scope: a new process reads the stored sums and its OR searches
+  /// score as in an index without the hidden items; a damaged row and a write make them
+  /// summed again.
+  @Test func theHiddenRankedStatisticsAreKeptInTheFilePerGeneration() throws {
+    let fixture = try TemporaryIndex(Self.visible + Self.hidden)
+    let scope = AccessScope(now: sampleClock.now)
+    let query = #"search "quokka" || "ferry" | top 3"#
+    // What the hidden items add: the difference between the two indexes' statistics.
+    let withHidden = try #require(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db) })
+    let without = try #require(try Self.alone.index.read { db in try Self.alone.index.rankedStatistics(in: db) })
+    let difference = zip(withHidden.totalFieldLengths, without.totalFieldLengths).map { $0 - $1 }
+    let fieldDifference = zip(withHidden.fieldDocumentCounts, without.fieldDocumentCounts).map { $0 - $1 }
+    #expect(withHidden.documentCount - without.documentCount == 31)
+    #expect(difference.reduce(0, +) > 31 * 12)
+    func sums(_ index: SearchIndex) throws -> RankedStatistics? {
+      try index.read { db in
+        let generation = try SearchIndex.generation(in: db)
+        let hidden = try index.queryHiddenRows(for: scope, in: db, generation: generation)
+        return try index.hiddenRankedStatistics(for: scope, hidden: hidden, in: db, generation: generation)
+      }
+    }
+    let expected = try Self.relevance(query, in: Self.alone.index)
+    #expect(expected.count == 2)
+    let first = try #require(try sums(fixture.index))
+    #expect(first.documentCount == 31 && first.totalFieldLengths == difference && first.fieldDocumentCounts == fieldDifference)
+    // Stored: a new process reads them, and its scores are those of the index without the hidden items.
+    let db = try Connection(path: fixture.index.path, readOnly: false, create: false)
+    let key = SearchIndex.hiddenRankedKey(scope)
+    let stored = try #require(try db.scalar("SELECT summary FROM summary_cache WHERE scope = ?", [.text(key)])?.stringValue)
+    #expect(stored == "[31," + (difference + fieldDifference).map(String.init).joined(separator: ",") + "]")
+    func relevanceInANewProcess() throws -> [String: Double] {
+      try Self.relevance(query, in: try SearchIndex(path: fixture.index.path))
+    }
+    let reread = try relevanceInANewProcess()
+    #expect(Set(reread.keys) == Set(expected.keys))
+    for (id, score) in expected { #expect(abs((reread[id] ?? -1) - score) <= 1e-9 * max(1, score), "\(id)") }
+    // A stand-in there is what the search takes away (so the scores move) ...
+    let standIn = "[1" + String(repeating: ",0", count: 2 * difference.count) + "]"
+    try db.run("UPDATE summary_cache SET summary = ? WHERE scope = ?", [.text(standIn), .text(key)])
+    #expect(try sums(try SearchIndex(path: fixture.index.path))?.documentCount == 1)
+    let moved = try relevanceInANewProcess()
+    #expect(expected.contains { id, score in abs((moved[id] ?? -1) - score) > 1e-6 })
+    // ... text it did not write is summed again ...
+    for damaged in ["[1,2]", "[-1" + String(repeating: ",0", count: 2 * difference.count) + "]", "{}", "[1.5" + String(repeating: ",0", count: 2 * difference.count) + "]"] {
+      try db.run("UPDATE summary_cache SET summary = ? WHERE scope = ?", [.text(damaged), .text(key)])
+      #expect(try sums(try SearchIndex(path: fixture.index.path))?.totalFieldLengths == difference, "\(damaged)")
+    }
+    // ... and so is a new generation's.
+    try db.run("UPDATE summary_cache SET summary = ? WHERE scope = ?", [.text(standIn), .text(key)])
+    let reopened = try SearchIndex(path: fixture.index.path)
+    try reopened.indexSearchableItems([item("z", domain: "private", protection: "hr", [("title", .string("Island"))])])
+    let again = try #require(try sums(reopened))
+    #expect(again.documentCount == 32 && again.totalFieldLengths[0] == difference[0] + 1)
+  }
+
   /// Many hidden rowids cost every process a read of the partial indexes, so the file keeps
   /// them per generation and scope: a new process reads the stored set, a damaged one is
   /// read again from the items, the clock passing an expiration and a write both make them

@@ -69,6 +69,8 @@ extension ExecutionContext {
       }
     }
     let k = plan.k ?? max(1, statistics.documentCount)
-    return try index.rankedSearch(plan.terms, k: k, filter: filter, excluding: hiddenRows, in: connection)
+    let hiddenStatistics = try index.hiddenRankedStatistics(for: scope, hidden: hiddenRows, in: connection, generation: token.generation)
+    return try index.rankedSearch(
+      plan.terms, k: k, filter: filter, excluding: hiddenRows, hiddenStatistics: hiddenStatistics, in: connection)
   }
 }

@@ -394,7 +394,7 @@ public final class SearchIndex: Sendable {
   /// touched file pages as its resident memory (773 MB for one ranked query at 1M items,
   /// 177 MB with this cap, 86 MB without a map). `bench` gives its hand-written SQL the same
   /// settings.
-  package static let readerSettings = "PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = \(1 << 28)"
+  package static let readerSettings = "PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = \(1 << 31)"
 
   /// `write` for the public API, where every failure is a `SearchIndexError`.
   func writeTyped<T>(_ body: (inout IndexWriter) throws -> T) throws(SearchIndexError) -> T {

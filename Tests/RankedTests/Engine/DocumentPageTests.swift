@@ -79,6 +79,65 @@ import Testing
     }
   }
 
+  /// A page whose lengths mostly fit one byte (two-byte varints among them) is read narrow,
+  /// one byte per length, the few of 255 or more escaped; many of those make it wide. Either
+  /// reads back exactly.
+  @Test func pagesOfShortLengthsAreReadNarrow() throws {
+    var random = SplitMix64(seed: 20261205)
+    for round in 0..<24 {
+      var table = DocumentTable(fieldCount: Self.fieldCount)
+      let density = [1.0, 0.9, 0.3][round % 3]
+      for doc in 0..<DocumentTable.pageSize where Double(random.next() % 1_000) / 1_000 < density {
+        let lengths = (0..<Self.fieldCount).map { _ -> Int in
+          switch random.next() % 10 {
+          case 0: 128 + Int(random.next() % 127)  // two bytes as a varint, one in memory
+          case 1: 254
+          default: Int(random.next() % 128)
+          }
+        }
+        table.insert(DocID(doc), fieldLengths: lengths, encodedTerms: nil)
+      }
+      // Up to 64 lengths of 255 or more are escaped (two rounds of three at the limit); one
+      // more makes the page wide.
+      let wide = round % 4 == 3
+      let escaped = wide ? 65 : (round % 3 == 0 ? 64 : 10)
+      for doc in (DocumentTable.pageSize - escaped)..<DocumentTable.pageSize {
+        _ = table.remove(DocID(doc))
+        table.insert(DocID(doc), fieldLengths: [1, 2, 255 + doc % 3 * 70_000, 4, 5], encodedTerms: nil)
+      }
+      let page = try #require(table.page(0))
+      let decoded = try #require(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: page.encoded()))
+      #expect(decoded.isNarrow == !wide, "round \(round)")
+      #expect(decoded.byteCount == DocumentTable.pageSize * Self.fieldCount * (wide ? 2 : 1) + 128)
+      var copy = DocumentTable(fieldCount: Self.fieldCount)
+      copy.install(decoded)
+      for doc in 0..<DocumentTable.pageSize where copy.fieldLengths(of: DocID(doc)) != table.fieldLengths(of: DocID(doc)) {
+        Issue.record("round \(round), document \(doc)")
+        break
+      }
+    }
+  }
+
+  /// A narrow page is never written: a table that changes it writes a wide copy, and a
+  /// table sharing the page read sees no change.
+  @Test func aNarrowPageIsCopiedWideBeforeAWrite() throws {
+    var table = DocumentTable(fieldCount: Self.fieldCount)
+    for doc in 0..<100 { table.insert(DocID(doc), fieldLengths: [doc, 1, 2, 3, 200], encodedTerms: nil) }
+    let written = try #require(table.page(0))
+    let decoded = try #require(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: written.encoded()))
+    #expect(decoded.isNarrow)
+    var reader = DocumentTable(fieldCount: Self.fieldCount)
+    reader.install(decoded)
+    var writer = reader
+    writer.insert(100, fieldLengths: [70_000, 300, 0, 0, 1], encodedTerms: nil)
+    #expect(writer.remove(5)?.fieldLengths == [5, 1, 2, 3, 200])
+    #expect(writer.fieldLengths(of: 100) == [70_000, 300, 0, 0, 1])
+    #expect(writer.fieldLengths(of: 6) == [6, 1, 2, 3, 200] && writer.fieldLengths(of: 5) == nil)
+    #expect(writer.page(0)?.isNarrow == false)
+    #expect(reader.fieldLengths(of: 5) == [5, 1, 2, 3, 200] && reader.fieldLengths(of: 100) == nil && reader.page(0) === decoded)
+    #expect(writer.count == 100 && reader.count == 100)
+  }
+
   @Test func damagedBytesAreNoPage() throws {
     let bytes = try #require(Self.samplePage().page(0)).encoded()
     // Too short for the live bitmap, cut inside the lengths, cut inside one varint, and a

@@ -3,8 +3,8 @@
 ///
 /// Lengths are looked up for every scored candidate, so they live in pages of
 /// 1,024 documents addressed by `doc >> 10` (SQLite rowids are dense-ish), two
-/// bytes per field per document; the rare length >= 65,535 escapes to a side
-/// table. Pages far outside the dense directory (negative or huge rowids) fall
+/// bytes per field per document (one in a page read from storage whose lengths all
+/// fit one); the rare length >= 65,535 escapes to a side table. Pages far outside the dense directory (negative or huge rowids) fall
 /// back to a dictionary. A "location" is `slot << 10 | doc & 1023`, valid until
 /// the next mutation.
 ///
@@ -106,7 +106,8 @@ package struct DocumentTable: Sendable {
   /// so it can be mutated without affecting copies of this table.
   private mutating func uniqueSlot(ofPage page: Int64) -> Int {
     if let existing = slot(ofPage: page) {
-      if !isKnownUniquelyReferenced(&pages[existing]) { pages[existing] = pages[existing].copy() }
+      // A page read narrow (`DocumentPage.isNarrow`) is never written: its copy is wide.
+      if pages[existing].isNarrow || !isKnownUniquelyReferenced(&pages[existing]) { pages[existing] = pages[existing].copy() }
       return existing
     }
     let slot = pages.count
@@ -137,7 +138,7 @@ package struct DocumentTable: Sendable {
   }
 
   /// Bytes of the length pages (the part a query touches).
-  package var lengthTableByteCount: Int { pages.count * (Self.pageSize * fieldCount * 2 + Self.pageSize / 8) }
+  package var lengthTableByteCount: Int { pages.reduce(0) { $0 + $1.byteCount } }
 
   /// Bytes of the encoded forward term lists.
   package var termListByteCount: Int { termLists.values.reduce(0) { $0 + $1.count } }
@@ -148,7 +149,7 @@ package struct DocumentTable: Sendable {
 /// `@unchecked Sendable`: a page is mutated only through `DocumentTable`'s
 /// mutating methods, and only after `isKnownUniquelyReferenced` showed that no
 /// other table (and so no other thread) can see it; a page reachable from two
-/// places is never written.
+/// places is never written, and neither is a narrow one (its copy is wide).
 package final class DocumentPage: @unchecked Sendable {
   private static let escapedLength = UInt16.max
   package static var liveWordCount: Int { DocumentTable.pageSize / 64 }
@@ -156,25 +157,45 @@ package final class DocumentPage: @unchecked Sendable {
   /// The page number (`doc >> 10`).
   package let number: Int64
   package let fieldCount: Int
-  /// `pageSize * fieldCount` lengths, row-major by document.
-  private let lengths: UnsafeMutablePointer<UInt16>
+  /// Whether the lengths are one byte each (a page read from storage where few lengths
+  /// reach 255: half the memory of two bytes, so a query that reads every page of a million
+  /// documents faults in half as much). Narrow pages are read, never written.
+  package let isNarrow: Bool
+  /// `pageSize * fieldCount` lengths, row-major by document: `UInt8` when narrow, else
+  /// `UInt16`; the largest value of either escapes to `longLengths`.
+  private let lengths: UnsafeMutableRawPointer
   private let live: UnsafeMutablePointer<UInt64>
-  /// Lengths >= 65,535 by index into `lengths`.
+  /// Lengths of 255 and more (narrow) or 65,535 and more (wide) by index into `lengths`.
   private var longLengths: [Int: UInt32] = [:]
+  /// A page read with more lengths than this of 255 or more is read wide (their lookups in
+  /// `longLengths` would cost more than the memory saved).
+  private static let narrowEscapeLimit = 64
   package private(set) var liveCount = 0
 
-  package convenience init(number: Int64, fieldCount: Int) {
-    self.init(number: number, fieldCount: fieldCount, zeroed: true)
-  }
-
-  /// A page whose lengths are zero, or left for `decode` to write every one of them.
-  private init(number: Int64, fieldCount: Int, zeroed: Bool) {
+  /// An empty page, for writing.
+  package init(number: Int64, fieldCount: Int) {
     self.number = number
     self.fieldCount = fieldCount
-    lengths = .allocate(capacity: DocumentTable.pageSize * fieldCount)
-    if zeroed { lengths.initialize(repeating: 0, count: DocumentTable.pageSize * fieldCount) }
+    isNarrow = false
+    let slots = DocumentTable.pageSize * fieldCount
+    lengths = UnsafeMutableRawPointer(UnsafeMutablePointer<UInt16>.allocate(capacity: slots))
+    lengths.initializeMemory(as: UInt16.self, repeating: 0, count: slots)
     live = .allocate(capacity: Self.liveWordCount)
     live.initialize(repeating: 0, count: Self.liveWordCount)
+  }
+
+  /// A page over storage filled by `decode` (which it now owns).
+  private init(
+    number: Int64, fieldCount: Int, isNarrow: Bool, lengths: UnsafeMutableRawPointer, live: UnsafeMutablePointer<UInt64>,
+    liveCount: Int, longLengths: [Int: UInt32]
+  ) {
+    self.number = number
+    self.fieldCount = fieldCount
+    self.isNarrow = isNarrow
+    self.lengths = lengths
+    self.live = live
+    self.liveCount = liveCount
+    self.longLengths = longLengths
   }
 
   deinit {
@@ -182,11 +203,28 @@ package final class DocumentPage: @unchecked Sendable {
     live.deallocate()
   }
 
+  /// Bytes of its lengths and live bitmap.
+  package var byteCount: Int { DocumentTable.pageSize * fieldCount * (isNarrow ? 1 : 2) + Self.liveWordCount * 8 }
+
+  /// A wide copy, for writing.
   package func copy() -> DocumentPage {
     let result = DocumentPage(number: number, fieldCount: fieldCount)
-    result.lengths.update(from: lengths, count: DocumentTable.pageSize * fieldCount)
+    if isNarrow {
+      let wide = result.lengths.assumingMemoryBound(to: UInt16.self)
+      let narrow = lengths.assumingMemoryBound(to: UInt8.self)
+      for index in 0..<DocumentTable.pageSize * fieldCount { wide[index] = UInt16(narrow[index]) }
+      for (index, length) in longLengths {
+        if length >= UInt32(Self.escapedLength) {
+          result.longLengths[index] = length
+        } else {
+          wide[index] = UInt16(length)
+        }
+      }
+    } else {
+      result.lengths.copyMemory(from: lengths, byteCount: DocumentTable.pageSize * fieldCount * 2)
+      result.longLengths = longLengths
+    }
     result.live.update(from: live, count: Self.liveWordCount)
-    result.longLengths = longLengths
     result.liveCount = liveCount
     return result
   }
@@ -199,12 +237,24 @@ package final class DocumentPage: @unchecked Sendable {
   @inline(__always)
   package func length(offset: Int, field: Int) -> Int {
     let index = offset * fieldCount + field
-    let stored = lengths[index]
-    return stored == Self.escapedLength ? Int(longLengths[index]!) : Int(stored)
+    if isNarrow {
+      let stored = lengths.load(fromByteOffset: index, as: UInt8.self)
+      if stored != UInt8.max { return Int(stored) }
+    } else {
+      let stored = lengths.load(fromByteOffset: index &* 2, as: UInt16.self)
+      if stored != Self.escapedLength { return Int(stored) }
+    }
+    return Int(longLengths[index]!)
+  }
+
+  private var wideLengths: UnsafeMutablePointer<UInt16> {
+    precondition(!isNarrow, "a narrow page is read, never written")
+    return lengths.assumingMemoryBound(to: UInt16.self)
   }
 
   fileprivate func insert(offset: Int, fieldLengths: [Int]) {
     precondition(!isLive(offset), "document already live")
+    let lengths = wideLengths
     live[offset >> 6] |= 1 << UInt64(offset & 63)
     for field in 0..<fieldCount {
       let index = offset * fieldCount + field
@@ -222,6 +272,7 @@ package final class DocumentPage: @unchecked Sendable {
 
   fileprivate func remove(offset: Int) -> [Int] {
     let fieldLengths = (0..<fieldCount).map { length(offset: offset, field: $0) }
+    let lengths = wideLengths
     for field in 0..<fieldCount {
       let index = offset * fieldCount + field
       lengths[index] = 0
@@ -255,27 +306,56 @@ package final class DocumentPage: @unchecked Sendable {
   }
 
   /// Decodes `encoded()` from `bytes` (for instance SQLite's buffer of a blob column, read
-  /// without a copy); nil when they are malformed.
+  /// without a copy); nil when they are malformed. Narrow unless many lengths reach 255.
+  package static func decode(number: Int64, fieldCount: Int, bytes: UnsafeRawBufferPointer) -> DocumentPage? {
+    guard bytes.count >= liveWordCount * 8, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+    switch decode(UInt8.self, number: number, fieldCount: fieldCount, base: base, count: bytes.count) {
+    case .page(let page): return page
+    case .malformed: return nil
+    case .tooLong:
+      guard case .page(let page) = decode(UInt16.self, number: number, fieldCount: fieldCount, base: base, count: bytes.count)
+      else { return nil }
+      return page
+    }
+  }
+
+  private enum Decoded {
+    case page(DocumentPage)
+    case malformed
+    /// Too many lengths escape the width tried.
+    case tooLong
+  }
+
+  /// Decodes the lengths as `Length`s (`UInt8`: narrow, `.tooLong` past
+  /// `narrowEscapeLimit` lengths of 255 or more; `UInt16`: wide), `Length.max` and more
+  /// escaped to `longLengths`.
   ///
   /// A query of common words at a million items decodes every page (a million documents'
   /// lengths), so the loop visits only the live bits and keeps its counts in locals.
-  package static func decode(number: Int64, fieldCount: Int, bytes: UnsafeRawBufferPointer) -> DocumentPage? {
-    let count = bytes.count
-    guard count >= liveWordCount * 8, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-    let page = DocumentPage(number: number, fieldCount: fieldCount, zeroed: false)
-    let lengths = page.lengths
-    let live = page.live
+  private static func decode<Length: FixedWidthInteger & UnsignedInteger>(
+    _: Length.Type, number: Int64, fieldCount: Int, base: UnsafePointer<UInt8>, count: Int
+  ) -> Decoded {
+    let narrow = MemoryLayout<Length>.size == 1
+    let slotCount = DocumentTable.pageSize * fieldCount
+    let lengths = UnsafeMutablePointer<Length>.allocate(capacity: slotCount)
+    let live = UnsafeMutablePointer<UInt64>.allocate(capacity: liveWordCount)
     var liveCount = 0
     var longLengths: [Int: UInt32] = [:]
     var position = liveWordCount * 8
-    let slotCount = DocumentTable.pageSize * fieldCount
-    @inline(__always) func store(_ length: UInt64, at index: Int) {
-      if length >= UInt64(escapedLength) {
-        lengths[index] = escapedLength
-        longLengths[index] = UInt32(clamping: length)
-      } else {
-        lengths[index] = UInt16(length)
+    /// Stores a decoded length; false when a narrow page has too many that escape.
+    @inline(__always) func store(_ length: UInt64, at index: Int) -> Bool {
+      guard length >= UInt64(Length.max) else {
+        lengths[index] = Length(truncatingIfNeeded: length)
+        return true
       }
+      lengths[index] = Length.max
+      longLengths[index] = UInt32(clamping: length)
+      return !narrow || longLengths.count <= narrowEscapeLimit
+    }
+    func failed(_ result: Decoded) -> Decoded {
+      lengths.deallocate()
+      live.deallocate()
+      return result
     }
     for word in 0..<liveWordCount {
       var value: UInt64 = 0
@@ -295,23 +375,27 @@ package final class DocumentPage: @unchecked Sendable {
         let end = index + 64 * fieldCount
         while index < end {
           // Most lengths are one byte (below 128): the bytes before the next one with its
-          // high bit set are as many lengths. Eight bytes are widened and stored at once;
-          // the slots past those lengths are written again in order (every slot of the page
-          // is, dead documents' with zero), so only the page's end bounds the store.
+          // high bit set are as many lengths. Eight bytes are stored at once (widened on a
+          // wide page); the slots past those lengths are written again in order (every slot
+          // of the page is, dead documents' with zero), so only the page's end bounds the store.
           if position + 8 <= count, index + 8 <= slotCount {
             let bytes = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
             let continued = bytes & 0x8080_8080_8080_8080
             let plain = min(continued == 0 ? 8 : continued.trailingZeroBitCount >> 3, end - index)
             if plain > 0 {
-              let narrow = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD8<UInt8>.self)
-              UnsafeMutableRawPointer(lengths + index).storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: narrow), as: SIMD8<UInt16>.self)
+              if narrow {
+                UnsafeMutableRawPointer(lengths + index).storeBytes(of: bytes.littleEndian, as: UInt64.self)
+              } else {
+                let eight = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD8<UInt8>.self)
+                UnsafeMutableRawPointer(lengths + index).storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: eight), as: SIMD8<UInt16>.self)
+              }
               index += plain
               position += plain
               continue
             }
           }
-          guard let length = Varint.readIfValid(base, &position, end: count) else { return nil }
-          store(length, at: index)
+          guard let length = Varint.readIfValid(base, &position, end: count) else { return failed(.malformed) }
+          guard store(length, at: index) else { return failed(.tooLong) }
           index += 1
         }
         continue
@@ -321,14 +405,15 @@ package final class DocumentPage: @unchecked Sendable {
         let offset = word << 6 | pending.trailingZeroBitCount
         pending &= pending - 1
         for field in 0..<fieldCount {
-          guard let length = Varint.readIfValid(base, &position, end: count) else { return nil }
-          store(length, at: offset * fieldCount + field)
+          guard let length = Varint.readIfValid(base, &position, end: count) else { return failed(.malformed) }
+          guard store(length, at: offset * fieldCount + field) else { return failed(.tooLong) }
         }
       }
     }
-    guard position == count else { return nil }
-    page.liveCount = liveCount
-    page.longLengths = longLengths
-    return page
+    guard position == count else { return failed(.malformed) }
+    return .page(
+      DocumentPage(
+        number: number, fieldCount: fieldCount, isNarrow: narrow, lengths: UnsafeMutableRawPointer(lengths), live: live,
+        liveCount: liveCount, longLengths: longLengths))
   }
 }
