@@ -20,14 +20,67 @@ import Testing
       #expect(explanation.contains("ranked index: exact BM25F"), "\(query)\n\(explanation)")
       #expect(!explanation.contains("fts MATCH"), "\(query)\n\(explanation)")
     }
+    // An AND of words with a limit too, scored as the full-text index scores it.
+    for query in [#"search "water trail" | top 5"#, #"search "water" | top 5"#, #"search "water"s && rating > 2 | limit 3"#] {
+      let explanation = try fixture.explain(query)
+      #expect(explanation.contains("scored as the full-text index scores them"), "\(query)\n\(explanation)")
+      #expect(!explanation.contains("fts MATCH"), "\(query)\n\(explanation)")
+    }
     for query in [
-      #"search "water trail" | top 5"#, #"search 'water trail' | top 5"#, #"search "wat*" || "trail" | top 5"#,
-      #"search "water" | top 5"#, #"search "water" || "trail" | sort rating | top 5"#,
+      #"search "water trail""#, #"search 'water trail' | top 5"#, #"search "wat*" || "trail" | top 5"#, #"search "wat* trail" | top 5"#,
+      #"search "water"^2 && "trail" | top 5"#,
+      #"search "water" || "trail" | sort rating | top 5"#, #"search "e-mail trail" | top 5"#,
       #"search "water" || "trail" | count"#, #"search "e-mail" || "trail" | top 5"#,
     ] {
       let explanation = try fixture.explain(query)
       #expect(!explanation.contains("ranked index"), "\(query)\n\(explanation)")
     }
+  }
+
+  /// An AND of words with a limit takes the ranked index and gives exactly what the full-text
+  /// statement gives for every match: the same items in the same order with the same
+  /// relevance, bit for bit. Random words (stemmed, repeated, folded, camelCase parts, words
+  /// no item has), beside predicates (an allowed set, and a check per candidate), in scopes
+  /// that hide protected and expired items or grant them, and after deletes whose postings
+  /// await compaction.
+  @Test func anAndOfWordsWithALimitScoresAsTheFullTextIndex() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 11, vocabularySize: 36)
+    var items = (0..<160).map { generator.item("item-\($0)") }
+    for index in stride(from: 0, to: items.count, by: 7) { items[index].protectionClass = "hr" }
+    for index in stride(from: 3, to: items.count, by: 11) { items[index].expirationDate = Date(timeIntervalSince1970: 1_767_225_600) }
+    try fixture.upsert(items)
+    try fixture.delete((0..<8).map { "item-\($0 * 13 + 1)" })
+    let scopes = [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["hr"])]
+    var compared = 0
+    for round in 0..<60 {
+      var words: [String] = []
+      for _ in 0..<(1 + round % 3) {
+        var word = generator.word()
+        if round % 5 == 0 { word = word.uppercased() }
+        words.append(word)
+      }
+      if round % 9 == 0 { words.append(words[0]) }  // a word twice counts twice
+      if round == 17 { words.append("nowhere") }
+      let text = "\"" + words.joined(separator: " ") + (round % 4 == 1 ? "\"s" : "\"")
+      // A predicate beside it: a value test, or another word (a full-text test that filters).
+      let rest = round % 3 == 0 ? " && rating >= 3" : round % 6 == 5 ? " && \"\(generator.word())\"" : ""
+      let k = [1, 3, 10][round % 3]
+      for (offset, scope) in scopes.enumerated() {
+        // Every match through FTS5, in relevance order; its first k are the answer.
+        let listed = try fixture.query("search \(text)\(rest) | sort relevance desc", scope: scope)
+        let expected = listed.prefix(k).map { "\($0.id) \($0.relevance.bitPattern)" }
+        for limit in [1, 20_000] {
+          let found = try SQLCompiler.$allowedSetLimit.withValue(limit) {
+            try fixture.query("search \(text)\(rest) | top \(k)", scope: scope).map { "\($0.id) \($0.relevance.bitPattern)" }
+          }
+          #expect(found == Array(expected), "round \(round), scope \(offset), allowed-set limit \(limit): \(text)\(rest)")
+        }
+        if !listed.isEmpty { compared += 1 }
+      }
+    }
+    #expect(compared > 60)
+    #expect(try fixture.explain(#"search "water" && "trail" | top 3"#).contains("every one of"))
   }
 
   /// An item's relevance is its BM25F score whatever stage follows the OR search: a sort by

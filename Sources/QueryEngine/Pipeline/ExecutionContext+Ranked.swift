@@ -3,9 +3,9 @@ import SearchIndex
 extension ExecutionContext {
   /// Runs a ranked plan: reads the candidate filter with one SQL statement (or prepares
   /// a per-candidate check when the allowed set is large), asks the ranked index for the
-  /// exact top k, then fetches those items in rank order with their BM25F scores as
-  /// relevance. Returns false, having emitted nothing, when the file has no current
-  /// ranked index; the caller then runs the plan through FTS5.
+  /// exact top k, then fetches those items in rank order with their scores as relevance.
+  /// Returns false, having emitted nothing, when the file has no current ranked index; the
+  /// caller then runs the plan through FTS5.
   func rankedItems(_ plan: RankedPlan, batchSize: Int, _ batch: ([ResultItem]) throws -> Void) throws -> Bool {
     guard let hits = try rankedHits(plan) else { return false }
     let fetch = try connection.checkOutStatement(plan.fetch.sql)
@@ -26,9 +26,9 @@ extension ExecutionContext {
     return true
   }
 
-  /// The exact top k of a ranked plan (every match when `plan.k` is nil) with their BM25F
-  /// scores, among the candidates its filter lets through and the scope shows; nil when the
-  /// file has no current ranked index.
+  /// The exact top k of a ranked plan (every match when `plan.k` is nil) with their scores
+  /// (`RankedPlan.Scoring`), among the candidates its filter lets through and the scope
+  /// shows; nil when the file has no current ranked index.
   func rankedHits(_ plan: RankedPlan) throws -> [SearchHit]? {
     try cancellation.check()
     guard let statistics = try index.rankedStatistics(in: connection) else { return nil }
@@ -69,6 +69,12 @@ extension ExecutionContext {
       }
     }
     let k = plan.k ?? max(1, statistics.documentCount)
+    if plan.scoring == .everyTerm {
+      let hiddenFullText = try index.queryHiddenFullTextRows(for: scope, in: connection, generation: token.generation)
+      return try index.everyTermSearch(
+        plan.terms.map(\.term), k: k, columnWeights: SQLCompiler.columnWeights, filter: filter, excluding: hiddenRows,
+        hiddenFullText: hiddenFullText, in: connection)
+    }
     let hiddenStatistics = try index.hiddenRankedStatistics(for: scope, hidden: hiddenRows, in: connection, generation: token.generation)
     return try index.rankedSearch(
       plan.terms, k: k, filter: filter, excluding: hiddenRows, hiddenStatistics: hiddenStatistics, in: connection)

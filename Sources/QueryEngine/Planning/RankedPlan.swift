@@ -1,15 +1,16 @@
 import SearchIndex
 
-/// An OR-ranked text search answered by the ranked index (exact BM25F top-k with
-/// block-max pruning) instead of FTS5, which would score every matching row.
+/// A text search of bare words answered by the ranked index instead of FTS5, which would
+/// score every matching row: an OR of words (`"a" || "b"`) by exact BM25F top-k with
+/// block-max pruning, and an AND of words with a limit (`"a b" | top 10`) by the exact
+/// top k of the words' posting lists intersected, scored as FTS5 scores them.
 ///
-/// The compiler produces one for a plan whose ranking search is an OR of bare words
-/// (`"a" || "b"`, or a `TextSearch` with `requireAll == false`), ordered by relevance
-/// and not aggregated. Everything else in the plan becomes a candidate filter the
+/// The compiler produces one for a plan whose ranking search is such a search, ordered by
+/// relevance and not aggregated. Everything else in the plan becomes a candidate filter the
 /// ranked index applies before scoring: the access scope (expiry, protection) and the
 /// rest of the predicate (attribute tests, date ranges, other text searches through
 /// FTS5). The executor then fetches the items of the returned rowids, in rank order,
-/// with their BM25F scores as relevance.
+/// with their scores as relevance.
 public struct RankedPlan: Sendable {
   /// How the candidates are restricted.
   package enum Filter: Sendable {
@@ -36,8 +37,21 @@ public struct RankedPlan: Sendable {
     }
   }
 
+  /// Which items the terms find, and how they are scored.
+  package enum Scoring: Sendable, Equatable {
+    /// Those holding any of the terms, by BM25F over the ranked index's fields, with
+    /// block-max pruning.
+    case anyTerm
+    /// Those holding every term (one per word of the full-text query's AND, in its order),
+    /// scored as the full-text statement scores them (`sl_bm25` with
+    /// `SQLCompiler.columnWeights`), from the ranked postings: the same items in the same
+    /// order with the same relevance, without FTS5's work per match.
+    case everyTerm
+  }
+
   /// Ranked-index terms with their query weights (`TextSearch.weights`, default 1).
   package var terms: [QueryTerm]
+  package var scoring: Scoring = .anyTerm
   /// Results wanted: the plan's `top`/`limit`; nil for every match in rank order.
   public var k: Int?
   package var filter: Filter
@@ -52,7 +66,12 @@ public struct RankedPlan: Sendable {
       return term.weight == 1 ? "\"\(text)\"" : "\"\(text)\"^\(JSONValue.format(number: term.weight))"
     }
     let limit = k.map { "top \($0)" } ?? "every match"
-    return "ranked index: exact BM25F \(limit) of any of \(words.joined(separator: " ")) (block-max pruning)"
+    switch scoring {
+    case .anyTerm:
+      return "ranked index: exact BM25F \(limit) of any of \(words.joined(separator: " ")) (block-max pruning)"
+    case .everyTerm:
+      return "ranked index: exact \(limit) of every one of \(words.joined(separator: " ")), scored as the full-text index scores them"
+    }
   }
 
   /// The SQL of the candidate filter, for `explain`; nil when only the scope restricts them.
@@ -65,22 +84,34 @@ extension SQLCompiler {
   /// A task-local so tests can exercise both strategies on small indexes.
   @TaskLocal public static var allowedSetLimit = 20_000
 
-  /// The ranked plan for `plan`, or nil when it is not an OR-ranked text search the
-  /// ranked index can answer (then `itemsQuery` runs it through FTS5).
+  /// The ranked plan for `plan`, or nil when it is not a text search the ranked index can
+  /// answer (then `itemsQuery` runs it through FTS5).
   ///
-  /// Eligible: the ranking search has `requireAll == false`, no phrase, prefix or
-  /// column restriction, every word analyzes to one position (`RankedAnalysis`), every
-  /// weight is positive; the plan sorts by relevance only and has no aggregate.
+  /// Eligible: the ranking search has no phrase, prefix or column restriction, every word
+  /// analyzes to one position (`RankedAnalysis`); the plan sorts by relevance only and has
+  /// no aggregate. An OR needs positive weights. An AND needs a limit, no weights, each
+  /// word one term (FTS5 reads it as one phrase), and a file of one named index (the
+  /// full-text table's totals, which its scores take, are then this index's).
   public mutating func rankedPlan(_ plan: SQLPlan) throws(QueryRuntimeError) -> RankedPlan? {
     guard plan.aggregate == nil, plan.sort.allSatisfy({ $0 == .relevance }), let search = plan.rankingSearch,
-      !search.requireAll, !search.phrase, search.columns == nil, !search.terms.isEmpty
+      !search.phrase, search.columns == nil, !search.terms.isEmpty
     else { return nil }
     var terms: [QueryTerm] = []
-    for (offset, term) in search.terms.enumerated() {
-      let weight = search.weights.map { offset < $0.count ? $0[offset] : 1 } ?? 1
-      guard !term.isPrefix, weight > 0, weight.isFinite, let alternatives = RankedAnalysis.queryTerms(of: term.text)
-      else { return nil }
-      for alternative in alternatives { terms.append(QueryTerm(alternative, weight: weight)) }
+    if search.requireAll {
+      // An AND of words with a limit, in a file of one named index (where the full-text
+      // table's totals are this index's): each word one term, as FTS5 reads it one phrase.
+      guard plan.limit != nil, attributes.soleIndexID == indexID, search.weights?.allSatisfy({ $0 == 1 }) ?? true else { return nil }
+      for term in search.terms {
+        guard !term.isPrefix, let alternatives = RankedAnalysis.queryTerms(of: term.text), alternatives.count == 1 else { return nil }
+        terms.append(QueryTerm(alternatives[0], weight: 1))
+      }
+    } else {
+      for (offset, term) in search.terms.enumerated() {
+        let weight = search.weights.map { offset < $0.count ? $0[offset] : 1 } ?? 1
+        guard !term.isPrefix, weight > 0, weight.isFinite, let alternatives = RankedAnalysis.queryTerms(of: term.text)
+        else { return nil }
+        for alternative in alternatives { terms.append(QueryTerm(alternative, weight: weight)) }
+      }
     }
     let scope = self.scope.sqlCondition(alias: "i", indexID: indexID)
     let fetch = finish(
@@ -101,6 +132,6 @@ extension SQLCompiler {
     } else {
       filter = .scopeOnly
     }
-    return RankedPlan(terms: terms, k: plan.limit, filter: filter, fetch: fetch)
+    return RankedPlan(terms: terms, scoring: search.requireAll ? .everyTerm : .anyTerm, k: plan.limit, filter: filter, fetch: fetch)
   }
 }

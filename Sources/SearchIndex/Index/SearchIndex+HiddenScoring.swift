@@ -62,10 +62,26 @@ extension SearchIndex {
   /// JSON arrays, so the two never meet).
   static func hiddenTotalsKey(_ scope: AccessScope) -> String { "hidden-fts " + summaryKey(scope) }
 
-  /// The sum of an `fts_docsize` record: one SQLite varint per column (big-endian groups of
-  /// seven bits, the ninth byte whole; fts5_index.c, fts5DecodeDocsize).
+  /// The sum of an `fts_docsize` record: one SQLite varint per column (fts5_index.c,
+  /// fts5DecodeDocsize).
   static func docsizeTotal(_ bytes: [UInt8]) -> Int64 {
-    var total: Int64 = 0
+    sqliteVarints(bytes).reduce(0, &+)
+  }
+
+  /// The full-text table's row count and tokens in all columns, as FTS5's `xRowCount` and
+  /// `xColumnTotalSize(-1)` give them: its averages record (`fts_data` row 1, the row count
+  /// then each column's total as SQLite varints; fts5_storage.c, fts5StorageLoadTotals).
+  /// Nil when the record is missing or not of that shape.
+  package static func fullTextTotals(in db: Connection) throws -> (rows: Int64, tokens: Int64)? {
+    guard let value = try db.scalar("SELECT block FROM fts_data WHERE id = 1"), case .blob(let bytes) = value else { return nil }
+    let numbers = sqliteVarints(bytes)
+    guard numbers.count == 1 + Schema.ftsColumns.count, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
+    return (numbers[0], numbers.dropFirst().reduce(0, &+))
+  }
+
+  /// SQLite varints one after another (big-endian groups of seven bits, the ninth byte whole).
+  static func sqliteVarints(_ bytes: [UInt8]) -> [Int64] {
+    var numbers: [Int64] = []
     var position = 0
     while position < bytes.count {
       var value: UInt64 = 0
@@ -81,8 +97,8 @@ extension SearchIndex {
         value = value << 7 | UInt64(byte & 0x7F)
         if byte & 0x80 == 0 { break }
       }
-      total += Int64(truncatingIfNeeded: value)
+      numbers.append(Int64(truncatingIfNeeded: value))
     }
-    return total
+    return numbers
   }
 }

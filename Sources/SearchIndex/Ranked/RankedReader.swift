@@ -291,7 +291,7 @@ struct RankedReader {
   }
 
   /// Loads the pages `docs` (ascending) fall in that the snapshot lacks; whether it loaded any.
-  private func loadPages(of docs: [DocID], into snapshot: inout RankedSnapshot) throws -> Bool {
+  func loadPages(of docs: [DocID], into snapshot: inout RankedSnapshot) throws -> Bool {
     var changed = false
     var previous: Int64?
     for doc in docs {

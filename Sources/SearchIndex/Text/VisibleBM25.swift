@@ -37,6 +37,21 @@ final class VisibleScoringState: Sendable {
 /// https://www.sqlite.org/fts5.html#the_bm25_function (fts5_aux.c, fts5Bm25Function)
 enum VisibleBM25 {
   static let name = "sl_bm25"
+  static let k1 = 1.2
+  static let b = 0.75
+
+  /// A phrase's idf among `rows` rows of which `hits` match it (FTS5's floor for common phrases).
+  @inline(__always)
+  static func idf(rows: Int64, hits: Int64) -> Double {
+    let idf = log((Double(rows) - Double(hits) + 0.5) / (Double(hits) + 0.5))
+    return idf <= 0.0 ? 1e-6 : idf
+  }
+
+  /// One phrase's share of a row's score: its weighted `frequency` in a row of `length` tokens.
+  @inline(__always)
+  static func phraseScore(idf: Double, frequency: Double, length: Double, averageLength: Double) -> Double {
+    idf * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / averageLength)))
+  }
 
   /// The per-statement figures, computed on the first row (as FTS5 caches its own).
   final class Statistics {
@@ -85,8 +100,6 @@ enum VisibleBM25 {
     _ api: Fts5ExtensionApi, _ fts: OpaquePointer, _ context: OpaquePointer, _ count: Int32,
     _ values: UnsafeMutablePointer<OpaquePointer?>?
   ) -> Int32 {
-    let k1 = 1.2
-    let b = 0.75
     var statistics: Statistics
     if let cached = api.xGetAuxdata(fts, 0) {
       statistics = Unmanaged<Statistics>.fromOpaque(cached).takeUnretainedValue()
@@ -121,8 +134,8 @@ enum VisibleBM25 {
     let length = Double(tokens)
     var score = 0.0
     for phrase in statistics.idf.indices {
-      let frequency = statistics.frequencies[phrase]
-      score += statistics.idf[phrase] * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / statistics.averageLength)))
+      score += phraseScore(
+        idf: statistics.idf[phrase], frequency: statistics.frequencies[phrase], length: length, averageLength: statistics.averageLength)
     }
     sqlite3_result_double(context, -1.0 * score)
     return SQLITE_OK
@@ -153,10 +166,7 @@ enum VisibleBM25 {
         }
       }
       guard rc == SQLITE_OK else { return rc }
-      let hits = Double(counter.hits)
-      var idf = log((Double(rows) - hits + 0.5) / (hits + 0.5))
-      if idf <= 0.0 { idf = 1e-6 }
-      statistics.idf[phrase] = idf
+      statistics.idf[phrase] = idf(rows: rows, hits: counter.hits)
     }
     return SQLITE_OK
   }
