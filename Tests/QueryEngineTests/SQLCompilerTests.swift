@@ -37,6 +37,21 @@ import Testing
     TextSearch(terms: terms, requireAll: requireAll, columns: columns, phrase: phrase)
   }
 
+  /// The compiler's test of its own SQL (is `sl_visible` called, is there one MATCH) counts
+  /// occurrences byte for byte, without overlaps, as splitting the text would.
+  @Test func occurrencesInGeneratedSQLAreCountedByteForByte() {
+    let cases: [(String, String)] = [
+      ("fts MATCH", "SELECT rowid FROM fts WHERE fts MATCH ? AND x IN (SELECT rowid FROM fts WHERE fts MATCH ?)"),
+      ("sl_visible(", "WHERE sl_visible(rowid)"), ("sl_visible(", "sl_visible"), ("aa", "aaaaa"), ("a", ""), ("", "abc"),
+      ("items i)", "FROM (SELECT 1 FROM items i)"), ("é", "café é"), ("abc", "ab"), ("abab", "abababab"),
+    ]
+    for (text, sql) in cases {
+      let split = text.isEmpty ? 0 : sql.components(separatedBy: text).count - 1
+      #expect(SQLCompiler.occurrences(of: text, in: sql) == split, "\(text) in \(sql)")
+    }
+    #expect(SQLCompiler.occurrences(of: "fts MATCH", in: cases[0].1) == 2)
+  }
+
   @Test func termsAreQuotedWithQuotesDoubled() {
     #expect(SQLCompiler.matchExpression(Self.search([.init(text: "june", isPrefix: false), .init(text: "laun", isPrefix: true)]))
       == #""june" AND "laun"*"#)

@@ -356,7 +356,7 @@ public struct SQLCompiler {
   /// the match's subquery into the statement around it, where another full-text test (in an
   /// OR) would be a second MATCH on the same table, which FTS5 cannot plan.
   static func readsOnlyMatchColumns(_ sql: String) -> Bool {
-    guard sql.components(separatedBy: "fts MATCH").count == 2 else { return false }
+    guard Self.occurrences(of: "fts MATCH", in: sql) == 1 else { return false }
     let bytes = Array(sql.utf8)
     func isNamePart(_ byte: UInt8) -> Bool {
       (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
@@ -370,7 +370,7 @@ public struct SQLCompiler {
       let name = String(decoding: bytes[(position + 2)...].prefix(while: isNamePart), as: UTF8.self)
       if name != "rowid" && name != "score" { return false }
     }
-    return !sql.contains("items i ") && !sql.contains("items i)")
+    return Self.occurrences(of: "items i ", in: sql) == 0 && Self.occurrences(of: "items i)", in: sql) == 0
   }
 
   /// Lower and upper bounds on one attribute's number.
@@ -746,9 +746,32 @@ public struct SQLCompiler {
     return finish(statement, ranked: false)
   }
 
+  /// How many times `text` occurs in `sql`, not overlapping, compared byte for byte (Foundation's
+  /// `contains` compares with locale rules: 7% of the time of a small query went there).
+  static func occurrences(of text: String, in sql: String) -> Int {
+    var sql = sql
+    var text = text
+    return sql.withUTF8 { haystack in
+      text.withUTF8 { needle in
+        guard let first = needle.first, haystack.count >= needle.count else { return 0 }
+        var count = 0
+        var start = 0
+        let last = haystack.count - needle.count
+        scan: while start <= last {
+          defer { start += 1 }
+          guard haystack[start] == first else { continue }
+          for offset in 1..<needle.count where haystack[start + offset] != needle[offset] { continue scan }
+          count += 1
+          start += needle.count - 1
+        }
+        return count
+      }
+    }
+  }
+
   mutating func finish(_ fragment: Fragment, ranked: Bool) -> Compiled {
     var compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
-    compiled.filtersHiddenRows = fragment.sql.contains(VisibleRowFilter.name + "(")
+    compiled.filtersHiddenRows = Self.occurrences(of: VisibleRowFilter.name + "(", in: fragment.sql) > 0
     compiled.similarities = similarities
     matchers = []
     similarities = []
