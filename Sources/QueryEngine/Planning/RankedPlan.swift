@@ -125,8 +125,19 @@ extension SQLCompiler {
       let allowed = finish(
         "SELECT i.rowid FROM items i WHERE " + restricted
           + Fragment(" LIMIT ?", [.integer(Int64(limit) + 1)]), ranked: false)
-      // Both statements share the pattern matchers of `condition`.
-      var check = finish("SELECT 1 FROM items i WHERE i.rowid = ? AND " + restricted, ranked: false)
+      // The check of one candidate looks its values up by its rowid: in the list form
+      // (`i.rowid IN (SELECT item FROM vals …)`) SQLite builds the whole list again for every
+      // candidate checked (400,000 rowids for `rating >= 4` at 1M: a top 10 took 153 s).
+      let lookups = try correlating(true) { (c: inout SQLCompiler) throws(QueryRuntimeError) in
+        try c.condition(plan.predicateWithoutRankingSearch)
+      } ?? condition
+      // Both statements share the pattern matchers of the predicate (compiled in the same
+      // order, they have the same indexes).
+      var check = finish(
+        Fragment("SELECT 1 FROM items i WHERE i.rowid = ? AND i.indexId = ?", [.integer(indexID)]) + " AND " + lookups, ranked: false)
+      if check.matchers.count != allowed.matchers.count {
+        check = finish("SELECT 1 FROM items i WHERE i.rowid = ? AND " + restricted, ranked: false)
+      }
       check.matchers = allowed.matchers
       filter = .predicate(allowed: allowed, check: check, limit: limit)
     } else {

@@ -987,7 +987,7 @@ public struct SQLCompiler {
   }
 
   /// Runs `body` with `correlatesValueTests` set when `value` (or already set).
-  private mutating func correlating<T, E: Error>(_ value: Bool, _ body: (inout SQLCompiler) throws(E) -> T) throws(E) -> T {
+  mutating func correlating<T, E: Error>(_ value: Bool, _ body: (inout SQLCompiler) throws(E) -> T) throws(E) -> T {
     let saved = correlatesValueTests
     correlatesValueTests = saved || value
     defer { correlatesValueTests = saved }
