@@ -31,6 +31,14 @@ import Testing
     return table
   }
 
+  /// The first document of page 0 whose liveness or lengths `decoded` reads otherwise than
+  /// `table` holds them; nil when it reads every one as written.
+  static func firstDifference(_ decoded: DocumentPage, from table: DocumentTable) -> Int? {
+    var copy = DocumentTable(fieldCount: fieldCount)
+    copy.install(decoded)
+    return (0..<DocumentTable.pageSize).first { copy.fieldLengths(of: DocID($0)) != table.fieldLengths(of: DocID($0)) }
+  }
+
   @Test func aPageReadsBackAsWritten() throws {
     let table = Self.samplePage()
     let page = try #require(table.page(0))
@@ -70,12 +78,7 @@ import Testing
         Issue.record("round \(round): the page did not decode")
         continue
       }
-      var copy = DocumentTable(fieldCount: Self.fieldCount)
-      copy.install(decoded)
-      for doc in 0..<DocumentTable.pageSize where copy.fieldLengths(of: DocID(doc)) != table.fieldLengths(of: DocID(doc)) {
-        Issue.record("round \(round), document \(doc)")
-        break
-      }
+      if let doc = Self.firstDifference(decoded, from: table) { Issue.record("round \(round), document \(doc)") }
     }
   }
 
@@ -109,12 +112,7 @@ import Testing
       let decoded = try #require(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: page.encoded()))
       #expect(decoded.isNarrow == !wide, "round \(round)")
       #expect(decoded.byteCount == DocumentTable.pageSize * Self.fieldCount * (wide ? 2 : 1) + 128)
-      var copy = DocumentTable(fieldCount: Self.fieldCount)
-      copy.install(decoded)
-      for doc in 0..<DocumentTable.pageSize where copy.fieldLengths(of: DocID(doc)) != table.fieldLengths(of: DocID(doc)) {
-        Issue.record("round \(round), document \(doc)")
-        break
-      }
+      if let doc = Self.firstDifference(decoded, from: table) { Issue.record("round \(round), document \(doc)") }
     }
   }
 
