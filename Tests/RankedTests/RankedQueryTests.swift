@@ -381,6 +381,10 @@ import Testing
     let queries = [
       #"search ("water" || "trail") && rating >= 3 | top 5"#, #"search "water" && rating >= 2 && stateOrProvince == "Utah"cd | top 5"#,
       #"search ("water"s || "run") && title == "*er*" | top 5"#, #"search "trail" && !(rating == 1) | top 5"#,
+      // An OR at the top of the tests stays in parentheses (it took the index test and the
+      // candidate's rowid with it: every candidate passed).
+      #"search ("water" || "trail") && (rating == 1 || stateOrProvince == "Utah"cd) | top 5"#,
+      #"search "water" && (rating == 5 || stateOrProvince == "Oregon"cd) | top 5"#,
     ]
     for query in queries {
       let checks = try fixture.index.read { db -> [SQLCompiler.Compiled] in
@@ -406,6 +410,38 @@ import Testing
       let checked = try SQLCompiler.$allowedSetLimit.withValue(1) { try fixture.query(query) }
       #expect(checked.map(\.id) == listed.map(\.id), "\(query)")
       #expect(!listed.isEmpty, "\(query)")
+    }
+  }
+
+  /// An AND beside tests that many items pass checks its best matches in rank order until k
+  /// pass; when the first `everyTermChecks(k:)` hold fewer and more remain, it reads the items
+  /// that pass instead. Both give the listing's first k, and `explain` names both.
+  @Test func anAndBesideTestsChecksItsBestMatchesFirst() throws {
+    let fixture = try RankedTestIndex()
+    // Every item says "alpha"; the longer its text, the lower it ranks. The low-rated items
+    // (rating 1) are the longest, so none of the best 64 pass `rating == 1`.
+    let items = (0..<200).map { number in
+      SearchableItem(
+        uniqueIdentifier: "item-\(number)", domainIdentifier: "test",
+        attributeSet: AttributeSet([
+          ("title", .string("alpha report \(number)")),
+          ("textContent", .string("alpha " + String(repeating: "filler words ", count: number % 50 + (number % 7 == 0 ? 60 : 0)))),
+          ("rating", .number(number % 7 == 0 ? 1 : Double(2 + number % 4))),
+        ]))
+    }
+    try fixture.upsert(items)
+    #expect(try fixture.explain(#"search "alpha" && rating >= 2 | top 3"#).contains("matches in rank order, each checked until 3 pass"))
+    #expect(ExecutionContext.everyTermChecks(k: 3) == 64)
+    for (query, passing) in [(#"search "alpha" && rating >= 2"#, 171), (#"search "alpha" && rating == 1"#, 29), (#"search "alpha report" && rating <= 2"#, 71)] {
+      let listed = try fixture.query(query + " | sort relevance desc")
+      #expect(listed.count == passing, "\(query)")
+      for k in [1, 3, 10] {
+        for limit in [1, 20_000] {
+          let found = try SQLCompiler.$allowedSetLimit.withValue(limit) { try fixture.query(query + " | top \(k)") }
+          #expect(found.map { "\($0.id) \($0.relevance.bitPattern)" } == listed.prefix(k).map { "\($0.id) \($0.relevance.bitPattern)" },
+                  "\(query) top \(k), allowed-set limit \(limit)")
+        }
+      }
     }
   }
 

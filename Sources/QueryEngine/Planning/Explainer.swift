@@ -99,7 +99,16 @@ public struct Explainer {
     switch step {
     case .ranked(let ranked, _):
       output.lines.append("\(indent)\(ranked.summary)")
-      if let statement = ranked.filter.statement {
+      if ranked.scoring == .everyTerm, let k = ranked.k, case .predicate(let allowed, let check, _) = ranked.filter {
+        // What runs: the check, a match at a time (its first argument the match's rowid); the
+        // items that pass the tests are read only when the best matches hold too few of them.
+        output.lines.append(
+          "\(indent)  candidates: the first \(ExecutionContext.everyTermChecks(k: k)) matches in rank order, each checked until \(k) pass:")
+        var shown = check
+        shown.arguments = [.null] + check.arguments
+        try appendStatement(shown, context: context, indent: indent + "    ", into: &output)
+        output.lines.append("\(indent)  when fewer of them pass and more remain, the items that pass the tests: \(allowed.sql)")
+      } else if let statement = ranked.filter.statement {
         output.lines.append("\(indent)  candidates: \(statement.sql)")
         try appendAccessPath(statement, context: context, indent: indent + "  ", into: &output)
       } else {

@@ -118,7 +118,8 @@ extension SQLCompiler {
       Fragment("SELECT \(Self.itemColumns) FROM items i WHERE i.rowid = ? AND " + scope.sql, scope.arguments), ranked: false)
     let filter: RankedPlan.Filter
     if let condition = try condition(plan.predicateWithoutRankingSearch) {
-      let restricted = Fragment("i.indexId = ?", [.integer(indexID)]) + " AND " + condition
+      // The condition in parentheses: a top-level OR in it must not take the index test with it.
+      let restricted = Fragment("i.indexId = ? AND (", [.integer(indexID)]) + condition + ")"
       // Every match wanted: every candidate is scored, so all are read up front (a check
       // per candidate would run a statement for each of them).
       let limit = plan.limit == nil ? Int(Int32.max) : Self.allowedSetLimit
@@ -134,7 +135,7 @@ extension SQLCompiler {
       // Both statements share the pattern matchers of the predicate (compiled in the same
       // order, they have the same indexes).
       var check = finish(
-        Fragment("SELECT 1 FROM items i WHERE i.rowid = ? AND i.indexId = ?", [.integer(indexID)]) + " AND " + lookups, ranked: false)
+        Fragment("SELECT 1 FROM items i WHERE i.rowid = ? AND i.indexId = ? AND (", [.integer(indexID)]) + lookups + ")", ranked: false)
       if check.matchers.count != allowed.matchers.count {
         check = finish("SELECT 1 FROM items i WHERE i.rowid = ? AND " + restricted, ranked: false)
       }
