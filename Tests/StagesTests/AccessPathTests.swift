@@ -408,6 +408,13 @@ import Testing
     _ = try executor.run(#"search "quokka" | top 5"#, options: options) { reply in top += reply.content.resultItems.map(\.item.uniqueIdentifier) }
     #expect(count == 1)
     #expect(top == ["a"])
+    // An AND's top k stays on FTS5 here: its scores take the whole full-text table's counts,
+    // which the ranked postings of one named index do not have.
+    let and = try Explainer(executor: executor).explain(try executor.prepare(#"search "quokka island" | top 5"#, options: options), options: options)
+    #expect(!and.contains("ranked index") && and.contains("fts MATCH"), "\(and)")
+    var both: [String] = []
+    _ = try executor.run(#"search "quokka island" | top 5"#, options: options) { reply in both += reply.content.resultItems.map(\.item.uniqueIdentifier) }
+    #expect(both == ["a"])
   }
 
   /// Beside a text match that drives, every value test is a lookup per matching item.
