@@ -81,7 +81,6 @@ extension ExecutionContext {
   private func everyTermHitsCheckedInRankOrder(_ plan: RankedPlan, k: Int, check: SQLCompiler.Compiled, hiddenRows: [Int64]) throws -> [SearchHit]? {
     let candidates = Self.everyTermChecks(k: k)
     guard let best = try everyTermHits(plan, k: candidates, filter: .none, hiddenRows: hiddenRows) else { return nil }
-    try installFunctions(for: check)
     executedSQL.append(check.sql)
     let test = try candidateCheck(check)
     var passed: [SearchHit] = []
@@ -102,9 +101,10 @@ extension ExecutionContext {
       hiddenFullText: hiddenFullText, in: connection)
   }
 
-  /// Whether one rowid passes a ranked plan's `check` statement (the rowid bound first);
-  /// the pattern matchers it calls must be installed on the connection.
+  /// Whether one rowid passes a ranked plan's `check` statement (the rowid bound first),
+  /// with the pattern matchers it calls installed on the connection.
   private func candidateCheck(_ check: SQLCompiler.Compiled) throws -> (Int64) -> Bool {
+    try installFunctions(for: check)
     let statement = try connection.makeStatement(check.sql)
     let arguments = check.arguments
     return { rowid in

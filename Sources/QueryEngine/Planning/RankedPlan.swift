@@ -132,14 +132,9 @@ extension SQLCompiler {
       let lookups = try correlating(true) { (c: inout SQLCompiler) throws(QueryRuntimeError) in
         try c.condition(plan.predicateWithoutRankingSearch)
       } ?? condition
-      // Both statements share the pattern matchers of the predicate (compiled in the same
-      // order, they have the same indexes).
-      var check = finish(
+      // Its own pattern matchers, installed when it runs (`ExecutionContext.candidateCheck`).
+      let check = finish(
         Fragment("SELECT 1 FROM items i WHERE i.rowid = ? AND i.indexId = ? AND (", [.integer(indexID)]) + lookups + ")", ranked: false)
-      if check.matchers.count != allowed.matchers.count {
-        check = finish("SELECT 1 FROM items i WHERE i.rowid = ? AND " + restricted, ranked: false)
-      }
-      check.matchers = allowed.matchers
       filter = .predicate(allowed: allowed, check: check, limit: limit)
     } else {
       filter = .scopeOnly

@@ -268,7 +268,8 @@ public final class SearchIndex: Sendable {
   /// or when it is not a readable index. Commands say so before opening: a million items
   /// take half a minute.
   package static func pendingMigration(path: String) -> Int? {
-    guard FileManager.default.isWritableFile(atPath: path),
+    // The conditions under which `open` migrates: the file and its folder writable.
+    guard FileManager.default.isWritableFile(atPath: path), folderIsWritable(path),
       let db = try? Connection(path: path, readOnly: true, create: false),
       let version = (try? Schema.storedVersion(db)) ?? nil, version < Schema.version
     else { return nil }

@@ -45,16 +45,8 @@ extension RankedReader {
     var lists: [PostingList] = []
     for term in distinct {
       // `documentFrequencies` looked the terms up; their lists it read only with hidden rows.
-      guard let entry = snapshot.terms[term] ?? nil else { return [] }
-      if let loaded = snapshot.lists[entry.id] {
-        lists.append(loaded.list)
-      } else {
-        let list = try store.postingList(entry.id)
-        snapshot.lists[entry.id] = RankedSnapshot.LoadedList(list: list, pages: Self.pages(of: list))
-        snapshot.listBytes += list.blocks.reduce(0) { $0 + $1.persistedByteCount }
-        lists.append(list)
-        changed = true
-      }
+      guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return [] }
+      lists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
     }
     let fieldCount = snapshot.documents.fieldCount
     let weights = (0..<fieldCount).map { $0 < columnWeights.count ? columnWeights[$0] : 1.0 }

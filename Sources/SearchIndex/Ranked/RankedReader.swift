@@ -139,34 +139,10 @@ struct RankedReader {
     var resolved: [PreparedQuery.ResolvedTerm] = []
     var resolvedIDs: [TermID] = []
     for term in PreparedQuery.merged(terms) {
-      let entry: RankedSnapshot.TermEntry?
-      if let cached = snapshot.terms[term.term] {
-        entry = cached
-      } else {
-        entry = try store.term(term.term).map { RankedSnapshot.TermEntry(id: $0.id, documentFrequency: $0.df) }
-        snapshot.terms[term.term] = .some(entry)
-        changed = true
-      }
-      guard let entry, entry.documentFrequency > 0 else { continue }
-      let loaded: RankedSnapshot.LoadedList
-      if let cached = snapshot.lists[entry.id] {
-        loaded = cached
-      } else {
-        let list = try store.postingList(entry.id)
-        loaded = RankedSnapshot.LoadedList(list: list, pages: Self.pages(of: list))
-        snapshot.lists[entry.id] = loaded
-        snapshot.listBytes += list.blocks.reduce(0) { $0 + $1.persistedByteCount }
-        changed = true
-      }
+      guard let entry = try entry(term.term, in: &snapshot, changed: &changed), entry.documentFrequency > 0 else { continue }
+      let loaded = try loadedList(entry, in: &snapshot, changed: &changed)
       guard !loaded.list.isEmpty else { continue }
-      for number in loaded.pages where !snapshot.documents.holdsPage(number) && !snapshot.absentPages.contains(number) {
-        if let page = try store.page(number) {
-          snapshot.documents.install(page)
-        } else {
-          snapshot.absentPages.insert(number)
-        }
-        changed = true
-      }
+      if try loadPages(numbered: loaded.pages, into: &snapshot) { changed = true }
       resolved.append(PreparedQuery.ResolvedTerm(list: loaded.list, weight: term.weight, documentFrequency: entry.documentFrequency))
       resolvedIDs.append(entry.id)
     }
@@ -219,15 +195,7 @@ struct RankedReader {
     let docs = UnsafeMutablePointer<DocID>.allocate(capacity: BlockCodec.capacity)
     defer { docs.deallocate() }
     for term in terms {
-      let entry: RankedSnapshot.TermEntry?
-      if let cached = snapshot.terms[term] {
-        entry = cached
-      } else {
-        entry = try store.term(term).map { RankedSnapshot.TermEntry(id: $0.id, documentFrequency: $0.df) }
-        snapshot.terms[term] = .some(entry)
-        changed = true
-      }
-      guard let entry, entry.documentFrequency > 0 else {
+      guard let entry = try entry(term, in: &snapshot, changed: &changed), entry.documentFrequency > 0 else {
         frequencies.append(0)
         continue
       }
@@ -239,15 +207,7 @@ struct RankedReader {
         frequencies.append(max(0, entry.documentFrequency - count))
         continue
       }
-      let list: PostingList
-      if let cached = snapshot.lists[entry.id] {
-        list = cached.list
-      } else {
-        list = try store.postingList(entry.id)
-        snapshot.lists[entry.id] = RankedSnapshot.LoadedList(list: list, pages: Self.pages(of: list))
-        snapshot.listBytes += list.blocks.reduce(0) { $0 + $1.persistedByteCount }
-        changed = true
-      }
+      let list = try loadedList(entry, in: &snapshot, changed: &changed).list
       var found = Self.postings(of: list, among: hidden, buffer: docs)
       if !found.isEmpty, snapshot.statistics.tombstones > 0 {
         if tombstones == nil { tombstones = Set(try store.allTombstones().map(\.doc)) }
@@ -290,12 +250,41 @@ struct RankedReader {
     return Self.statistics(of: hidden.filter(snapshot.documents.contains), in: snapshot.documents, generation: snapshot.generation)
   }
 
+  /// The lexicon entry of `term` (nil for a term the index does not have), from the snapshot
+  /// or the store; one read from the store is kept in the snapshot and sets `changed`.
+  func entry(_ term: String, in snapshot: inout RankedSnapshot, changed: inout Bool) throws -> RankedSnapshot.TermEntry? {
+    if let cached = snapshot.terms[term] { return cached }
+    let entry = try store.term(term).map { RankedSnapshot.TermEntry(id: $0.id, documentFrequency: $0.df) }
+    snapshot.terms[term] = .some(entry)
+    changed = true
+    return entry
+  }
+
+  /// The posting list of `entry`'s term with the pages it spans, from the snapshot or the
+  /// store; one read from the store is kept in the snapshot and sets `changed`.
+  func loadedList(_ entry: RankedSnapshot.TermEntry, in snapshot: inout RankedSnapshot, changed: inout Bool) throws
+    -> RankedSnapshot.LoadedList
+  {
+    if let cached = snapshot.lists[entry.id] { return cached }
+    let list = try store.postingList(entry.id)
+    let loaded = RankedSnapshot.LoadedList(list: list, pages: Self.pages(of: list))
+    snapshot.lists[entry.id] = loaded
+    snapshot.listBytes += list.blocks.reduce(0) { $0 + $1.persistedByteCount }
+    changed = true
+    return loaded
+  }
+
   /// Loads the pages `docs` (ascending) fall in that the snapshot lacks; whether it loaded any.
   func loadPages(of docs: [DocID], into snapshot: inout RankedSnapshot) throws -> Bool {
+    try loadPages(numbered: docs.lazy.map(DocumentTable.page(of:)), into: &snapshot)
+  }
+
+  /// Loads the pages numbered `numbers` (ascending, repeats allowed) that the snapshot lacks;
+  /// whether it loaded any.
+  func loadPages(numbered numbers: some Sequence<Int64>, into snapshot: inout RankedSnapshot) throws -> Bool {
     var changed = false
     var previous: Int64?
-    for doc in docs {
-      let number = DocumentTable.page(of: doc)
+    for number in numbers {
       guard number != previous else { continue }
       previous = number
       guard !snapshot.documents.holdsPage(number), !snapshot.absentPages.contains(number) else { continue }
