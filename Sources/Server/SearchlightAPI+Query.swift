@@ -34,7 +34,11 @@ extension SearchlightAPI {
       }
       fetch = names
     }
-    let options = options(scope, now: now)
+    var windowed = options(scope, now: now)
+    // A limit reads only the items it keeps (the cut of each batch below then holds across
+    // batches too).
+    windowed.itemWindow = limit.map { ItemWindow(first: $0, countsAll: false) }
+    let options = windowed
     let executor = executor
     let graph: QueryGraph
     do { graph = try executor.prepareTyped(text, options: options).graph } catch {

@@ -61,6 +61,18 @@ import Testing
     #expect(items?.count == 2)
   }
 
+  /// A limit cuts the whole reply once, not each streamed batch of it.
+  @Test func aLimitHoldsAcrossBatches() async throws {
+    let fixture = try ServerFixture()
+    let query = "search * | sort id"
+    let whole = try await fixture.client.send("POST", "/v1/query", body: jsonBody([("query", .string(query))]))
+    let all = whole.jsonLines.flatMap { $0["content"]?["items"]?.arrayValue ?? [] }.compactMap { $0["id"]?.stringValue }
+    #expect(all.count > 100, "more than one batch")
+    let response = try await fixture.client.send("POST", "/v1/query", body: jsonBody([("query", .string(query)), ("limit", 3)]))
+    let ids = response.jsonLines.flatMap { $0["content"]?["items"]?.arrayValue ?? [] }.compactMap { $0["id"]?.stringValue }
+    #expect(ids == Array(all.prefix(3)))
+  }
+
   @Test func badQueryIsA400WithLineColumnAndHint() async throws {
     let fixture = try ServerFixture()
     let response = try await fixture.client.send("POST", "/v1/query", body: jsonBody([("query", "title == \"june")]))

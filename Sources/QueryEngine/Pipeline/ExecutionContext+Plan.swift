@@ -24,8 +24,8 @@ enum CompiledStep {
 extension ExecutionContext {
   /// Plans `graph` over this index: which stages run in SQLite, and whether OR-ranked text
   /// searches take the ranked index (when `usesRankedIndex` and the file has a current one).
-  public func plan(_ graph: QueryGraph) throws -> ExecutionPlan {
-    try ExecutionPlan(graph: graph, ranked: answersWithRankedIndex)
+  public func plan(_ graph: QueryGraph, window: ItemWindow? = nil) throws -> ExecutionPlan {
+    try ExecutionPlan(graph: graph, window: window, ranked: answersWithRankedIndex)
   }
 
   /// True when the items of `plan` come from the ranked index's top k.

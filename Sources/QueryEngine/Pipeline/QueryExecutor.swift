@@ -26,6 +26,10 @@ public struct QueryOptions: Sendable {
   /// Embeds the phrases of `similar` searches; it must use the model the index records
   /// (`SearchIndex.embeddingConfiguration()`). nil: `similar` fails with a clear message.
   public var embedder: (any TextEmbedder)?
+  /// When set, every reply of items that no later statement reads holds at most its first
+  /// `itemWindow.first` items, and says how many the whole reply holds when asked
+  /// (`Reply.total`): a terminal shows a screenful without reading every match.
+  public var itemWindow: ItemWindow?
   /// Receives the SQL statements an execution ran, in order (tests compare them with
   /// what `explain` shows for the same plan).
   package var statementLog: StatementLog?
@@ -40,6 +44,21 @@ public struct QueryOptions: Sendable {
     self.clock = clock
     self.batchSize = batchSize
     self.cancellation = cancellation
+  }
+}
+
+/// The first items of each reply of items, for a reader that shows only those
+/// (`QueryOptions.itemWindow`).
+public struct ItemWindow: Sendable, Hashable {
+  /// How many items a reply holds at most.
+  public var first: Int
+  /// Whether replies say how many items they would hold uncut (`Reply.total`), which costs a
+  /// count of the matches.
+  public var countsAll: Bool
+
+  public init(first: Int, countsAll: Bool) {
+    self.first = max(0, first)
+    self.countsAll = countsAll
   }
 }
 
@@ -116,7 +135,7 @@ public struct QueryExecutor: Sendable {
   /// (`QueryCancelled`, a `QueryError` of a nested query) comes back as its case.
   @discardableResult
   public func execute(_ graph: QueryGraph, options: QueryOptions, onReply: (Reply) throws -> Void) throws(QueryError) -> QueryToken {
-    try QueryError.catching { try execute(planned: { try $0.plan(graph) }, options: options, onReply: onReply) }
+    try QueryError.catching { try execute(planned: { try $0.plan(graph, window: options.itemWindow) }, options: options, onReply: onReply) }
   }
 
   /// Runs a plan made by `plan(_:options:)`, handing each reply to `onReply` as soon as it
@@ -129,7 +148,7 @@ public struct QueryExecutor: Sendable {
   /// The plan of `graph` over this index as it is now: what `execute` runs and `explain`
   /// shows.
   public func plan(_ graph: QueryGraph, options: QueryOptions) throws(QueryError) -> ExecutionPlan {
-    try QueryError.catching { try index.readPassingErrors { connection in try makeContext(connection, options: options).plan(graph) } }
+    try QueryError.catching { try index.readPassingErrors { connection in try makeContext(connection, options: options).plan(graph, window: options.itemWindow) } }
   }
 
   /// A context for one execution (or one explanation) on `connection`, inside its read
@@ -175,7 +194,7 @@ public struct QueryExecutor: Sendable {
           // The rest of the query is bound, and planned, with the variable's value.
           let catalog = try self.index.queryVisibleCatalog(connection, scope: options.scope, generation: context.token.generation)
           let graph = try builder(options: options, variables: variables, catalog: catalog).build(plan.graph.syntax, source: plan.graph.source)
-          plan = try context.plan(graph)
+          plan = try context.plan(graph, window: options.itemWindow)
         }
         index += 1
       }
@@ -271,7 +290,10 @@ private struct Run {
       case .sql(let sql):
         let compiled = try context.compile(sql)
         if emit, offset == pipeline.steps.count - 1, sql.outputType == .items {
-          return try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage)
+          // A window's count runs first, so every batch can say how many items there are.
+          var total: Int?
+          if let count = pipeline.window?.count, case .count(let n) = try context.materialize(context.compile(count)) { total = n }
+          return try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage, total: total)
         }
         // A Swift stage next that reads only some attributes gets items with only those;
         // the items it keeps are read whole before anything else sees them.
@@ -304,10 +326,19 @@ private struct Run {
         return last
       }
     }
+    var total: Int?
+    if emit, let window = pipeline.window, var items = data {
+      // Stages that ran in Swift are cut after they ran, before their items are read whole.
+      if window.countsAll { total = items.resultItems.count }
+      if items.resultItems.count > window.first { items = items.replacingItems(Array(items.resultItems.prefix(window.first))) }
+      data = items
+    }
     if carried != .whole { data = try data.map(context.hydrate) }
     let result = data ?? .items([])
     if emit {
-      try onReply(Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage))
+      var reply = Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage)
+      reply.total = total
+      try onReply(reply)
     }
     return result
   }
@@ -352,17 +383,20 @@ private struct Run {
 
   /// Streams the items of `step` in batches: the first results reach the reader before the
   /// query ends.
-  private func stream(_ step: CompiledStep, label: String, stage: String) throws -> PipelineData {
+  private func stream(_ step: CompiledStep, label: String, stage: String, total: Int? = nil) throws -> PipelineData {
     var all: [ResultItem] = []
     var pendingBatch: [ResultItem]?
+    func reply(_ items: [ResultItem], isPartial: Bool) -> Reply {
+      var reply = Reply(queryToken: context.token.id, label: label, content: .items(items), stage: stage, isPartial: isPartial)
+      reply.total = total
+      return reply
+    }
     try context.items(step, batchSize: options.batchSize) { batch in
-      if let previous = pendingBatch {
-        try onReply(Reply(queryToken: context.token.id, label: label, content: .items(previous), stage: stage, isPartial: true))
-      }
+      if let previous = pendingBatch { try onReply(reply(previous, isPartial: true)) }
       pendingBatch = batch
       all.append(contentsOf: batch)
     }
-    try onReply(Reply(queryToken: context.token.id, label: label, content: .items(pendingBatch ?? []), stage: stage))
+    try onReply(reply(pendingBatch ?? [], isPartial: false))
     return .items(all)
   }
 }

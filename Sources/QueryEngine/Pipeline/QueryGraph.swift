@@ -55,6 +55,9 @@ public struct Reply: Sendable {
   public var stage: String
   /// True for a batch of a streamed items reply that has more batches to come.
   public var isPartial: Bool
+  /// How many items the whole reply holds, when the query ran with an item window that
+  /// asks for the count (`QueryOptions.itemWindow`); the reply holds only the first ones.
+  public var total: Int?
 
   public init(queryToken: String, label: String, content: PipelineData, stage: String, isPartial: Bool = false) {
     self.queryToken = queryToken

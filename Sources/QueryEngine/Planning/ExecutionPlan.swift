@@ -38,6 +38,19 @@ public struct ExecutionPlan: Sendable {
     public var label: String?
     /// The stage whose result the reply is (`search` for a plain search).
     public var stage: String
+    /// Set when the reply is cut to its first items (`QueryOptions.itemWindow`).
+    public var window: Window?
+  }
+
+  /// How a terminal reply of items is cut to its first items: a screenful of a search that
+  /// matches half the index reads a screenful, and a count says how many there were.
+  public struct Window: Sendable {
+    public var first: Int
+    /// The statement that counts every item of the uncut reply, when the pipeline ends in
+    /// SQL and the window asks for the count (the items step then reads only `first`).
+    public var count: SQLStep?
+    /// Whether the reply says how many items the uncut reply holds (`Reply.total`).
+    public var countsAll: Bool
   }
 
   /// One step of a pipeline.
@@ -114,9 +127,18 @@ extension ExecutionPlan {
   /// Plans `graph`: stages are pushed into the SQL plan before them while they give the
   /// same result there, and each SQL plan gets its operation. `ranked` says whether an
   /// items plan is answered by the ranked index.
-  init(graph: QueryGraph, ranked: (SQLPlan) throws -> Bool) rethrows {
+  /// `window` cuts the replies of items no other statement reads.
+  init(graph: QueryGraph, window: ItemWindow? = nil, ranked: (SQLPlan) throws -> Bool) rethrows {
     var statements: [Statement] = []
+    var read = Set<Int>()
     for statement in graph.statements {
+      switch statement.source {
+      case .reference(let index): read.insert(index)
+      case .merge(let indexes): read.formUnion(indexes)
+      case .search: break
+      }
+    }
+    for (position, statement) in graph.statements.enumerated() {
       var sql: SQLPlan?
       if case .search(let predicate) = statement.source { sql = SQLPlan(predicate: predicate) }
       let input: Input = switch statement.source {
@@ -124,8 +146,9 @@ extension ExecutionPlan {
       case .reference(let index): .reference(index)
       case .merge(let indexes): .merge(indexes)
       }
+      let cut = statement.isTerminal && !read.contains(position) && [.items, .scoredItems].contains(statement.outputType)
       let pipeline = try Self.pipeline(
-        statement.nodes, sql: sql, absorbed: [], label: statement.name, stage: "search", ranked: ranked)
+        statement.nodes, sql: sql, absorbed: [], label: statement.name, stage: "search", window: cut ? window : nil, ranked: ranked)
       statements.append(Statement(
         name: statement.name, isLet: statement.isLet, isTerminal: statement.isTerminal, outputType: statement.outputType,
         input: input, pipeline: pipeline))
@@ -137,7 +160,7 @@ extension ExecutionPlan {
   /// or from data.
   private static func pipeline(
     _ nodes: [QueryGraph.Node], sql start: SQLPlan?, absorbed inherited: [StageSummary], label startLabel: String?, stage startStage: String,
-    ranked: (SQLPlan) throws -> Bool
+    window itemWindow: ItemWindow? = nil, ranked: (SQLPlan) throws -> Bool
   ) rethrows -> Pipeline {
     var steps: [Step] = []
     var pending = start
@@ -175,8 +198,27 @@ extension ExecutionPlan {
         return Pipeline(steps: steps, label: forked.last?.label, stage: forked.last?.stage ?? stage)
       }
     }
+    // A window cuts the last SQL step's items: the step reads the first ones, and a second
+    // statement counts them all (stages that run in Swift are cut after they run).
+    var window: Window?
+    if let itemWindow {
+      window = Window(first: itemWindow.first, countsAll: itemWindow.countsAll)
+      if var plan = pending, plan.aggregate == nil, plan.groupBy == nil {
+        if let limit = plan.limit, limit <= itemWindow.first {
+          window = nil  // never longer than the window
+        } else {
+          if itemWindow.countsAll {
+            var counting = plan
+            counting.aggregate = .count
+            window?.count = SQLStep(plan: counting, operation: .count, stages: absorbed, inherited: inherited.count)
+          }
+          plan.limit = itemWindow.first
+          pending = plan
+        }
+      }
+    }
     try finishSQL()
-    return Pipeline(steps: steps, label: label, stage: stage)
+    return Pipeline(steps: steps, label: label, stage: stage, window: window)
   }
 
   private static func operation(_ plan: SQLPlan, ranked: (SQLPlan) throws -> Bool) rethrows -> SQLStep.Operation {

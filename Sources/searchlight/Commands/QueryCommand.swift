@@ -14,6 +14,10 @@ enum QueryCommand: Command {
     JSON output is one reply per line: {"queryToken","label","content"}; item replies stream
     in batches.
 
+    A table shows the first 25 items of each reply (or --limit N) and how many more
+    there are; only those are read, so a search that matches half the index prints at
+    once. --limit cuts JSON and CSV replies too; without it they hold every item.
+
     A text search shown as a table gets a snippet column: the item's text around the
     searched words, marked [like this] ('| table title, snippet' asks for it anywhere).
     Identical documents (same title and text) appear once: 'ID (+N identical)' in tables,
@@ -46,8 +50,12 @@ enum QueryCommand: Command {
       guard let n = Int(limit), n >= 0 else { throw UsageError(message: "--limit needs a whole number, got '\(limit)'", command: name) }
       renderer.limit = n
     }
-    let setup: QuerySetup
+    var setup: QuerySetup
     do { setup = try QuerySetup(arguments, command: name) } catch let error as UsageError { throw error }
+    // Only the items the output shows are read; JSON gets them in one batch so that
+    // identical documents collapse across all of them before the cut.
+    setup.options.itemWindow = renderer.itemWindow
+    if format == "json", let window = renderer.itemWindow { setup.options.batchSize = max(setup.options.batchSize, window.first) }
     let start = Date()
     var first: Date?
     var assembler = ReplyAssembler()

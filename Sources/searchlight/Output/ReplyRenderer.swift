@@ -26,6 +26,22 @@ struct ReplyRenderer {
   /// Items shown in a terminal table when no limit is given.
   static let defaultTableLimit = 25
 
+  /// The items a query needs to read for this output: a table shows a screenful (or
+  /// `--limit`) and says how many more there are, so it reads those first items (with room
+  /// for identical documents that collapse) and a count; JSON and CSV with `--limit` read the
+  /// items they print. nil: every item is printed.
+  var itemWindow: ItemWindow? {
+    switch format {
+    case .table:
+      let shown = limit ?? Self.defaultTableLimit
+      return ItemWindow(first: shown + max(shown, 100), countsAll: true)
+    case .json:
+      return limit.map { ItemWindow(first: $0 + max($0, 100), countsAll: false) }
+    case .csv:
+      return limit.map { ItemWindow(first: $0, countsAll: false) }
+    }
+  }
+
   func render(_ reply: Reply) -> String {
     var reply = reply
     var identical: [String: Int] = [:]
@@ -35,6 +51,7 @@ struct ReplyRenderer {
       let before = Self.size(reply.content)
       reply.content = Self.truncate(reply.content, to: limit)
       hidden = before - Self.size(reply.content)
+      if let total = reply.total { hidden = Self.itemsBeyond(reply.content.resultItems, identical: identical, total: total) }
     }
     switch format {
     case .json: return Self.marking(identical, in: reply.jsonValue(fetch: fetch, why: why)).compactText + "\n"
@@ -98,6 +115,12 @@ struct ReplyRenderer {
     return .object(reply)
   }
 
+  /// How many of a reply's `total` items are neither `shown` nor identical copies folded
+  /// into them: the reply held only the first items of the query's (`Reply.total`).
+  static func itemsBeyond(_ shown: [ResultItem], identical: [String: Int], total: Int) -> Int {
+    max(0, total - shown.count - shown.reduce(0) { $0 + (identical[$1.id] ?? 0) })
+  }
+
   /// Items, groups or rows in a reply.
   static func size(_ data: PipelineData) -> Int {
     switch data {
@@ -149,7 +172,9 @@ struct ReplyRenderer {
           for term in item.scoreTerms { out += "    \(String(format: "%+.3f", term.value))  \(cut(VisibleText.visible(term.name, keepingLines: false), width - 16))\n" }
         }
       }
-      if items.count > shown.count { out += "  \(dim)… \(items.count - shown.count) more (use --limit N or --format json)\(reset)\n" }
+      // With --limit, `render` says how many more there are.
+      let more = limit != nil ? 0 : reply.total.map { Self.itemsBeyond(shown, identical: identical, total: $0) } ?? items.count - shown.count
+      if more > 0 { out += "  \(dim)… \(more) more (use --limit N or --format json)\(reset)\n" }
     case .groupedItems(let grouped):
       for group in grouped.groups {
         let key = VisibleText.visible(group.key.displayText, keepingLines: false)

@@ -1,0 +1,110 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+import Stages
+import SearchlightTestSupport
+import Testing
+
+/// An item window (`QueryOptions.itemWindow`, what a terminal table reads) cuts each reply of
+/// items to its first items and says how many the whole reply holds, and changes nothing
+/// else: on every grammar example that runs, each reply is the unwindowed run's reply, its
+/// items the first of the same items in the same order.
+@Suite struct ItemWindowTests {
+  /// The examples that run on the samples (`similar` needs an embeddings endpoint).
+  static let runnable = GrammarExamplesTests.cases.filter { $0.errorID == nil && !$0.query.contains("similar") }
+
+  /// Replies with their streamed batches joined, as a reader sees them whole.
+  static func replies(_ query: String, window: ItemWindow?) throws -> [Reply] {
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
+    var options = SampleIndex.options
+    options.itemWindow = window
+    var replies: [Reply] = []
+    var pending: [ResultItem] = []
+    try executor.run(query, options: options) { reply in
+      if reply.isPartial { pending += reply.content.resultItems; return }
+      var whole = reply
+      whole.content = reply.content.replacingItems(pending + reply.content.resultItems)
+      pending = []
+      replies.append(whole)
+    }
+    return replies
+  }
+
+  static func content(_ reply: Reply) -> JSONValue { reply.jsonValue(fetch: nil)["content"] ?? .null }
+
+  @Test(arguments: runnable)
+  func aWindowKeepsTheFirstItemsOfEveryReply(_ example: GrammarExamplesTests.Case) throws {
+    let full = try Self.replies(example.query, window: nil)
+    for first in [1, 3] {
+      let cut = try Self.replies(example.query, window: ItemWindow(first: first, countsAll: true))
+      try #require(cut.count == full.count, "\(example.query)")
+      for (windowed, whole) in zip(cut, full) {
+        #expect(windowed.label == whole.label && windowed.stage == whole.stage && windowed.content.type == whole.content.type, "\(example.query)")
+        switch whole.content {
+        case .items(let items), .scoredItems(let items):
+          var expected = whole
+          expected.content = whole.content.replacingItems(Array(items.prefix(first)))
+          let same = Self.content(windowed) == Self.content(expected)
+          #expect(same, "\(example.query) first \(first): \(windowed.content.resultItems.map(\.id)) against \(items.prefix(first).map(\.id))")
+          if items.count > first {
+            #expect(windowed.total == items.count, "\(example.query) first \(first)")
+          } else {
+            #expect(windowed.total == nil || windowed.total == items.count, "\(example.query)")
+          }
+        default:
+          let same = Self.content(windowed) == Self.content(whole)
+          #expect(same, "\(example.query)")
+          #expect(windowed.total == nil)
+        }
+      }
+    }
+  }
+
+  @Test func withoutTheCountRepliesSayNothingOfTheRest() throws {
+    let query = #"search domainIdentifier == "trails""#
+    let full = try Self.replies(query, window: nil)
+    let cut = try Self.replies(query, window: ItemWindow(first: 2, countsAll: false))
+    #expect(full[0].content.resultItems.count > 2)
+    #expect(cut[0].content.resultItems.map(\.id) == full[0].content.resultItems.prefix(2).map(\.id))
+    #expect(cut[0].total == nil)
+  }
+
+  /// The count of a limited search is the limit's.
+  @Test func theCountOfALimitedSearchIsItsLimit() throws {
+    let cut = try Self.replies(#"search domainIdentifier == "trails" | sort rating desc | limit 5"#, window: ItemWindow(first: 2, countsAll: true))
+    #expect(cut[0].content.resultItems.count == 2)
+    #expect(cut[0].total == 5)
+  }
+
+  /// A statement another one reads is not cut: the count sees every item, and a labelled
+  /// one (a reply and an input) is shown whole.
+  @Test func statementsThatOthersReadStayWhole() throws {
+    let query = #"hikes = search domainIdentifier == "trails" | sort rating desc as "Hikes"; hikes | count"#
+    let full = try Self.replies(query, window: nil)
+    let cut = try Self.replies(query, window: ItemWindow(first: 1, countsAll: true))
+    #expect(full[0].content.resultItems.count > 1)
+    let same = cut.map(Self.content) == full.map(Self.content)
+    #expect(same, "\(cut.map(\.content.resultItems.count)) items against \(full.map(\.content.resultItems.count))")
+  }
+
+  /// The window is in the plan: the SQL step reads the first items, a second statement
+  /// counts them all; a Swift stage's items are cut after it runs.
+  @Test func theSQLStepReadsOnlyTheWindow() throws {
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
+    var options = SampleIndex.options
+    options.itemWindow = ItemWindow(first: 4, countsAll: true)
+    for query in [#"search "trail""#, #"search "trail lake""#, "search rating >= 2 | sort rating desc"] {
+      let plan = try executor.plan(try executor.prepare(query, options: options), options: options)
+      let pipeline = plan.statements[0].pipeline
+      guard case .sql(let step)? = pipeline.steps.last else { Issue.record("\(query): no SQL step"); continue }
+      #expect(step.plan.limit == 4, "\(query)")
+      guard case .count? = pipeline.window?.count?.operation else { Issue.record("\(query): no count"); continue }
+      #expect(pipeline.window?.count?.plan.limit == nil, "\(query)")
+    }
+    let swift = try executor.plan(try executor.prepare(#"search "trail" | where rating > 1"#, options: options), options: options)
+    #expect(swift.statements[0].pipeline.window?.first == 4)
+    // A limit within the window needs no window.
+    let top = try executor.plan(try executor.prepare(#"search "trail" | top 3"#, options: options), options: options)
+    #expect(top.statements[0].pipeline.window == nil)
+  }
+}
