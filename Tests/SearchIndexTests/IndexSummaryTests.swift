@@ -28,7 +28,8 @@ import Testing
   /// The rows of the file's summary cache.
   func storedRows(_ path: String) throws -> [(scope: String, generation: Int64)] {
     let db = try Connection(path: path, readOnly: true, create: false)
-    return try db.rows("SELECT scope, generation FROM summary_cache ORDER BY scope") { ($0.string(0) ?? "", $0.int64(1)) }
+    // The tallies summaries grow from (`SummaryState`) are stored beside them.
+    return try db.rows("SELECT scope, generation FROM summary_cache WHERE scope NOT LIKE 'tally %' ORDER BY scope") { ($0.string(0) ?? "", $0.int64(1)) }
   }
 
   func known(_ summary: IndexSummary, _ attribute: String) -> [String] {
@@ -267,12 +268,113 @@ import Testing
         let generation = try index.read { db in try SearchIndex.generation(in: db) }
         #expect(try storedRows(path).map(\.scope) == ["[]"])
         #expect(try storedRows(path).map(\.generation) == [generation])
+        let tally = try Connection(path: path, readOnly: true, create: false)
+          .scalar("SELECT generation FROM summary_cache WHERE scope = 'tally []'")?.int64Value
+        #expect(tally == generation, "the tally it came from, beside it")
         let reader = try SearchIndex(path: path)
         let summary = try reader.summary(scope: AccessScope())
         #expect(reader.summaryCache.computations.withLock { $0 } == 0, "read from the file")
         #expect(summary.items == 17)
         #expect(summary.domainCounts.map(\.name) == ["notes", "trails"])
       }
+    }
+  }
+
+  /// The summary of the file at `path` computed from the whole value table: a copy of the
+  /// file without the summaries stored in it.
+  func wholeSummary(_ path: String, scope: AccessScope, in dir: URL) throws -> IndexSummary {
+    let copy = dir.appendingPathComponent("whole-\(UUID().uuidString).db").path
+    let db = try Connection(path: path, readOnly: true, create: false)
+    try db.run("VACUUM INTO ?", [.text(copy)])
+    let writable = try Connection(path: copy, readOnly: false, create: false)
+    try writable.run("DELETE FROM summary_cache", [])
+    let fresh = try SearchIndex(path: copy)
+    let summary = try fresh.summary(scope: scope)
+    #expect(fresh.summaryCache.additions.withLock { $0 } == 0)
+    return summary
+  }
+
+  /// After a write that only adds items (to this named index or another), the summary grows
+  /// from the tally stored with the last one, reading only the new items' values, and equals
+  /// the summary of the whole value table; a rewrite, a delete, a migration-like change by a
+  /// writer that does not track it, and a clock past an expiry compute it whole.
+  @Test func aSummaryAfterAddedItemsGrowsFromTheLastOne() throws {
+    try withTemporaryDirectory { dir in
+      let path = dir.appendingPathComponent("index.db").path
+      let index = try SearchIndex(path: path)
+      let other = try SearchIndex(path: path, name: "other")
+      var random = SplitMix64(seed: 20)
+      let states = ["Utah", "UTAH", "utah", "Ütah", "Idaho", "Oregon", "Nevada", "California"]
+      let long = String(repeating: "Long name ", count: 9)
+      var next = 0
+      func randomItem() -> SearchableItem {
+        next += 1
+        let pick = { (n: Int) in Int(random.next() % UInt64(n)) }
+        var attributes: [(String, AttributeValue)] = [
+          ("title", .string("Item \(next)")), ("stateOrProvince", .string(pick(9) == 0 ? long : states[pick(states.count)])),
+          ("keywords", .list((0...pick(3)).map { _ in .string(["hike", "Hike", "desert", "río", "rio", "lake"][pick(6)]) })),
+          ("rating", .number(Double(pick(5)))), ("codename", .string("code-\(next % 1_100)")),
+        ]
+        if pick(4) == 0 { attributes.append(("projects", .list([.string("Project \(pick(30))")]))) }
+        if pick(6) == 0 { attributes.append(("contentURL", .url("https://example.com/\(next)"))) }
+        return SearchableItem(
+          uniqueIdentifier: "i\(next)", domainIdentifier: [nil, "trails", "notes", "mail"][pick(4)],
+          contentType: [nil, "trail", "note", "email"][pick(4)],
+          expirationDate: pick(8) == 0 ? utc(2026, 12, 1 + pick(20)) : nil, protectionClass: pick(6) == 0 ? "private" : nil,
+          attributeSet: AttributeSet(attributes))
+      }
+      let scopes = [
+        AccessScope(now: Self.now), AccessScope(now: Self.now, protectionClasses: ["private"]),
+      ]
+      func check(grew: Bool, _ note: String) throws {
+        let before = index.summaryCache.additions.withLock { $0 }
+        for scope in scopes {
+          let summary = try index.summary(scope: scope)
+          let whole = try wholeSummary(path, scope: scope, in: dir)
+          #expect(summary == whole, "\(note): \(scope.protectionClasses)")
+        }
+        #expect(index.summaryCache.additions.withLock { $0 } - before == (grew ? scopes.count : 0), "\(note)")
+      }
+      try index.indexSearchableItems((0..<300).map { _ in randomItem() })
+      try check(grew: false, "first")
+      for round in 0..<6 {
+        // The codes pass 1,000 distinct values on the way: the known values drop them.
+        try index.indexSearchableItems((0..<(round == 2 ? 900 : 40)).map { _ in randomItem() })
+        try check(grew: true, "added \(round)")
+      }
+      try other.indexSearchableItems((0..<20).map { _ in randomItem() })
+      try check(grew: true, "added to another named index")
+      try index.indexSearchableItems([SearchableItem(uniqueIdentifier: "i5", domainIdentifier: "moved", attributeSet: AttributeSet([("title", .string("Rewritten"))]))])
+      try check(grew: false, "rewritten")
+      try index.indexSearchableItems((0..<10).map { _ in randomItem() })
+      try check(grew: true, "added after a rewrite")
+      _ = try index.deleteSearchableItems(withIdentifiers: ["i7", "i8"])
+      try check(grew: false, "deleted")
+      _ = try other.deleteSearchableItems(withIdentifiers: ["i1410"])
+      try index.indexSearchableItems((0..<10).map { _ in randomItem() })
+      try check(grew: false, "deleted in another named index, then added")
+      try index.indexSearchableItems((0..<10).map { _ in randomItem() })
+      try check(grew: true, "added")
+      // A writer that does not record what it did (an older binary): it rewrites an item and
+      // moves the generation, nothing else.
+      let untracked = try Connection(path: path, readOnly: false, create: false)
+      try untracked.run("UPDATE items SET domain = 'elsewhere' WHERE id = 'i20'", [])
+      try untracked.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'", [])
+      try check(grew: false, "an untracked write")
+      try index.indexSearchableItems((0..<10).map { _ in randomItem() })
+      try check(grew: true, "added after it")
+      try untracked.run("UPDATE items SET domain = 'again' WHERE id = 'i21'", [])
+      try untracked.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'", [])
+      try index.indexSearchableItems((0..<10).map { _ in randomItem() })
+      try check(grew: false, "an untracked write, then a tracked one")
+      // Past an expiry the same tally no longer holds.
+      let later = AccessScope(now: utc(2026, 12, 10))
+      _ = try index.summary(scope: later)
+      try index.indexSearchableItems((0..<10).map { _ in randomItem() })
+      let before = index.summaryCache.additions.withLock { $0 }
+      let evenLater = AccessScope(now: utc(2026, 12, 25))
+      #expect(try index.summary(scope: evenLater) == (try wholeSummary(path, scope: evenLater, in: dir)))
+      #expect(index.summaryCache.additions.withLock { $0 } == before, "items expired between the two clocks")
     }
   }
 }

@@ -13,6 +13,10 @@ package struct IndexWriter {
   /// Attributes known to have long text values (`attributes.hasLong`).
   private var longAttributes = Set<Int64>()
   private var changed = false
+  /// True once this transaction rewrote or deleted an existing item (not only added): the
+  /// planner's summary of a later generation can then not be the old one plus the new items
+  /// (`SummaryState`).
+  private var rewrites = false
   /// Items written or deleted in this transaction.
   private(set) var rowsWritten = 0
   /// Items `upsert` left alone because they were stored exactly as given.
@@ -161,6 +165,7 @@ package struct IndexWriter {
         return false
       }
       rowid = existing.rowid
+      rewrites = true
       try removeDerivedRows(rowid, record: existing.attributes)
       let update = try db.cachedStatement(
         "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
@@ -304,6 +309,7 @@ package struct IndexWriter {
     try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM doomed")
     changed = true
+    rewrites = true
     rowsWritten += count
     return count
   }
@@ -405,6 +411,16 @@ package struct IndexWriter {
     }
     try ranked.flush()
     if changed {
+      // The summary's record of what changed (`SummaryState`): the last generation that did
+      // more than add items, counting any commit this code did not track as one.
+      let generation = try SearchIndex.generation(in: db)
+      let tracked = try db.scalar("SELECT value FROM meta WHERE key = ?", [.text(SummaryState.trackedKey)])?.int64Value
+      let setMeta = try db.cachedStatement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+      // An untracked commit made the current generation: a tally of it saw what it did.
+      if rewrites || tracked != generation {
+        try setMeta.execute([.text(SummaryState.rewrittenKey), .integer(rewrites ? generation + 1 : generation)])
+      }
+      try setMeta.execute([.text(SummaryState.trackedKey), .integer(generation + 1)])
       try db.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
       try ranked.stampGeneration()
     }

@@ -43,6 +43,10 @@ enum SchemaMigration {
       for name in Schema.requiredIndexes where !analyzed.contains(name) { try db.execute("ANALYZE \(name)") }
     }
     try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
+    // The value table changed under the generation: no summary of before grows from here.
+    try db.run(
+      "INSERT OR REPLACE INTO meta(key, value) VALUES (?, (SELECT value + 1 FROM meta WHERE key = 'generation'))",
+      [.text(SummaryState.rewrittenKey)])
   }
 
   private static func migrateFullText(_ db: Connection) throws {

@@ -20,6 +20,8 @@ final class SummaryCache: Sendable {
   private let entries = Mutex<[String: Entry]>([:])
   /// How many summaries were computed from the tables (not found in a cache), for tests.
   let computations = Mutex(0)
+  /// How many of those grew from an earlier generation's tally (`SummaryState`), for tests.
+  let additions = Mutex(0)
 
   func entry(_ key: String, generation: Int64, now: Double) -> Entry? {
     entries.withLock { entries in
@@ -58,15 +60,16 @@ extension SearchIndex {
   public func summary(scope: AccessScope) throws(SearchIndexError) -> IndexSummary {
     let key = Self.summaryKey(scope)
     let now = scope.now.timeIntervalSince1970
-    let (entry, computed) = try read { db -> (SummaryCache.Entry, Bool) in
+    let (entry, state, computed) = try read { db -> (SummaryCache.Entry, SummaryState?, Bool) in
       let generation = try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
-      if let entry = summaryCache.entry(key, generation: generation, now: now) { return (entry, false) }
-      if let entry = Self.storedSummary(db, indexID: indexID, key: key, generation: generation, now: now) { return (entry, false) }
+      if let entry = summaryCache.entry(key, generation: generation, now: now) { return (entry, nil, false) }
+      if let entry = Self.storedSummary(db, indexID: indexID, key: key, generation: generation, now: now) { return (entry, nil, false) }
       summaryCache.computations.withLock { $0 += 1 }
-      return (try computeSummary(db, scope: scope, generation: generation), true)
+      let (entry, state) = try computeSummary(db, scope: scope, generation: generation)
+      return (entry, state, true)
     }
     summaryCache.store(entry, key: key)
-    if computed { storeSummary(entry, key: key) }
+    if computed { storeSummary(entry, state: state, key: key) }
     return entry.summary
   }
 
@@ -147,12 +150,12 @@ extension SearchIndex {
   /// index opened read-only (`SearchIndex(readOnly:)`) whose file is writable stores it through
   /// a short-lived connection of its own, so read commands keep the cache warm for the next
   /// process; on read-only media, or with a read-only file, nothing is written.
-  private func storeSummary(_ entry: SummaryCache.Entry, key: String) {
+  private func storeSummary(_ entry: SummaryCache.Entry, state: SummaryState?, key: String) {
     pool.withWriter { writer in
-      if !store(entry, key: key, on: writer), FileManager.default.isWritableFile(atPath: path),
+      if !store(entry, state: state, key: key, on: writer), FileManager.default.isWritableFile(atPath: path),
         let db = try? Connection(path: path, readOnly: false, create: false)
       {
-        _ = store(entry, key: key, on: db)
+        _ = store(entry, state: state, key: key, on: db)
       }
     }
   }
@@ -163,16 +166,17 @@ extension SearchIndex {
   /// resident file pages in `index`'s peak. A failure leaves it to the first reader.
   func storeSummary(of scope: AccessScope, on db: Connection) {
     let key = Self.summaryKey(scope)
-    guard let entry = try? db.transaction(.deferred, { () throws -> SummaryCache.Entry in
+    guard let (entry, state) = try? db.transaction(.deferred, { () throws -> (SummaryCache.Entry, SummaryState?) in
       try computeSummary(db, scope: scope, generation: try Self.generation(in: db))
     }) else { return }
     summaryCache.computations.withLock { $0 += 1 }
     summaryCache.store(entry, key: key)
-    _ = store(entry, key: key, on: db)
+    _ = store(entry, state: state, key: key, on: db)
   }
 
-  /// Stores a summary with `db`; false when it could not (read-only, busy).
-  private func store(_ entry: SummaryCache.Entry, key: String, on db: Connection) -> Bool {
+  /// Stores a summary (and the tally it came from) with `db`; false when it could not
+  /// (read-only, busy).
+  private func store(_ entry: SummaryCache.Entry, state: SummaryState?, key: String, on db: Connection) -> Bool {
     // Never wait for another process's write: the summary is only a cache.
     db.setBusyTimeout(milliseconds: 0)
     defer { db.setBusyTimeout(milliseconds: Connection.defaultBusyTimeout) }
@@ -183,6 +187,12 @@ extension SearchIndex {
           "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
           [.integer(indexID), .text(key), .integer(entry.summary.generation), entry.validFrom.map(SQLValue.real) ?? .null,
            entry.validUntil.map(SQLValue.real) ?? .null, .text(entry.summary.jsonValue.compactText)])
+        if let state {
+          try db.run(
+            "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
+            [.integer(indexID), .text(SummaryState.key(key)), .integer(state.generation), state.validFrom.map(SQLValue.real) ?? .null,
+             state.validUntil.map(SQLValue.real) ?? .null, .text(state.jsonValue.compactText)])
+        }
       }
       return true
     } catch {
@@ -190,24 +200,70 @@ extension SearchIndex {
     }
   }
 
-  /// Reads the summary from the tables, in the caller's read transaction.
-  private func computeSummary(_ db: Connection, scope: AccessScope, generation: Int64) throws -> SummaryCache.Entry {
+  /// Reads the summary from the tables, in the caller's read transaction, with the tally it
+  /// came from (nil for a file without `items_type_scope`). When only items were added since
+  /// the tally stored for the scope, the tally grows by the new items' values
+  /// (`SummaryState`); otherwise the whole value table is read.
+  private func computeSummary(_ db: Connection, scope: AccessScope, generation: Int64) throws -> (SummaryCache.Entry, SummaryState?) {
     let visible = scope.sqlCondition(alias: "i", indexID: indexID)
     let now = scope.now.timeIntervalSince1970
     let catalog = try Self.loadCatalog(db)
-    let items = Int(try db.scalar("SELECT count(*) FROM items i WHERE \(visible.sql)", visible.arguments)?.int64Value ?? 0)
-    func counts(_ column: String) throws -> [IndexSummary.Count] {
-      try db.rows("SELECT i.\(column), count(*) FROM items i WHERE \(visible.sql) GROUP BY 1 ORDER BY 1", visible.arguments) {
-        IndexSummary.Count(name: $0.isNull(0) ? nil : $0.string(0), count: Int($0.int64(1)))
-      }
-    }
-    let domains = try counts("domain")
-    let contentTypes = try counts("contentType")
     let names = try db.rows("SELECT name FROM attributes ORDER BY id", []) { $0.string(0) ?? "" }
-    let values =
-      try Self.hasIndex(db, "items_type_scope")
-      ? try tallyValues(db, visible: visible, catalog: catalog)
-      : try selectValues(db, scope: scope, visible: visible, catalog: catalog, untyped: contentTypes.allSatisfy { $0.name == nil })
+    guard try Self.hasIndex(db, "items_type_scope") else {
+      return (try selectSummary(db, scope: scope, generation: generation, catalog: catalog, names: names), nil)
+    }
+    let attributes = try tallyAttributes(db, catalog: catalog)
+    var state: SummaryState
+    if let stored = Self.storedState(db, indexID: indexID, key: SummaryState.key(Self.summaryKey(scope))),
+      stored.validFrom.map({ $0 <= now }) ?? true, stored.validUntil.map({ now < $0 }) ?? true,
+      try stored.onlyAddedSince(db, generation: generation),
+      let grown = try stored.adding(db, generation: generation, visible: visible, attributes: attributes)
+    {
+      summaryCache.additions.withLock { $0 += 1 }
+      state = grown
+    } else {
+      let lastRowid = try db.scalar("SELECT max(rowid) FROM items")?.int64Value ?? 0
+      state = SummaryState(
+        generation: generation, lastRowid: lastRowid, validFrom: nil, validUntil: nil,
+        items: Int(try db.scalar("SELECT count(*) FROM items i WHERE \(visible.sql)", visible.arguments)?.int64Value ?? 0),
+        domains: try Self.counts(db, "domain", visible: visible), contentTypes: try Self.counts(db, "contentType", visible: visible),
+        tally: try SummaryTally.scan(db, attributes: attributes, visibleSQL: visible))
+    }
+    let window = try Self.expiryWindow(db, now: now)
+    (state.validFrom, state.validUntil) = (window.from, window.until)
+    let summary = IndexSummary(
+      generation: generation, items: state.items, domains: SummaryState.counts(state.domains),
+      contentTypes: SummaryState.counts(state.contentTypes), attributeNames: names, attributes: state.tally.attributeCounts,
+      knownValues: state.tally.knownValues, exampleValues: state.tally.exampleValues)
+    return (SummaryCache.Entry(summary: summary, validFrom: window.from, validUntil: window.until), state)
+  }
+
+  /// Visible items per value of an `items` column, by value (nil first).
+  private static func counts(_ db: Connection, _ column: String, visible: (sql: String, arguments: [SQLValue])) throws -> [IndexSummary.Count] {
+    try db.rows("SELECT i.\(column), count(*) FROM items i WHERE \(visible.sql) GROUP BY 1 ORDER BY 1", visible.arguments) {
+      IndexSummary.Count(name: $0.isNull(0) ? nil : $0.string(0), count: Int($0.int64(1)))
+    }
+  }
+
+  /// The tally stored for a scope (`SummaryState.key`), of whatever generation.
+  private static func storedState(_ db: Connection, indexID: Int64, key: String) -> SummaryState? {
+    guard let text = try? db.scalar("SELECT summary FROM summary_cache WHERE indexId = ? AND scope = ?", [.integer(indexID), .text(key)])?
+      .stringValue,
+      let json = try? JSONParser.parse(text)
+    else { return nil }
+    return SummaryState(json: json)
+  }
+
+  /// The summary by SQL alone (`selectValues`), for a file without `items_type_scope`.
+  private func selectSummary(
+    _ db: Connection, scope: AccessScope, generation: Int64, catalog: AttributeCatalog, names: [String]
+  ) throws -> SummaryCache.Entry {
+    let visible = scope.sqlCondition(alias: "i", indexID: indexID)
+    let now = scope.now.timeIntervalSince1970
+    let items = Int(try db.scalar("SELECT count(*) FROM items i WHERE \(visible.sql)", visible.arguments)?.int64Value ?? 0)
+    let domains = try Self.counts(db, "domain", visible: visible)
+    let contentTypes = try Self.counts(db, "contentType", visible: visible)
+    let values = try selectValues(db, scope: scope, visible: visible, catalog: catalog, untyped: contentTypes.allSatisfy { $0.name == nil })
     let window = try Self.expiryWindow(db, now: now)
     let summary = IndexSummary(
       generation: generation, items: items, domains: domains, contentTypes: contentTypes, attributeNames: names,
@@ -224,6 +280,12 @@ extension SearchIndex {
 
   /// `ValueSummary` in one pass over the value table (`SummaryTally`).
   func tallyValues(_ db: Connection, visible: (sql: String, arguments: [SQLValue]), catalog: AttributeCatalog) throws -> ValueSummary {
+    let tally = try SummaryTally.scan(db, attributes: try tallyAttributes(db, catalog: catalog), visibleSQL: visible)
+    return (tally.attributeCounts, tally.knownValues, tally.exampleValues)
+  }
+
+  /// The attributes of the file's catalogue as a tally holds them, by id.
+  func tallyAttributes(_ db: Connection, catalog: AttributeCatalog) throws -> [Int64: SummaryTally.Attribute] {
     var attributes: [Int64: SummaryTally.Attribute] = [:]
     for (name, id, type, custom) in try db.rows("SELECT name, id, type, custom FROM attributes", [], {
       ($0.string(0) ?? "", $0.int64(1), $0.string(2) ?? "", $0.int64(3) == 1)
@@ -232,8 +294,7 @@ extension SearchIndex {
         name: name, type: catalog.type(of: name) ?? AttributeType(parsing: type) ?? .string, listing: catalog.type(of: name),
         isCustom: custom)
     }
-    let tally = try SummaryTally.scan(db, attributes: attributes, visibleSQL: visible)
-    return (tally.attributeCounts, tally.knownValues, tally.exampleValues)
+    return attributes
   }
 
   /// `ValueSummary` by SQL, a statement or three per attribute, each value joined with its item:

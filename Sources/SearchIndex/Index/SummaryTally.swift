@@ -89,9 +89,9 @@ struct SummaryTally {
     }
   }
 
-  private(set) var attributes: [Attribute]
+  var attributes: [Attribute]
   /// Attribute id -> position in `attributes`.
-  private let slots: [Int64: Int]
+  var slots: [Int64: Int]
 
   init(attributes: [Int64: Attribute]) {
     self.attributes = Array(attributes.values)
@@ -137,12 +137,8 @@ struct SummaryTally {
           }
         }
       }
-      guard currentVisible, let slot = tally.slots[values.int64(1)] else { continue }
-      let tallying = tally.attributes[slot].isTallyingValues
-      tally.attributes[slot].items.count(item)
-      guard tallying, !values.isNull(2), let fold = values.string(2) else { continue }
-      let text = values.isNull(3) ? fold : values.string(3) ?? fold
-      tally.attributes[slot].tally(item, fold: fold, text: text, contentType: currentType)
+      guard currentVisible else { continue }
+      tally.add(values, contentType: currentType)
     }
     return tally
   }
