@@ -1162,19 +1162,34 @@ public struct SQLCompiler {
     return words
   }
 
-  /// Texts that the folded form of every value a case- and diacritic-sensitive pattern matches
-  /// contains: its ASCII literal runs of two characters or more, lowercased
-  /// (`"*github.com*"` needs `github.com`). Such a pattern matches a run of the value's
-  /// characters exactly, an ASCII character is one scalar that no other character equals, and
-  /// folding goes scalar by scalar (an ASCII scalar to its lowercase), so the folded value
-  /// holds the run lowercased. Empty for other patterns: their case-insensitive or
-  /// diacritic-insensitive matching of non-ASCII characters may differ from folding.
+  /// Texts that the folded form of every value a pattern matches contains: the runs of two
+  /// or more ASCII characters in its literals (after removing diacritics, for `d`),
+  /// lowercased (`"*github.com*"` needs `github.com`, `"*Crème*"d` needs `creme`).
+  ///
+  /// Such a run matches a run of the value's scalars (of the value without diacritics, for
+  /// `d`): exactly, or for `c` by case, where PCRE2 matches an ASCII letter only by its other
+  /// case, except `k` and `s`, which it also matches by the Kelvin sign and the long s, which
+  /// fold elsewhere (so runs are cut there). Folding is removing diacritics, then lowercasing
+  /// scalar by scalar (ASCII to ASCII), so the folded value holds the run lowercased. Empty for
+  /// word patterns: they match words split at punctuation and case changes
+  /// (`"zoe angstrom"w` matches `ZoeAngstrom`), so a run across words need not be in the value.
   static func requiredFoldedRuns(_ pattern: MatchPattern) -> [String] {
-    guard !pattern.caseInsensitive, !pattern.diacriticInsensitive, !pattern.tokenized else { return [] }
+    guard pattern.isWholeValue else { return [] }
     var runs: [String] = []
-    for case .literal(let literal) in pattern.pieces where literal.unicodeScalars.count >= 2 && literal.unicodeScalars.allSatisfy(\.isASCII) {
-      let folded = TextFolding.fold(literal)
-      if !runs.contains(folded) { runs.append(folded) }
+    for case .literal(let literal) in pattern.pieces {
+      var run = String.UnicodeScalarView()
+      func finish() {
+        if run.count >= 2 {
+          let folded = TextFolding.fold(String(run))
+          if !runs.contains(folded) { runs.append(folded) }
+        }
+        run = String.UnicodeScalarView()
+      }
+      for scalar in (pattern.diacriticInsensitive ? TextFolding.stripDiacritics(literal) : literal).unicodeScalars {
+        let caselessElsewhere = pattern.caseInsensitive && "kKsS".unicodeScalars.contains(scalar)
+        if scalar.isASCII && !caselessElsewhere { run.append(scalar) } else { finish() }
+      }
+      finish()
     }
     return runs
   }
