@@ -27,6 +27,9 @@ public struct SQLCompiler {
     package var soleIndexID: Int64?
     /// Whether the file has `items_type_scope` (readers of files from before it do not).
     package var hasTypeScopeIndex = false
+    /// Whether `vals_fold` holds the text as written (`str`, schema version 6): a pattern
+    /// then reads it from that index instead of looking up each value's row.
+    package var foldIndexHoldsText = false
 
     public init(ids: [String: Int64], textualIDs: [Int64]) {
       self.ids = ids
@@ -57,6 +60,7 @@ public struct SQLCompiler {
       map.soleIndexID = indexes.count == 1 ? indexes[0] : nil
       map.hasTypeScopeIndex = try SearchIndex.hasIndex(db, "items_type_scope")
       if try SearchIndex.hasIndex(db, "vals_item") { map.valueLookupIndex = "vals_item" }
+      map.foldIndexHoldsText = try db.rows("PRAGMA index_info(vals_fold)") { $0.string(2) ?? "" }.contains("str")
       return map
     }
   }
@@ -958,7 +962,8 @@ public struct SQLCompiler {
       // index-only tests (`fold` ranges, `instr`) let through: named directly, SQLite reads
       // the row of every index entry first (a `WITHOUT ROWID` table has no deferred seek:
       // `people` read 115k rows for 1.5k candidates, 0.7 s instead of 0.05 s).
-      let text = correlatesValueTests
+      // Files whose `vals_fold` holds `str` (version 6) give the text from that index.
+      let text = correlatesValueTests || attributes.foldIndexHoldsText
         ? Self.valueText("") : "(SELECT " + Self.valueText("w.") + " FROM vals w WHERE w.item = vals.item AND w.attr = vals.attr AND w.ord = vals.ord)"
       sql = sql + " AND " + (try stringMatch(pattern, column: text, foldColumn: "fold")) + ")"
       // The attributes whose long values (markers) the pattern could match.
