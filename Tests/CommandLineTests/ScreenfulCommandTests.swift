@@ -34,6 +34,18 @@ import Testing
     }
   }
 
+  /// Groups list five titles each and count the rest of the group.
+  @Test func groupsListFiveTitlesAndCountTheRest() throws {
+    try Workspace.with { workspace in
+      try Self.write(workspace)
+      let table = try workspace.run(["query", "--db", "index.db", "--", #"search "common" | group by rating"#], environment: ["COLUMNS": "200"])
+      #expect(table.status == 0, "\(table)")
+      for rating in 0..<5 { #expect(table.stdout.contains("  \(rating) (60)"), "\(table)") }
+      #expect(table.stdout.components(separatedBy: "    Doc\n").count - 1 == 25, "five titles under each of five groups: \(table)")
+      #expect(table.stdout.components(separatedBy: "… 55 more").count - 1 == 5, "\(table)")
+    }
+  }
+
   @Test func aLimitCutsTheWholeReplyNotEachBatch() throws {
     try Workspace.with { workspace in
       try Self.write(workspace)

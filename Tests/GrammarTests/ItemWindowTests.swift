@@ -23,7 +23,7 @@ import Testing
     try executor.run(query, options: options) { reply in
       if reply.isPartial { pending += reply.content.resultItems; return }
       var whole = reply
-      whole.content = reply.content.replacingItems(pending + reply.content.resultItems)
+      if !pending.isEmpty { whole.content = reply.content.replacingItems(pending + reply.content.resultItems) }
       pending = []
       replies.append(whole)
     }
@@ -36,7 +36,7 @@ import Testing
   func aWindowKeepsTheFirstItemsOfEveryReply(_ example: GrammarExamplesTests.Case) throws {
     let full = try Self.replies(example.query, window: nil)
     for first in [1, 3] {
-      let cut = try Self.replies(example.query, window: ItemWindow(first: first, countsAll: true))
+      let cut = try Self.replies(example.query, window: ItemWindow(first: first, countsAll: true, itemsPerGroup: first))
       try #require(cut.count == full.count, "\(example.query)")
       for (windowed, whole) in zip(cut, full) {
         #expect(windowed.label == whole.label && windowed.stage == whole.stage && windowed.content.type == whole.content.type, "\(example.query)")
@@ -51,12 +51,58 @@ import Testing
           } else {
             #expect(windowed.total == nil || windowed.total == items.count, "\(example.query)")
           }
+        case .groupedItems(let grouped):
+          // The same groups with their whole counts, each holding its first items.
+          var expected = grouped
+          for index in expected.groups.indices { expected.groups[index].items = Array(expected.groups[index].items.prefix(first)) }
+          #expect(windowed.content == .groupedItems(expected), "\(example.query) first \(first)")
+          #expect(windowed.total == nil)
         default:
           let same = Self.content(windowed) == Self.content(whole)
           #expect(same, "\(example.query)")
           #expect(windowed.total == nil)
         }
       }
+    }
+  }
+
+  /// Groups keep their first items only when asked; their counts stay whole.
+  @Test func groupsKeepTheirFirstItems() throws {
+    let query = #"search domainIdentifier == "trails" | group by stateOrProvince"#
+    guard case .groupedItems(let whole)? = try Self.replies(query, window: nil).first?.content,
+      case .groupedItems(let cut)? = try Self.replies(query, window: ItemWindow(first: 5, countsAll: true, itemsPerGroup: 2)).first?.content,
+      case .groupedItems(let untouched)? = try Self.replies(query, window: ItemWindow(first: 5, countsAll: true)).first?.content
+    else { Issue.record("no groups"); return }
+    #expect(whole.groups.contains { $0.items.count > 2 })
+    #expect(cut.groups.map(\.key) == whole.groups.map(\.key) && cut.groups.map(\.count) == whole.groups.map(\.count))
+    #expect(cut.groups.allSatisfy { $0.items.count <= 2 })
+    #expect(cut.groups.map { $0.items.map(\.id) } == whole.groups.map { $0.items.prefix(2).map(\.id) })
+    // Whole records, not the grouped attribute alone.
+    #expect(cut.groups.flatMap(\.items).allSatisfy { $0.item.attributeSet["title"] != nil })
+    #expect(untouched == whole)
+  }
+
+  /// Groups keeping a few items take their counts from SQLite and read items only until
+  /// every group has its few: far fewer rows than the items grouped.
+  @Test func groupsWithFewItemsStopReadingEarly() throws {
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
+    // A domain whose items all come last (the folder of notes) keeps the second reading most rows.
+    for (query, perGroup, share) in [(#"search domainIdentifier == "trails" | group by difficulty"#, 2, 0.5), (#"search * | group by domainIdentifier"#, 1, 0.8)] {
+      var options = SampleIndex.options
+      let whole = StatementLog()
+      options.statementLog = whole
+      var all: GroupedItems?
+      try executor.run(query, options: options) { if case .groupedItems(let g) = $0.content { all = g } }
+      let cut = StatementLog()
+      options.statementLog = cut
+      options.itemWindow = ItemWindow(first: 10, countsAll: true, itemsPerGroup: perGroup)
+      var few: GroupedItems?
+      try executor.run(query, options: options) { if case .groupedItems(let g) = $0.content { few = g } }
+      let items = try #require(all).groups.reduce(0) { $0 + $1.count }
+      #expect(whole.itemRowsRead >= items, "\(query)")
+      #expect(Double(cut.itemRowsRead) < share * Double(whole.itemRowsRead), "\(query): \(cut.itemRowsRead) rows of \(whole.itemRowsRead)")
+      #expect(few?.groups.map(\.count) == all?.groups.map(\.count), "\(query)")
+      #expect(cut.all.contains { $0.contains("count(") }, "the groups counted in SQLite: \(cut.all)")
     }
   }
 

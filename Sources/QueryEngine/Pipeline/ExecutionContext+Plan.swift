@@ -142,13 +142,18 @@ extension ExecutionContext {
     _ compiled: SQLCompiler.Compiled, batchSize: Int, attributes: Set<String>? = nil, _ batch: ([ResultItem]) throws -> Void
   ) throws {
     var batches = ItemBatches(size: batchSize, cancellation: cancellation)
-    try run(compiled) { row in
-      let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog, only: attributes, lazily: true)
-      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
-      result.engagement = Int(row.int64(7))
-      try batches.add(result, to: batch)
-    }
+    try run(compiled) { row in try batches.add(try resultItem(row, attributes: attributes), to: batch) }
     try batches.finish(to: batch)
+  }
+
+  /// The item of a row of an items statement (`SQLCompiler.itemColumns`, then relevance),
+  /// with only `attributes` decoded (nil: all).
+  private func resultItem(_ row: Statement, attributes: Set<String>?) throws -> ResultItem {
+    itemRowsRead += 1
+    let item = try StoredItem.decode(row: row, offset: 1, catalog: catalog, only: attributes, lazily: true)
+    var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(8))
+    result.engagement = Int(row.int64(7))
+    return result
   }
 
   /// The items of a compiled items step with only `attributes` decoded (item fields,
@@ -165,6 +170,71 @@ extension ExecutionContext {
       return nil
     }
     return .items(all)
+  }
+
+  /// The groups of a grouped-items step with at most `perGroup` items each (every group's
+  /// count whole), the kept items read whole (`hydrate`). With `counts` (the groups and their
+  /// counts from SQLite, in the order `group` gives them) the items are read in order, with
+  /// only the grouped attribute, until every group has its first ones: a terminal listing a
+  /// few titles per state of a million items reads a few thousand rows. Otherwise (or when an
+  /// item's value names no counted group) every item is read that way and grouped in Swift.
+  func groups(_ step: CompiledStep, counts: CompiledStep?, by target: AttributeTarget, keepingAtMost perGroup: Int) throws -> PipelineData {
+    guard case .groupedItems(let compiled, _) = step else { return try materialize(step) }
+    let attributes: Set<String>? = switch target {
+    case .attribute(let name, _): [name]
+    case .itemField: []
+    case .anyText, .anyAttribute: nil
+    }
+    var grouped: GroupedItems
+    if let counts, let counted = try firstItems(compiled, counts: counts, by: target, attributes: attributes, perGroup: perGroup) {
+      grouped = counted
+    } else {
+      var all: [ResultItem] = []
+      try items(compiled, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
+      grouped = Aggregation.group(all, by: target)
+    }
+    var kept: [ResultItem] = []
+    var seen = Set<Int64>()
+    for index in grouped.groups.indices {
+      grouped.groups[index].items = Array(grouped.groups[index].items.prefix(perGroup))
+      for item in grouped.groups[index].items where seen.insert(item.rowid).inserted { kept.append(item) }
+    }
+    guard attributes != nil else { return .groupedItems(grouped) }
+    var whole: [Int64: ResultItem] = [:]
+    for item in try hydrate(.items(kept)).resultItems { whole[item.rowid] = item }
+    for index in grouped.groups.indices {
+      grouped.groups[index].items = grouped.groups[index].items.compactMap { whole[$0.rowid] }
+    }
+    return .groupedItems(grouped)
+  }
+
+  /// The groups `counts` lists, each with its first `perGroup` items of `compiled` in order
+  /// (read with only `attributes`); nil when an item's value is not among the counted groups
+  /// (the two would disagree: the caller groups every item instead).
+  private func firstItems(
+    _ compiled: SQLCompiler.Compiled, counts: CompiledStep, by target: AttributeTarget, attributes: Set<String>?, perGroup: Int
+  ) throws -> GroupedItems? {
+    guard case .table(let table) = try materialize(counts) else { return nil }
+    var groups = table.rows.map { GroupedItems.Group(key: $0[0], items: [], count: Int($0[1].number ?? 0)) }
+    var slots: [Value: Int] = [:]
+    for (slot, group) in groups.enumerated() { slots[group.key] = slot }
+    var unfilled = groups.filter { min(perGroup, $0.count) > 0 }.count
+    var agrees = true
+    if unfilled > 0 {
+      try runRows(compiled) { row in
+        let item = try resultItem(row, attributes: attributes)
+        for key in Aggregation.values(of: target, in: item) {
+          guard let slot = slots[key] else { agrees = false; return true }
+          let wanted = min(perGroup, groups[slot].count)
+          guard groups[slot].items.count < wanted else { continue }
+          groups[slot].items.append(item)
+          if groups[slot].items.count == wanted { unfilled -= 1 }
+        }
+        return unfilled == 0
+      }
+    }
+    guard agrees, unfilled == 0 else { return nil }
+    return GroupedItems(attribute: target.displayName, groups: groups)
   }
 
   /// The items of a positions step: rowids (in rowid order) standing for items that hold

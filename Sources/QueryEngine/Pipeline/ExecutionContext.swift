@@ -91,6 +91,8 @@ package final class ExecutionContext {
   /// The statements run so far through `run(_:_:)`, in order: what `explain` shows for the
   /// same plan (the ranked index's per-candidate checks and fetches are not among them).
   public internal(set) var executedSQL: [String] = []
+  /// How many rows of items statements were read, for tests of the paths that stop early.
+  package internal(set) var itemRowsRead = 0
   /// Whether the file has a current ranked index, once asked.
   private var rankedIndexPresent: Bool?
 
@@ -268,6 +270,11 @@ package final class ExecutionContext {
 
   /// Runs a compiled statement, handing each row to `row`.
   func run(_ compiled: SQLCompiler.Compiled, _ row: (Statement) throws -> Void) throws {
+    try runRows(compiled, until: { try row($0); return false })
+  }
+
+  /// Runs `compiled`, handing each row to `row` until it returns true (or the rows end).
+  func runRows(_ compiled: SQLCompiler.Compiled, until row: (Statement) throws -> Bool) throws {
     try cancellation.check()
     executedSQL.append(compiled.sql)
     try installFunctions(for: compiled)
@@ -279,7 +286,7 @@ package final class ExecutionContext {
     defer { connection.checkIn(statement) }
     try statement.bind(compiled.arguments)
     do {
-      while try statement.step() { try row(statement) }
+      while try statement.step() { if try row(statement) { break } }
     } catch let error as DatabaseError where error.code == .interrupt || cancellation.isCancelled {
       _ = error
       throw QueryCancelled()

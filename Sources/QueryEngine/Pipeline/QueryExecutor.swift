@@ -55,10 +55,14 @@ public struct ItemWindow: Sendable, Hashable {
   /// Whether replies say how many items they would hold uncut (`Reply.total`), which costs a
   /// count of the matches.
   public var countsAll: Bool
+  /// When set, each group of a reply of groups holds at most this many items (its `count`
+  /// stays the whole group's): a terminal lists a few titles under each group.
+  public var itemsPerGroup: Int?
 
-  public init(first: Int, countsAll: Bool) {
+  public init(first: Int, countsAll: Bool, itemsPerGroup: Int? = nil) {
     self.first = max(0, first)
     self.countsAll = countsAll
+    self.itemsPerGroup = itemsPerGroup.map { max(0, $0) }
   }
 }
 
@@ -66,8 +70,12 @@ public struct ItemWindow: Sendable, Hashable {
 package final class StatementLog: Sendable {
   private let statements = Mutex<[String]>([])
   package init() {}
+  private let rows = Mutex(0)
   package func append(_ sql: [String]) { statements.withLock { $0 += sql } }
   package var all: [String] { statements.withLock { $0 } }
+  /// Rows of items statements the executions read (`ExecutionContext.itemRowsRead`).
+  package var itemRowsRead: Int { rows.withLock { $0 } }
+  package func addItemRows(_ count: Int) { rows.withLock { $0 += count } }
 }
 
 /// Parses, type-checks and runs queries over an index: parse -> graph -> type check -> plan
@@ -180,7 +188,10 @@ public struct QueryExecutor: Sendable {
     try index.readPassingErrors { connection in
       let context = try makeContext(connection, options: options)
       token = context.token
-      defer { options.statementLog?.append(context.executedSQL) }
+      defer {
+        options.statementLog?.append(context.executedSQL)
+        options.statementLog?.addItemRows(context.itemRowsRead)
+      }
       var run = Run(context: context, options: options, onReply: onReply)
       var plan = try planned(context)
       var variables: [String: Value] = [:]
@@ -300,6 +311,9 @@ private struct Run {
         if case .positions(let positions, let sortsRowids) = compiled {
           data = .items(try context.positions(positions, sortsRowids: sortsRowids))
           carried = .positions
+        } else if emit, offset == pipeline.steps.count - 1, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(_, let target) = compiled {
+          let counts = try pipeline.window?.count.map { try context.compile($0) }
+          data = try context.groups(compiled, counts: counts, by: target, keepingAtMost: perGroup)
         } else if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
           Self.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {
@@ -327,7 +341,10 @@ private struct Run {
       }
     }
     var total: Int?
-    if emit, let window = pipeline.window, var items = data {
+    if emit, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(var grouped) = data {
+      for index in grouped.groups.indices { grouped.groups[index].items = Array(grouped.groups[index].items.prefix(perGroup)) }
+      data = .groupedItems(grouped)
+    } else if emit, let window = pipeline.window, var items = data {
       // Stages that ran in Swift are cut after they ran, before their items are read whole.
       if window.countsAll { total = items.resultItems.count }
       if items.resultItems.count > window.first { items = items.replacingItems(Array(items.resultItems.prefix(window.first))) }

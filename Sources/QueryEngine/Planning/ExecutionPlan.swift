@@ -51,6 +51,8 @@ public struct ExecutionPlan: Sendable {
     public var count: SQLStep?
     /// Whether the reply says how many items the uncut reply holds (`Reply.total`).
     public var countsAll: Bool
+    /// For a reply of groups: the items each group keeps (`ItemWindow.itemsPerGroup`).
+    public var itemsPerGroup: Int?
   }
 
   /// One step of a pipeline.
@@ -146,7 +148,8 @@ extension ExecutionPlan {
       case .reference(let index): .reference(index)
       case .merge(let indexes): .merge(indexes)
       }
-      let cut = statement.isTerminal && !read.contains(position) && [.items, .scoredItems].contains(statement.outputType)
+      let cut = statement.isTerminal && !read.contains(position)
+        && ([.items, .scoredItems].contains(statement.outputType) || (statement.outputType == .groupedItems && window?.itemsPerGroup != nil))
       let pipeline = try Self.pipeline(
         statement.nodes, sql: sql, absorbed: [], label: statement.name, stage: "search", window: cut ? window : nil, ranked: ranked)
       statements.append(Statement(
@@ -202,7 +205,7 @@ extension ExecutionPlan {
     // statement counts them all (stages that run in Swift are cut after they run).
     var window: Window?
     if let itemWindow {
-      window = Window(first: itemWindow.first, countsAll: itemWindow.countsAll)
+      window = Window(first: itemWindow.first, countsAll: itemWindow.countsAll, itemsPerGroup: itemWindow.itemsPerGroup)
       if var plan = pending, plan.aggregate == nil, plan.groupBy == nil {
         if let limit = plan.limit, limit <= itemWindow.first {
           window = nil  // never longer than the window
@@ -215,6 +218,13 @@ extension ExecutionPlan {
           plan.limit = itemWindow.first
           pending = plan
         }
+      } else if let plan = pending, plan.aggregate == nil, plan.limit == nil, let group = plan.groupBy, itemWindow.itemsPerGroup != nil {
+        // Groups keeping a few items each: their counts from SQLite (one index for a text
+        // attribute), then the items in order until every group has its few.
+        var counting = plan
+        counting.groupBy = nil
+        counting.aggregate = .groupCount(group)
+        window?.count = SQLStep(plan: counting, operation: .groupCount(group), stages: absorbed, inherited: inherited.count)
       }
     }
     try finishSQL()

@@ -25,6 +25,8 @@ struct ReplyRenderer {
 
   /// Items shown in a terminal table when no limit is given.
   static let defaultTableLimit = 25
+  /// Titles shown under each group of a table.
+  static let itemsShownPerGroup = 5
 
   /// The items a query needs to read for this output: a table shows a screenful (or
   /// `--limit`) and says how many more there are, so it reads those first items (with room
@@ -34,7 +36,7 @@ struct ReplyRenderer {
     switch format {
     case .table:
       let shown = limit ?? Self.defaultTableLimit
-      return ItemWindow(first: shown + max(shown, 100), countsAll: true)
+      return ItemWindow(first: shown + max(shown, 100), countsAll: true, itemsPerGroup: Self.itemsShownPerGroup)
     case .json:
       return limit.map { ItemWindow(first: $0 + max($0, 100), countsAll: false) }
     case .csv:
@@ -179,8 +181,10 @@ struct ReplyRenderer {
       for group in grouped.groups {
         let key = VisibleText.visible(group.key.displayText, keepingLines: false)
         out += "  \(bold)\(key.isEmpty ? "(none)" : key)\(reset) (\(group.count))\n"
-        for item in group.items.prefix(5) { out += "    \(cut(VisibleText.visible(item.item.attributeSet.title ?? item.id, keepingLines: false), width - 4))\n" }
-        if group.items.count > 5 { out += "    \(dim)… \(group.items.count - 5) more\(reset)\n" }
+        let shown = group.items.prefix(Self.itemsShownPerGroup)
+        for item in shown { out += "    \(cut(VisibleText.visible(item.item.attributeSet.title ?? item.id, keepingLines: false), width - 4))\n" }
+        // The group's count: with an item window it holds more items than it carries.
+        if group.count > shown.count { out += "    \(dim)… \(group.count - shown.count) more\(reset)\n" }
       }
     case .count(let n):
       out += "  \(n)\n"
