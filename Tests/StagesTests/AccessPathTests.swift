@@ -589,6 +589,37 @@ import Testing
     }
   }
 
+  /// An OR of item lists (value tests, text searches) is one list, the union, whose items
+  /// are looked up by rowid: no scan of every item (`people "alex"` read a million records).
+  /// The answers are those of the parts searched apart, and of `people` in Swift.
+  @Test(arguments: [false, true])
+  func anOrOfListsLooksTheUnionUp(analyzed: Bool) throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    func ids(_ query: String) throws -> Set<String> {
+      var ids = Set<String>()
+      _ = try executor.run(query, options: options) { ids.formUnion($0.content.resultItems.map(\.id)) }
+      return ids
+    }
+    let parts = [#"stateOrProvince == "Utah"cd"#, #"keywords == "waterfall"c"#, #""launch""#, #"title == "*trail*"cd"#]
+    for (a, b) in [(0, 1), (1, 2), (2, 3), (0, 3)] {
+      let query = "search \(parts[a]) || \(parts[b])"
+      let statement = try #require(try statements(query, analyzed: analyzed).first)
+      #expect(statement.sql.contains(" UNION SELECT * FROM ("), "\(statement.sql)")
+      #expect(!statement.plan.lines.contains { $0.contains("SCAN i") }, "\(query): \(statement.plan.lines)")
+      let union = try ids("search \(parts[a])").union(try ids("search \(parts[b])"))
+      #expect(try ids(query) == union, "\(query)")
+      #expect(try ids(query + " | count").isEmpty)
+    }
+    // (A listing with a limit may walk the items in order and test the union instead.)
+    let people = #"search * | people "alex""#
+    let counted = try #require(try statements(people + " | count", analyzed: analyzed).first)
+    #expect(counted.sql.contains(" UNION SELECT * FROM ("), "\(counted.sql)")
+    #expect(!counted.plan.lines.contains { $0.contains("SCAN i") }, "\(counted.plan.lines)")
+    #expect(try ids(people) == Set((try inSwift(people)).resultItems.map(\.id)))
+    #expect(try !ids(people).isEmpty)
+  }
+
   /// A pattern reads the text as written from `vals_fold`, which holds it: no lookup of each
   /// value's row (at 1M items, 300,000 of them for `authorNames == "Alex*"`).
   @Test(arguments: [false, true])
