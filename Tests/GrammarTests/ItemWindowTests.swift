@@ -83,11 +83,19 @@ import Testing
   }
 
   /// Groups keeping a few items take their counts from SQLite and read items only until
-  /// every group has its few: far fewer rows than the items grouped.
+  /// every group has its few: the first items in order (here 20), and when some group has
+  /// none among them, the items in order until it has. Far fewer rows than the items grouped.
   @Test func groupsWithFewItemsStopReadingEarly() throws {
+    try ExecutionPlan.$leadingItems.withValue(20) { try groupsStopEarly() }
+  }
+
+  func groupsStopEarly() throws {
     let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
     // A domain whose items all come last (the folder of notes) keeps the second reading most rows.
-    for (query, perGroup, share) in [(#"search domainIdentifier == "trails" | group by difficulty"#, 2, 0.5), (#"search * | group by domainIdentifier"#, 1, 0.8)] {
+    for (query, perGroup, share) in [
+      (#"search domainIdentifier == "trails" | group by difficulty"#, 2, 0.3), (#"search "trail" | group by stateOrProvince"#, 1, 0.7),
+      (#"search * | group by domainIdentifier"#, 1, 0.9),
+    ] {
       var options = SampleIndex.options
       let whole = StatementLog()
       options.statementLog = whole
@@ -103,6 +111,11 @@ import Testing
       #expect(Double(cut.itemRowsRead) < share * Double(whole.itemRowsRead), "\(query): \(cut.itemRowsRead) rows of \(whole.itemRowsRead)")
       #expect(few?.groups.map(\.count) == all?.groups.map(\.count), "\(query)")
       #expect(cut.all.contains { $0.contains("count(") }, "the groups counted in SQLite: \(cut.all)")
+      if query.contains("difficulty") {
+        // Filled from the first 20 items: the statement over every match never ran.
+        #expect(cut.itemRowsRead <= 20)
+        #expect(!cut.all.contains(try #require(whole.all.last)), "\(cut.all)")
+      }
     }
   }
 

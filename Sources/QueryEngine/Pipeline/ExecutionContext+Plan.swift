@@ -178,7 +178,11 @@ extension ExecutionContext {
   /// only the grouped attribute, until every group has its first ones: a terminal listing a
   /// few titles per state of a million items reads a few thousand rows. Otherwise (or when an
   /// item's value names no counted group) every item is read that way and grouped in Swift.
-  func groups(_ step: CompiledStep, counts: CompiledStep?, by target: AttributeTarget, keepingAtMost perGroup: Int) throws -> PipelineData {
+  /// `leading`, the first items of the same order (a few hundred), is tried first: when every
+  /// group takes its few from them, the statement over every match never runs.
+  func groups(
+    _ step: CompiledStep, counts: CompiledStep?, leading: CompiledStep? = nil, by target: AttributeTarget, keepingAtMost perGroup: Int
+  ) throws -> PipelineData {
     guard case .groupedItems(let compiled, _) = step else { return try materialize(step) }
     let attributes: Set<String>? = switch target {
     case .attribute(let name, _): [name]
@@ -186,6 +190,10 @@ extension ExecutionContext {
     case .anyText, .anyAttribute: nil
     }
     var grouped: GroupedItems
+    let counts = try counts.map(materialize)
+    if let counts, let leading, let led = try firstItems(leading, counts: counts, by: target, perGroup: perGroup) {
+      return .groupedItems(led)
+    }
     if let counts, let counted = try firstItems(compiled, counts: counts, by: target, attributes: attributes, perGroup: perGroup) {
       grouped = counted
     } else {
@@ -208,33 +216,32 @@ extension ExecutionContext {
     return .groupedItems(grouped)
   }
 
+  /// The groups `counts` lists, each with its first `perGroup` items among the whole items of
+  /// `leading`; nil unless every group has them there.
+  private func firstItems(_ leading: CompiledStep, counts: PipelineData, by target: AttributeTarget, perGroup: Int) throws -> GroupedItems? {
+    guard var filler = GroupFiller(counts: counts, target: target, perGroup: perGroup) else { return nil }
+    if !filler.isFull {
+      try items(leading) { batch in
+        for item in batch where filler.agrees && !filler.isFull { filler.add(item) }
+      }
+    }
+    return filler.agrees && filler.isFull ? filler.grouped : nil
+  }
+
   /// The groups `counts` lists, each with its first `perGroup` items of `compiled` in order
   /// (read with only `attributes`); nil when an item's value is not among the counted groups
   /// (the two would disagree: the caller groups every item instead).
   private func firstItems(
-    _ compiled: SQLCompiler.Compiled, counts: CompiledStep, by target: AttributeTarget, attributes: Set<String>?, perGroup: Int
+    _ compiled: SQLCompiler.Compiled, counts: PipelineData, by target: AttributeTarget, attributes: Set<String>?, perGroup: Int
   ) throws -> GroupedItems? {
-    guard case .table(let table) = try materialize(counts) else { return nil }
-    var groups = table.rows.map { GroupedItems.Group(key: $0[0], items: [], count: Int($0[1].number ?? 0)) }
-    var slots: [Value: Int] = [:]
-    for (slot, group) in groups.enumerated() { slots[group.key] = slot }
-    var unfilled = groups.filter { min(perGroup, $0.count) > 0 }.count
-    var agrees = true
-    if unfilled > 0 {
+    guard var filler = GroupFiller(counts: counts, target: target, perGroup: perGroup) else { return nil }
+    if !filler.isFull {
       try runRows(compiled) { row in
-        let item = try resultItem(row, attributes: attributes)
-        for key in Aggregation.values(of: target, in: item) {
-          guard let slot = slots[key] else { agrees = false; return true }
-          let wanted = min(perGroup, groups[slot].count)
-          guard groups[slot].items.count < wanted else { continue }
-          groups[slot].items.append(item)
-          if groups[slot].items.count == wanted { unfilled -= 1 }
-        }
-        return unfilled == 0
+        filler.add(try resultItem(row, attributes: attributes))
+        return !filler.agrees || filler.isFull
       }
     }
-    guard agrees, unfilled == 0 else { return nil }
-    return GroupedItems(attribute: target.displayName, groups: groups)
+    return filler.agrees && filler.isFull ? filler.grouped : nil
   }
 
   /// The items of a positions step: rowids (in rowid order) standing for items that hold
@@ -405,5 +412,42 @@ struct ItemBatches {
 
   func finish(to deliver: ([ResultItem]) throws -> Void) throws {
     if !buffer.isEmpty || size == .max { try deliver(buffer) }
+  }
+}
+
+/// Groups counted in SQLite taking their first items as they come, in order.
+private struct GroupFiller {
+  private(set) var grouped: GroupedItems
+  private let target: AttributeTarget
+  private let perGroup: Int
+  private var slots: [Value: Int] = [:]
+  private var unfilled = 0
+  /// False once an item's value names no counted group.
+  private(set) var agrees = true
+
+  /// nil when `counts` is not the table of a group count.
+  init?(counts: PipelineData, target: AttributeTarget, perGroup: Int) {
+    guard case .table(let table) = counts else { return nil }
+    grouped = GroupedItems(
+      attribute: target.displayName, groups: table.rows.map { GroupedItems.Group(key: $0[0], items: [], count: Int($0[1].number ?? 0)) })
+    self.target = target
+    self.perGroup = perGroup
+    for (slot, group) in grouped.groups.enumerated() {
+      slots[group.key] = slot
+      if min(perGroup, group.count) > 0 { unfilled += 1 }
+    }
+  }
+
+  /// Whether every group has its first items.
+  var isFull: Bool { unfilled == 0 }
+
+  mutating func add(_ item: ResultItem) {
+    for key in Aggregation.values(of: target, in: item) {
+      guard let slot = slots[key] else { agrees = false; return }
+      let wanted = min(perGroup, grouped.groups[slot].count)
+      guard grouped.groups[slot].items.count < wanted else { continue }
+      grouped.groups[slot].items.append(item)
+      if grouped.groups[slot].items.count == wanted { unfilled -= 1 }
+    }
   }
 }

@@ -53,7 +53,15 @@ public struct ExecutionPlan: Sendable {
     public var countsAll: Bool
     /// For a reply of groups: the items each group keeps (`ItemWindow.itemsPerGroup`).
     public var itemsPerGroup: Int?
+    /// For a reply of groups counted in SQL: the first `leadingItems` items in order (from
+    /// the ranked index for a text search), from which the groups usually take their few
+    /// without the statement that sorts every match.
+    public var leading: SQLStep?
   }
+
+  /// How many items a window's `leading` step reads. A task-local so that tests can reach
+  /// it with a few items.
+  @TaskLocal package static var leadingItems = 500
 
   /// One step of a pipeline.
   public indirect enum Step: Sendable {
@@ -225,6 +233,10 @@ extension ExecutionPlan {
         counting.groupBy = nil
         counting.aggregate = .groupCount(group)
         window?.count = SQLStep(plan: counting, operation: .groupCount(group), stages: absorbed, inherited: inherited.count)
+        var leading = plan
+        leading.groupBy = nil
+        leading.limit = Self.leadingItems
+        window?.leading = SQLStep(plan: leading, operation: try operation(leading, ranked: ranked), stages: absorbed, inherited: inherited.count)
       }
     }
     try finishSQL()
