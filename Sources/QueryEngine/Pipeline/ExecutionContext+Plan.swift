@@ -201,12 +201,10 @@ extension ExecutionContext {
       try items(compiled, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
       grouped = Aggregation.group(all, by: target)
     }
+    grouped = grouped.keepingFirstItems(perGroup)
     var kept: [ResultItem] = []
     var seen = Set<Int64>()
-    for index in grouped.groups.indices {
-      grouped.groups[index].items = Array(grouped.groups[index].items.prefix(perGroup))
-      for item in grouped.groups[index].items where seen.insert(item.rowid).inserted { kept.append(item) }
-    }
+    for item in grouped.groups.flatMap(\.items) where seen.insert(item.rowid).inserted { kept.append(item) }
     guard attributes != nil else { return .groupedItems(grouped) }
     var whole: [Int64: ResultItem] = [:]
     for item in try hydrate(.items(kept)).resultItems { whole[item.rowid] = item }

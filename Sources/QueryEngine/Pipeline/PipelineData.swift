@@ -66,6 +66,13 @@ public struct GroupedItems: Sendable, Hashable {
     self.attribute = attribute
     self.groups = groups
   }
+
+  /// The same groups with at most `count` items each (their counts whole).
+  public func keepingFirstItems(_ count: Int) -> GroupedItems {
+    var kept = self
+    for index in kept.groups.indices { kept.groups[index].items = Array(kept.groups[index].items.prefix(count)) }
+    return kept
+  }
 }
 
 /// A table: column names in order and rows aligned with them.

@@ -342,9 +342,8 @@ private struct Run {
       }
     }
     var total: Int?
-    if emit, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(var grouped) = data {
-      for index in grouped.groups.indices { grouped.groups[index].items = Array(grouped.groups[index].items.prefix(perGroup)) }
-      data = .groupedItems(grouped)
+    if emit, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(let grouped) = data {
+      data = .groupedItems(grouped.keepingFirstItems(perGroup))
     } else if emit, let window = pipeline.window, var items = data {
       // Stages that ran in Swift are cut after they ran, before their items are read whole.
       if window.countsAll { total = items.resultItems.count }

@@ -12,9 +12,12 @@ final class SummaryCache: Sendable {
     var validFrom: Double?
     var validUntil: Double?
 
-    func covers(_ now: Double) -> Bool {
-      (validFrom.map { $0 <= now } ?? true) && (validUntil.map { now < $0 } ?? true)
-    }
+    func covers(_ now: Double) -> Bool { SummaryCache.window(from: validFrom, until: validUntil, covers: now) }
+  }
+
+  /// Whether the clock time `now` lies in `from ..< until` (nil is unbounded).
+  static func window(from: Double?, until: Double?, covers now: Double) -> Bool {
+    (from.map { $0 <= now } ?? true) && (until.map { now < $0 } ?? true)
   }
 
   private let entries = Mutex<[String: Entry]>([:])
@@ -111,7 +114,7 @@ extension SearchIndex {
       [.integer(indexID), .text(key), .integer(generation)],
       { (read($0), $0.isNull(1) ? nil : $0.double(1), $0.isNull(2) ? nil : $0.double(2)) }),
       let (value, validFrom, validUntil) = rows.first,
-      validFrom.map({ $0 <= now }) ?? true, validUntil.map({ now < $0 }) ?? true
+      SummaryCache.window(from: validFrom, until: validUntil, covers: now)
     else { return nil }
     return value
   }
@@ -127,11 +130,18 @@ extension SearchIndex {
     db.setBusyTimeout(milliseconds: 0)
     try? db.transaction(.immediate) {
       try db.execute(Self.summaryCacheTable)
-      try db.run(
-        "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
-        [.integer(indexID), .text(key), .integer(generation), validFrom.map(SQLValue.real) ?? .null,
-         validUntil.map(SQLValue.real) ?? .null, value])
+      try writeCacheRow(db, key: key, generation: generation, validFrom: validFrom, validUntil: validUntil, value: value)
     }
+  }
+
+  /// Writes one `summary_cache` row with `db`, inside the caller's transaction.
+  private func writeCacheRow(
+    _ db: Connection, key: String, generation: Int64, validFrom: Double?, validUntil: Double?, value: SQLValue
+  ) throws {
+    try db.run(
+      "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
+      [.integer(indexID), .text(key), .integer(generation), validFrom.map(SQLValue.real) ?? .null,
+       validUntil.map(SQLValue.real) ?? .null, value])
   }
 
   /// The clock times around `now` at which the same items are expired: from the latest
@@ -183,15 +193,13 @@ extension SearchIndex {
     do {
       try db.transaction(.immediate) {
         try db.execute(Self.summaryCacheTable)
-        try db.run(
-          "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
-          [.integer(indexID), .text(key), .integer(entry.summary.generation), entry.validFrom.map(SQLValue.real) ?? .null,
-           entry.validUntil.map(SQLValue.real) ?? .null, .text(entry.summary.jsonValue.compactText)])
+        try writeCacheRow(
+          db, key: key, generation: entry.summary.generation, validFrom: entry.validFrom, validUntil: entry.validUntil,
+          value: .text(entry.summary.jsonValue.compactText))
         if let state {
-          try db.run(
-            "INSERT OR REPLACE INTO summary_cache(indexId, scope, generation, validFrom, validUntil, summary) VALUES (?, ?, ?, ?, ?, ?)",
-            [.integer(indexID), .text(SummaryState.key(key)), .integer(state.generation), state.validFrom.map(SQLValue.real) ?? .null,
-             state.validUntil.map(SQLValue.real) ?? .null, .text(state.jsonValue.compactText)])
+          try writeCacheRow(
+            db, key: SummaryState.key(key), generation: state.generation, validFrom: state.validFrom, validUntil: state.validUntil,
+            value: .text(state.jsonValue.compactText))
         }
       }
       return true
@@ -215,7 +223,7 @@ extension SearchIndex {
     let attributes = try tallyAttributes(db, catalog: catalog)
     var state: SummaryState
     if let stored = Self.storedState(db, indexID: indexID, key: SummaryState.key(Self.summaryKey(scope))),
-      stored.validFrom.map({ $0 <= now }) ?? true, stored.validUntil.map({ now < $0 }) ?? true,
+      SummaryCache.window(from: stored.validFrom, until: stored.validUntil, covers: now),
       try stored.onlyAddedSince(db, generation: generation),
       let grown = try stored.adding(db, generation: generation, visible: visible, attributes: attributes)
     {
@@ -232,8 +240,8 @@ extension SearchIndex {
     let window = try Self.expiryWindow(db, now: now)
     (state.validFrom, state.validUntil) = (window.from, window.until)
     let summary = IndexSummary(
-      generation: generation, items: state.items, domains: SummaryState.counts(state.domains),
-      contentTypes: SummaryState.counts(state.contentTypes), attributeNames: names, attributes: state.tally.attributeCounts,
+      generation: generation, items: state.items, domains: SummaryState.sortedCounts(state.domains),
+      contentTypes: SummaryState.sortedCounts(state.contentTypes), attributeNames: names, attributes: state.tally.attributeCounts,
       knownValues: state.tally.knownValues, exampleValues: state.tally.exampleValues)
     return (SummaryCache.Entry(summary: summary, validFrom: window.from, validUntil: window.until), state)
   }

@@ -89,9 +89,9 @@ struct SummaryTally {
     }
   }
 
-  var attributes: [Attribute]
+  private(set) var attributes: [Attribute]
   /// Attribute id -> position in `attributes`.
-  var slots: [Int64: Int]
+  private var slots: [Int64: Int]
 
   init(attributes: [Int64: Attribute]) {
     self.attributes = Array(attributes.values)
@@ -187,5 +187,107 @@ struct SummaryTally {
       }.sorted { Self.bytesPrecede($0.fold, $1.fold) }
     }
     return known
+  }
+}
+
+// MARK: Growing and storing (`SummaryState`)
+
+extension SummaryTally {
+  /// Tallies one row of `SELECT item, attr, fold, str FROM vals` of a visible item whose
+  /// content type is `contentType`; rows arrive in key order.
+  mutating func add(_ row: Statement, contentType: String?) {
+    let item = row.int64(0)
+    guard let slot = slots[row.int64(1)] else { return }
+    let tallying = attributes[slot].isTallyingValues
+    attributes[slot].items.count(item)
+    guard tallying, !row.isNull(2), let fold = row.string(2) else { return }
+    let text = row.isNull(3) ? fold : row.string(3) ?? fold
+    attributes[slot].tally(item, fold: fold, text: text, contentType: contentType)
+  }
+
+  /// Takes the catalogue's attributes `catalog` (by id): new ones join with nothing tallied;
+  /// false when one the tally holds changed name, type or listing.
+  mutating func adopt(_ catalog: [Int64: Attribute]) -> Bool {
+    for (id, attribute) in catalog {
+      if let slot = slots[id] {
+        let kept = attributes[slot]
+        guard kept.name == attribute.name, kept.type == attribute.type, kept.isCustom == attribute.isCustom,
+          kept.listsExamples == attribute.listsExamples, kept.listsKnownValues == attribute.listsKnownValues
+        else { return false }
+      } else {
+        slots[id] = attributes.count
+        attributes.append(attribute)
+      }
+    }
+    return true
+  }
+
+  // MARK: Stored form
+
+  /// The tally as positional arrays: [id, name, type, custom, examples?, known?, items,
+  /// last item, exact values or null, folded values or null].
+  var jsonValue: JSONValue {
+    func last(_ item: Int64) -> JSONValue { .number(item == .min ? -1 : Double(item)) }
+    return .array(slots.sorted { $0.key < $1.key }.map { id, slot in
+      let attribute = attributes[slot]
+      let exact: JSONValue = attribute.exact.map { exact in
+        .array(exact.sorted { $0.key < $1.key }.map { .array([.string($0.key), .number(Double($0.value.items)), last($0.value.lastItem)]) })
+      } ?? .null
+      let folds: JSONValue = attribute.folds.map { folds in
+        .array(folds.sorted { $0.key < $1.key }.map { fold, entry in
+          .array([
+            .string(fold), .number(Double(entry.short.items)), last(entry.short.lastItem), entry.smallest.map(JSONValue.string) ?? .null,
+            .array(entry.contentTypes.map(JSONValue.string)),
+          ])
+        })
+      } ?? .null
+      return .array([
+        .number(Double(id)), .string(attribute.name), .string(attribute.type.description), .bool(attribute.isCustom),
+        .bool(attribute.listsExamples), .bool(attribute.listsKnownValues), .number(Double(attribute.items.items)),
+        last(attribute.items.lastItem), exact, folds,
+      ])
+    })
+  }
+
+  init?(json: JSONValue) {
+    func last(_ value: JSONValue) -> Int64? { value.intValue.map { $0 < 0 ? .min : Int64($0) } }
+    guard let list = json.arrayValue else { return nil }
+    var attributes: [Int64: Attribute] = [:]
+    for entry in list {
+      guard let fields = entry.arrayValue, fields.count == 10, let id = fields[0].intValue, let name = fields[1].stringValue,
+        let type = fields[2].stringValue.flatMap(AttributeType.init(parsing:)), let custom = fields[3].boolValue,
+        let examples = fields[4].boolValue, let known = fields[5].boolValue, let items = fields[6].intValue, let lastItem = last(fields[7])
+      else { return nil }
+      var attribute = Attribute(name: name, type: type, listing: nil, isCustom: custom)
+      attribute.listsExamples = examples
+      attribute.listsKnownValues = known
+      attribute.items = Tally(items: items, lastItem: lastItem)
+      if let exact = fields[8].arrayValue {
+        var values: [String: Tally] = [:]
+        for value in exact {
+          guard let parts = value.arrayValue, parts.count == 3, let text = parts[0].stringValue, let count = parts[1].intValue,
+            let lastItem = last(parts[2])
+          else { return nil }
+          values[text] = Tally(items: count, lastItem: lastItem)
+        }
+        attribute.exact = values
+      } else {
+        attribute.exact = nil
+      }
+      if let folds = fields[9].arrayValue {
+        var values: [String: FoldTally] = [:]
+        for value in folds {
+          guard let parts = value.arrayValue, parts.count == 5, let fold = parts[0].stringValue, let count = parts[1].intValue,
+            let lastItem = last(parts[2]), let types = parts[4].arrayValue
+          else { return nil }
+          values[fold] = FoldTally(short: Tally(items: count, lastItem: lastItem), smallest: parts[3].stringValue, contentTypes: types.compactMap(\.stringValue))
+        }
+        attribute.folds = values
+      } else {
+        attribute.folds = nil
+      }
+      attributes[Int64(id)] = attribute
+    }
+    self.init(attributes: attributes)
   }
 }

@@ -52,10 +52,7 @@ enum QueryCommand: Command {
     }
     var setup: QuerySetup
     do { setup = try QuerySetup(arguments, command: name) } catch let error as UsageError { throw error }
-    // Only the items the output shows are read; JSON gets them in one batch so that
-    // identical documents collapse across all of them before the cut.
-    setup.options.itemWindow = renderer.itemWindow
-    if format == "json", let window = renderer.itemWindow { setup.options.batchSize = max(setup.options.batchSize, window.first) }
+    setup.options = renderer.readingWhatItShows(setup.options)
     let start = Date()
     var first: Date?
     var assembler = ReplyAssembler()

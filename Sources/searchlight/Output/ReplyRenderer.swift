@@ -44,6 +44,15 @@ struct ReplyRenderer {
     }
   }
 
+  /// `options` reading only what this output shows (`itemWindow`); JSON gets those items in
+  /// one batch, so identical documents collapse across all of them before the cut.
+  func readingWhatItShows(_ options: QueryOptions) -> QueryOptions {
+    var options = options
+    options.itemWindow = itemWindow
+    if format == .json, let window = itemWindow { options.batchSize = max(options.batchSize, window.first) }
+    return options
+  }
+
   func render(_ reply: Reply) -> String {
     var reply = reply
     var identical: [String: Int] = [:]

@@ -123,12 +123,10 @@ final class ReplSession {
 
   private func runQuery(_ query: String, column: Int, origin: InputOrigin) throws {
     let start = Date()
-    var options = currentOptions()
     let executor = setup.executor
     var renderer = makeRenderer()
     // Only the items shown are read (`.why` shows the same ones), as in `query`.
-    options.itemWindow = renderer.itemWindow
-    if renderer.format == .json, let window = renderer.itemWindow { options.batchSize = max(options.batchSize, window.first) }
+    let options = renderer.readingWhatItShows(currentOptions())
     var assembler = ReplyAssembler()
     var replies: [Reply] = []
     var searchedText: String?
