@@ -1,17 +1,31 @@
 #!/bin/bash
-# The first question after a write (issue 20): N rounds of indexing one new item into
-# INDEX.db and timing the `plan` that follows (whole process, seconds). Use a copy of the
-# file: it gains N items.
-# usage: scripts/after-write.sh SEARCHLIGHT_BINARY INDEX.db N
+# The first question after a write (issue 20): N rounds of one write to INDEX.db, each
+# followed by a timed `plan` (whole process, seconds). Use a copy of the file: it changes.
+# MODE add (default): each round indexes one new item. edit: each round rewrites the same
+# note with new text. delete: each round indexes one item, plans, deletes it, and times
+# the plan after the delete.
+# usage: scripts/after-write.sh SEARCHLIGHT_BINARY INDEX.db N [add|edit|delete]
 set -euo pipefail
-S=$1; DB=$2; N=$3
+S=$1; DB=$2; N=$3; MODE=${4:-add}
 item=$(mktemp --suffix .jsonl)
 trap 'rm -f "$item"' EXIT
+note() { # id, text
+  echo "{\"id\":\"$1\",\"domain\":\"notes\",\"contentType\":\"note\",\"attributes\":{\"title\":\"After write $2\",\"textContent\":\"budget review $2\",\"keywords\":[\"budget\"]}}" > "$item"
+}
+timed() { { /usr/bin/time -f "%e" "$@" > /dev/null; } 2>&1 | tail -1; }
+if [ "$MODE" = edit ]; then note "after-write-$$-edited" 0; "$S" index --db "$DB" "$item" > /dev/null; fi
 "$S" plan --db "$DB" "which notes mention the budget" > /dev/null 2>&1
 for i in $(seq 1 "$N"); do
-  echo "{\"id\":\"after-write-$$-$i\",\"domain\":\"notes\",\"contentType\":\"note\",\"attributes\":{\"title\":\"After write $i\",\"textContent\":\"budget review $i\",\"keywords\":[\"budget\"]}}" > "$item"
-  w=$( { /usr/bin/time -f "%e" "$S" index --db "$DB" "$item" > /dev/null; } 2>&1 | tail -1 )
-  p=$( { /usr/bin/time -f "%e" "$S" plan --db "$DB" "which notes mention the budget" > /dev/null; } 2>&1 | tail -1 )
-  echo -n "index $w s, plan $p s; "
+  case "$MODE" in
+    add) note "after-write-$$-$i" "$i"; w=$(timed "$S" index --db "$DB" "$item") ;;
+    edit) note "after-write-$$-edited" "$i"; w=$(timed "$S" index --db "$DB" "$item") ;;
+    delete)
+      note "after-write-$$-$i" "$i"; "$S" index --db "$DB" "$item" > /dev/null
+      "$S" plan --db "$DB" "which notes mention the budget" > /dev/null
+      w=$(timed "$S" delete --db "$DB" --id "after-write-$$-$i") ;;
+    *) echo "unknown mode $MODE" >&2; exit 2 ;;
+  esac
+  p=$(timed "$S" plan --db "$DB" "which notes mention the budget")
+  echo -n "$MODE $w s, plan $p s; "
 done
 echo

@@ -29,7 +29,7 @@ import Testing
   func storedRows(_ path: String) throws -> [(scope: String, generation: Int64)] {
     let db = try Connection(path: path, readOnly: true, create: false)
     // The tallies summaries grow from (`SummaryState`) are stored beside them.
-    return try db.rows("SELECT scope, generation FROM summary_cache WHERE scope NOT LIKE 'tally %' ORDER BY scope") { ($0.string(0) ?? "", $0.int64(1)) }
+    return try db.rows("SELECT scope, generation FROM summary_cache WHERE scope NOT LIKE 'tally2 %' ORDER BY scope") { ($0.string(0) ?? "", $0.int64(1)) }
   }
 
   func known(_ summary: IndexSummary, _ attribute: String) -> [String] {
@@ -269,7 +269,7 @@ import Testing
         #expect(try storedRows(path).map(\.scope) == ["[]"])
         #expect(try storedRows(path).map(\.generation) == [generation])
         let tally = try Connection(path: path, readOnly: true, create: false)
-          .scalar("SELECT generation FROM summary_cache WHERE scope = 'tally []'")?.int64Value
+          .scalar("SELECT generation FROM summary_cache WHERE scope = 'tally2 []'")?.int64Value
         #expect(tally == generation, "the tally it came from, beside it")
         let reader = try SearchIndex(path: path)
         let summary = try reader.summary(scope: AccessScope())
@@ -294,10 +294,11 @@ import Testing
     return summary
   }
 
-  /// After a write that only adds items (to this named index or another), the summary grows
-  /// from the tally stored with the last one, reading only the new items' values, and equals
-  /// the summary of the whole value table; a rewrite, a delete, a migration-like change by a
-  /// writer that does not track it, and a clock past an expiry compute it whole.
+  /// After a write that adds, rewrites or deletes items (in this named index or another), the
+  /// summary grows from the tally stored with the last one, reading only the changed items'
+  /// values, and equals the summary of the whole value table; a write that removes more than
+  /// the log takes, a change by a writer that does not log it, and a clock past an expiry
+  /// compute it whole.
   @Test func aSummaryAfterAddedItemsGrowsFromTheLastOne() throws {
     try withTemporaryDirectory { dir in
       let path = dir.appendingPathComponent("index.db").path
@@ -345,14 +346,20 @@ import Testing
       try other.indexSearchableItems((0..<20).map { _ in randomItem() })
       try check(grew: true, "added to another named index")
       try index.indexSearchableItems([SearchableItem(uniqueIdentifier: "i5", domainIdentifier: "moved", attributeSet: AttributeSet([("title", .string("Rewritten"))]))])
-      try check(grew: false, "rewritten")
+      try check(grew: true, "rewritten")
       try index.indexSearchableItems((0..<10).map { _ in randomItem() })
       try check(grew: true, "added after a rewrite")
       _ = try index.deleteSearchableItems(withIdentifiers: ["i7", "i8"])
-      try check(grew: false, "deleted")
+      try check(grew: true, "deleted")
       _ = try other.deleteSearchableItems(withIdentifiers: ["i1410"])
       try index.indexSearchableItems((0..<10).map { _ in randomItem() })
-      try check(grew: false, "deleted in another named index, then added")
+      try check(grew: true, "deleted in another named index, then added")
+      // More removals in one write than the log takes (2% of the items): nothing logged, the
+      // whole pass.
+      _ = try index.deleteSearchableItems(withIdentifiers: (100..<400).map { "i\($0)" })
+      try check(grew: false, "deleted more than the log takes")
+      try index.indexSearchableItems((0..<10).map { _ in randomItem() })
+      try check(grew: true, "added after that")
       try index.indexSearchableItems((0..<10).map { _ in randomItem() })
       try check(grew: true, "added")
       // A writer that does not record what it did (an older binary): it rewrites an item and
@@ -375,6 +382,137 @@ import Testing
       let evenLater = AccessScope(now: utc(2026, 12, 25))
       #expect(try index.summary(scope: evenLater) == (try wholeSummary(path, scope: evenLater, in: dir)))
       #expect(index.summaryCache.additions.withLock { $0 } == before, "items expired between the two clocks")
+    }
+  }
+
+  /// Rewrites, merges and deletes of every kind, in two named indexes, advance the stored
+  /// tally: items that change visibility, domain or type, values whose last holder goes
+  /// (the examples and known values of an attribute that had too many come back), a rowid
+  /// reused after the largest item is deleted, an item rewritten twice in one write. Every
+  /// summary equals the whole value table's; once every tally is current the log is empty.
+  @Test func aSummaryAfterRewritesAndDeletesTakesThemOutOfTheLastOne() throws {
+    try withTemporaryDirectory { dir in
+      let path = dir.appendingPathComponent("index.db").path
+      let index = try SearchIndex(path: path)
+      let other = try SearchIndex(path: path, name: "other")
+      var random = SplitMix64(seed: 21)
+      let states = ["Utah", "UTAH", "utah", "Ütah", "Idaho", "Oregon", "Nevada", "California"]
+      let long = String(repeating: "Long name ", count: 9)
+      var next = 0
+      var live: [String] = []
+      func pick(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+      func randomItem(_ id: String? = nil) -> SearchableItem {
+        next += 1
+        var attributes: [(String, AttributeValue)] = [
+          ("title", .string("Item \(next)")), ("stateOrProvince", .string(pick(9) == 0 ? long : states[pick(states.count)])),
+          ("keywords", .list((0...pick(3)).map { _ in .string(["hike", "Hike", "desert", "río", "rio", "lake"][pick(6)]) })),
+          ("rating", .number(Double(pick(5)))),
+          // Just above the maximum of known values: deletes take it below.
+          ("codename", .string("code-\(next % 1_010)")),
+          // Twelve common values (the most examples listed) and rare ones.
+          ("tag", .string(pick(80) == 0 ? "rare \(next)" : "tag \(pick(12))")),
+        ]
+        if pick(4) == 0 { attributes.append(("projects", .list([.string("Project \(pick(30))")]))) }
+        return SearchableItem(
+          uniqueIdentifier: id ?? "i\(next)", domainIdentifier: [nil, "trails", "notes", "mail"][pick(4)],
+          contentType: [nil, "trail", "note", "email"][pick(4)],
+          expirationDate: pick(10) == 0 ? utc(2026, 12, 1 + pick(20)) : nil, protectionClass: pick(5) == 0 ? "private" : nil,
+          attributeSet: AttributeSet(attributes))
+      }
+      func add(_ count: Int, to target: SearchIndex? = nil) throws {
+        let items = (0..<count).map { _ in randomItem() }
+        try (target ?? index).indexSearchableItems(items)
+        if target == nil { live += items.map(\.uniqueIdentifier) }
+      }
+      func someLive(_ count: Int) -> [String] { (0..<count).map { _ in live[pick(live.count)] } }
+      let scopes = [AccessScope(now: Self.now), AccessScope(now: Self.now, protectionClasses: ["private"])]
+      var grew = 0
+      var rounds = 0
+      var reused = 0
+      func check(_ note: String) throws {
+        let before = index.summaryCache.additions.withLock { $0 }
+        for scope in scopes {
+          #expect(try index.summary(scope: scope) == (try wholeSummary(path, scope: scope, in: dir)), "\(note): \(scope.protectionClasses)")
+        }
+        grew += index.summaryCache.additions.withLock { $0 } - before
+        rounds += scopes.count
+      }
+      try add(1_200)
+      try add(30, to: other)
+      try check("first")
+      #expect(try index.summary(scope: scopes[1]).knownValues["codename"] == nil, "more codes than are listed")
+      for round in 0..<24 {
+        switch round % 6 {
+        case 0:
+          // Rewritten: new values, maybe another domain, type or protection; the same items
+          // again in a second write before the next summary.
+          let ids = someLive(8)
+          try index.indexSearchableItems(ids.map { randomItem($0) })
+          try index.indexSearchableItems(ids.prefix(5).map { randomItem($0) })
+        case 1:
+          // Merged: one attribute replaced, one removed.
+          let ids = someLive(6)
+          try index.updateSearchableItems(
+            ids.map { SearchableItem(uniqueIdentifier: $0, attributeSet: AttributeSet([("tag", .string("tag \(pick(12))"))])) },
+            removing: Dictionary(uniqueKeysWithValues: Set(ids).map { ($0, Set(["keywords"])) }))
+        case 2:
+          // Deleted, then the largest rowid deleted and reused by a new item in one write.
+          let doomed = Set(someLive(10))
+          _ = try index.deleteSearchableItems(withIdentifiers: Array(doomed))
+          live.removeAll { doomed.contains($0) }
+          let reader = try Connection(path: path, readOnly: true, create: false)
+          let largest = try reader.rows("SELECT rowid, id FROM items WHERE indexId = 1 ORDER BY rowid DESC LIMIT 1") {
+            ($0.int64(0), $0.string(1) ?? "")
+          }[0]
+          let added = randomItem()
+          try index.write { writer in
+            _ = try writer.delete(identifiers: [largest.1])
+            try writer.upsert(added)
+          }
+          live.removeAll { $0 == largest.1 }
+          live.append(added.uniqueIdentifier)
+          let rowid = try reader.scalar("SELECT rowid FROM items WHERE id = ?", [.text(added.uniqueIdentifier)])?.int64Value
+          if rowid == largest.0 { reused += 1 }
+        case 3:
+          // The same item rewritten twice in one write, beside added ones.
+          let id = someLive(1)[0]
+          try index.write { writer in
+            try writer.upsert(randomItem(id))
+            try writer.upsert(randomItem(id))
+            try writer.upsert(randomItem())
+          }
+        case 4:
+          // A few items gone; the other named index changes too.
+          _ = try index.deleteSearchableItems(withIdentifiers: someLive(3))
+          _ = try other.deleteSearchableItems(withIdentifiers: ["i\(1_201 + pick(30))"])
+          try add(5, to: other)
+        default:
+          try add(15)
+        }
+        try check("round \(round)")
+      }
+      // The values of many deleted items leave the known values and examples within bounds
+      // again (a whole pass decides), in several small writes.
+      for _ in 0..<6 {
+        let doomed = Set(someLive(30))
+        _ = try index.deleteSearchableItems(withIdentifiers: Array(doomed))
+        live.removeAll { doomed.contains($0) }
+        try check("many deleted")
+      }
+      // The last items with rare tags go: the twelve common ones are listed again.
+      let rare = try Connection(path: path, readOnly: true, create: false).rows(
+        "SELECT i.id FROM items i JOIN vals v ON v.item = i.rowid JOIN attributes a ON a.id = v.attr WHERE a.name = 'tag' AND v.fold LIKE 'rare%'"
+      ) { $0.string(0) ?? "" }
+      #expect(try index.summary(scope: scopes[1]).exampleValues["tag"] == nil)
+      _ = try index.deleteSearchableItems(withIdentifiers: rare)
+      try check("rare tags deleted")
+      #expect(try index.summary(scope: scopes[1]).exampleValues["tag"]?.count == 12)
+      #expect(grew * 4 >= rounds * 3 && grew < rounds, "\(grew) of \(rounds) summaries grew")
+      #expect(reused > 0, "a rowid was reused")
+      #expect(try index.summary(scope: scopes[1]).knownValues["codename"] != nil, "the codes are listed again")
+      let db = try Connection(path: path, readOnly: true, create: false)
+      #expect(try db.scalar("SELECT count(*) FROM summary_removed")?.int64Value == 0, "no tally needs the log")
+      #expect(try db.scalar("SELECT count(*) FROM summary_removed_vals")?.int64Value == 0)
     }
   }
 }

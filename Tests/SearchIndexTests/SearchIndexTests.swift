@@ -63,6 +63,29 @@ import Testing
     }
   }
 
+  /// An app's dates carry microseconds; the record keeps milliseconds. The value rows are
+  /// derived from what the record keeps, so `check` finds them in agreement and a comparison
+  /// on the value table matches the item as it reads back.
+  @Test func datesFinerThanAMillisecondAreStoredAsTheRecordKeepsThem() throws {
+    try withIndex { index, _ in
+      let fine = Date(timeIntervalSince1970: 1_741_411_978.883_23)
+      try index.indexSearchableItems([
+        SearchableItem(uniqueIdentifier: "fine", attributeSet: AttributeSet([
+          ("contentModificationDate", .date(fine)), ("importantDates", .list([.date(fine.addingTimeInterval(0.000_4))])),
+        ]))
+      ])
+      guard case .date(let stored)? = try index.item(withIdentifier: "fine")?.attributeSet["contentModificationDate"] else {
+        Issue.record("no date read back")
+        return
+      }
+      #expect(stored != fine && abs(stored.timeIntervalSince(fine)) < 0.001)
+      let numbers = try index.read { db in try db.rows("SELECT num FROM vals WHERE num IS NOT NULL ORDER BY attr") { $0.double(0) } }
+      #expect(numbers.contains(stored.timeIntervalSince1970))
+      #expect(!numbers.contains(fine.timeIntervalSince1970))
+      #expect(try index.checkIntegrity().isHealthy)
+    }
+  }
+
   @Test func customTypesAreRecordedInTheCatalogue() throws {
     try withIndex { index, _ throws in
       try index.indexSearchableItems([Self.everyType])

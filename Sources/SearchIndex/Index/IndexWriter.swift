@@ -13,10 +13,11 @@ package struct IndexWriter {
   /// Attributes known to have long text values (`attributes.hasLong`).
   private var longAttributes = Set<Int64>()
   private var changed = false
-  /// True once this transaction rewrote or deleted an existing item (not only added): the
-  /// planner's summary of a later generation can then not be the old one plus the new items
-  /// (`SummaryState`).
+  /// True once this transaction rewrote or deleted an existing item (not only added), for
+  /// binaries whose summaries grow only across added items (`SummaryState.rewrittenKey`).
   private var rewrites = false
+  /// The items this transaction rewrites or deletes, as they were (`SummaryLog`).
+  private var removals: SummaryLog.Recorder
   /// Items written or deleted in this transaction.
   private(set) var rowsWritten = 0
   /// Items `upsert` left alone because they were stored exactly as given.
@@ -33,6 +34,7 @@ package struct IndexWriter {
     self.catalog = try SearchIndex.loadCatalog(connection)
     self.storesText = try connection.scalar("SELECT value FROM meta WHERE key = ?", [.text("storesText:\(indexID)")])?.int64Value != 0
     self.ranked = RankedWriter(connection: connection, indexID: indexID)
+    self.removals = try SummaryLog.Recorder(connection)
     for (name, id, long) in try db.rows("SELECT name, id, hasLong FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1), $0.int64(2)) }) {
       attributeIDs[name] = id
       if long != 0 { longAttributes.insert(id) }
@@ -150,6 +152,9 @@ package struct IndexWriter {
   package mutating func upsert(_ item: SearchableItem) throws -> Bool {
     try validate(item)
     var stored = item.attributeSet
+    // Dates as the record keeps them, so the value rows agree with it (an app's `Date()` has
+    // microseconds; the record, milliseconds).
+    for (name, value) in stored.entries where value.holdsDate { stored[name] = value.atStoredPrecision }
     var unstoredText: String?
     if !storesText, let text = stored["textContent"] {
       // Searchable, not stored: the text goes to the full-text index (and `fts_unstored`,
@@ -166,6 +171,7 @@ package struct IndexWriter {
       }
       rowid = existing.rowid
       rewrites = true
+      try removals.record(db, rowid: rowid)
       try removeDerivedRows(rowid, record: existing.attributes)
       let update = try db.cachedStatement(
         "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
@@ -293,6 +299,7 @@ package struct IndexWriter {
     try db.run("INSERT INTO doomed(rowid) \(selection)", arguments)
     let count = Int(try db.scalar("SELECT count(*) FROM doomed")?.int64Value ?? 0)
     guard count > 0 else { return 0 }
+    try removals.recordDoomed(db, count: count)
     if try db.scalar("SELECT count(*) FROM items")?.int64Value == Int64(count) {
       // Every item of the file goes: one command empties the full-text index.
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
@@ -390,6 +397,14 @@ package struct IndexWriter {
   /// Marks the transaction as a change, so the generation moves when it commits.
   package mutating func markChanged() { changed = true }
 
+  /// Marks the transaction as one that rewrote value rows behind the log's back (a rebuild):
+  /// no summary grows across it.
+  package mutating func markValuesRewritten() {
+    changed = true
+    rewrites = true
+    removals.giveUp()
+  }
+
   /// Records the catalogue, writes the ranked postings and bumps the generation; called
   /// before the transaction commits.
   /// Commits what this transaction wrote so far and goes on in a new one (`index --batch`):
@@ -421,6 +436,7 @@ package struct IndexWriter {
         try setMeta.execute([.text(SummaryState.rewrittenKey), .integer(rewrites ? generation + 1 : generation)])
       }
       try setMeta.execute([.text(SummaryState.trackedKey), .integer(generation + 1)])
+      try removals.finish(db)
       try db.run("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
       try ranked.stampGeneration()
     }

@@ -37,6 +37,9 @@
 ///   text, keyed by item rowid; deleted with the item and whenever it is rewritten.
 /// - `summary_cache` (created by the first reader that needs it, see `SearchIndex+Summary`):
 ///   the planner's vocabulary per named index, access scope and generation.
+/// - `summary_removed`, `summary_removed_vals` (created by the first write that rewrites or
+///   deletes, see `SummaryLog`): items as they were before a rewrite or delete, kept only
+///   until every stored summary tally has taken them out.
 /// - `embedding_status`: items that have no vector for a reason: `failed` (the endpoint
 ///   rejected them; `embeddings --pending` retries) or `empty` (no text to embed).
 package enum Schema {

@@ -47,6 +47,7 @@ enum SchemaMigration {
     try db.run(
       "INSERT OR REPLACE INTO meta(key, value) VALUES (?, (SELECT value + 1 FROM meta WHERE key = 'generation'))",
       [.text(SummaryState.rewrittenKey)])
+    try SummaryLog.raiseUnlogged(db, to: try SearchIndex.generation(in: db) + 1)
   }
 
   private static func migrateFullText(_ db: Connection) throws {

@@ -216,6 +216,7 @@ extension SearchIndex {
     try writeTyped { writer in
       let db = writer.db
       let id = SQLValue.integer(writer.indexID)
+      writer.markValuesRewritten()
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
       try SchemaMigration.refillFullText(db, catalog: writer.catalog, where: "1")
       try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [id])

@@ -200,6 +200,8 @@ extension SearchIndex {
           try writeCacheRow(
             db, key: SummaryState.key(key), generation: state.generation, validFrom: state.validFrom, validUntil: state.validUntil,
             value: .text(state.jsonValue.compactText))
+          // What this tally no longer needs of the removed items' log may go now.
+          try SummaryLog.prune(db)
         }
       }
       return true
@@ -209,9 +211,10 @@ extension SearchIndex {
   }
 
   /// Reads the summary from the tables, in the caller's read transaction, with the tally it
-  /// came from (nil for a file without `items_type_scope`). When only items were added since
-  /// the tally stored for the scope, the tally grows by the new items' values
-  /// (`SummaryState`); otherwise the whole value table is read.
+  /// came from (nil for a file without `items_type_scope`). When every change since the
+  /// tally stored for the scope is known (items added, or rewritten and deleted ones in
+  /// `SummaryLog`), the tally advances by those items (`SummaryState`); otherwise the whole
+  /// value table is read.
   private func computeSummary(_ db: Connection, scope: AccessScope, generation: Int64) throws -> (SummaryCache.Entry, SummaryState?) {
     let visible = scope.sqlCondition(alias: "i", indexID: indexID)
     let now = scope.now.timeIntervalSince1970
@@ -224,8 +227,8 @@ extension SearchIndex {
     var state: SummaryState
     if let stored = Self.storedState(db, indexID: indexID, key: SummaryState.key(Self.summaryKey(scope))),
       SummaryCache.window(from: stored.validFrom, until: stored.validUntil, covers: now),
-      try stored.onlyAddedSince(db, generation: generation),
-      let grown = try stored.adding(db, generation: generation, visible: visible, attributes: attributes)
+      try stored.canAdvance(db, to: generation),
+      let grown = try stored.advanced(db, generation: generation, visible: visible, attributes: attributes)
     {
       summaryCache.additions.withLock { $0 += 1 }
       state = grown

@@ -28,6 +28,8 @@ struct SummaryTally {
     /// Distinct folded values; nil once there are more than the maximum (or when the
     /// attribute lists no known values).
     var folds: [String: FoldTally]?
+    /// False in a tally of removed items (`SummaryState`), which keeps every value it saw.
+    var limitsValues = true
 
     /// Whether values are still tallied (the attribute may still list some).
     var isTallyingValues: Bool { exact != nil || folds != nil }
@@ -36,13 +38,13 @@ struct SummaryTally {
     mutating func tally(_ item: Int64, fold: String, text: String, contentType: String?) {
       if exact != nil {
         exact![text, default: Tally()].count(item)
-        if exact!.count > IndexSummary.maximumExampleValues { exact = nil }
+        if limitsValues, exact!.count > IndexSummary.maximumExampleValues { exact = nil }
       }
       guard folds != nil else { return }
       // SQLite's `length` counts characters; a text of few enough bytes has few enough.
       let short = text.utf8.count <= IndexSummary.maximumValueLength || text.unicodeScalars.count <= IndexSummary.maximumValueLength
       folds![fold, default: FoldTally()].add(item, text: text, contentType: contentType, short: short)
-      if folds!.count > IndexSummary.maximumKnownValues { folds = nil }
+      if limitsValues, folds!.count > IndexSummary.maximumKnownValues { folds = nil }
     }
 
     /// `listing` is the catalogue's type of the attribute (nil lists no values).
@@ -57,7 +59,9 @@ struct SummaryTally {
     }
   }
 
-  /// Distinct items holding one value (items arrive in ascending order).
+  /// Distinct items holding one value. An item's values arrive together, so the last item
+  /// counted is all it takes to count each item once; which item came last means nothing
+  /// once another item's values come (items removed or written again arrive out of order).
   struct Tally {
     var items = 0
     var lastItem = Int64.min
@@ -68,24 +72,77 @@ struct SummaryTally {
         lastItem = item
       }
     }
+
+    /// Takes away `removed`'s items; false when that is more than were counted.
+    mutating func subtract(_ removed: Tally) -> Bool {
+      items -= removed.items
+      lastItem = .min
+      return items >= 0
+    }
   }
 
-  /// One folded value: its items, smallest spelling and content types, from the values no
-  /// longer than `IndexSummary.maximumValueLength` (a longer one counts only as a distinct fold).
+  /// Names (spellings, content types) each with the distinct items that have them.
+  struct NamedTallies {
+    private(set) var entries: [(name: String, items: Tally)] = []
+
+    mutating func count(_ name: String, item: Int64) {
+      if let at = entries.firstIndex(where: { $0.name == name }) {
+        entries[at].items.count(item)
+      } else {
+        entries.append((name, Tally(items: 1, lastItem: item)))
+      }
+    }
+
+    /// Takes away `removed`'s counts; false when a name was not there or had fewer items.
+    mutating func subtract(_ removed: NamedTallies) -> Bool {
+      for (name, tally) in removed.entries {
+        guard let at = entries.firstIndex(where: { $0.name == name }), entries[at].items.subtract(tally) else { return false }
+        if entries[at].items.items == 0 { entries.remove(at: at) }
+      }
+      return true
+    }
+
+    var names: [String] { entries.map(\.name) }
+
+    var jsonValue: JSONValue { .array(entries.map { .array([.string($0.name), .number(Double($0.items.items))]) }) }
+
+    init() {}
+
+    init?(json: JSONValue?) {
+      guard let list = json?.arrayValue else { return nil }
+      for entry in list {
+        guard let pair = entry.arrayValue, pair.count == 2, let name = pair[0].stringValue, let count = pair[1].intValue, count > 0
+        else { return nil }
+        entries.append((name, Tally(items: count)))
+      }
+    }
+  }
+
+  /// One folded value: the items with it, and of the values no longer than
+  /// `IndexSummary.maximumValueLength` (a longer one counts only as a distinct fold) the
+  /// items, spellings and content types, each spelling and type with its items so that
+  /// removing an item takes away exactly what it brought.
   struct FoldTally {
+    var all = Tally()
     var short = Tally()
-    var smallest: String?
-    var contentTypes: [String] = []
+    var spellings = NamedTallies()
+    var contentTypes = NamedTallies()
+
+    /// The spelling listed for the fold: the smallest in byte order.
+    var smallest: String? { spellings.names.min(by: SummaryTally.bytesPrecede) }
 
     mutating func add(_ item: Int64, text: String, contentType: String?, short: Bool) {
+      all.count(item)
       guard short else { return }
       self.short.count(item)
-      if let kept = smallest {
-        if text != kept, SummaryTally.bytesPrecede(text, kept) { smallest = text }
-      } else {
-        smallest = text
-      }
-      if let contentType, !contentTypes.contains(contentType) { contentTypes.append(contentType) }
+      spellings.count(text, item: item)
+      if let contentType { contentTypes.count(contentType, item: item) }
+    }
+
+    /// Takes away `removed`'s counts; false when they were not all there.
+    mutating func subtract(_ removed: FoldTally) -> Bool {
+      all.subtract(removed.all) && short.subtract(removed.short) && spellings.subtract(removed.spellings)
+        && contentTypes.subtract(removed.contentTypes)
     }
   }
 
@@ -182,7 +239,7 @@ struct SummaryTally {
       known[attribute.name] = folds.compactMap { fold, entry in
         entry.smallest.map {
           IndexSummary.KnownValue(
-            attribute: attribute.name, fold: fold, value: $0, count: entry.short.items, contentTypes: entry.contentTypes.sorted())
+            attribute: attribute.name, fold: fold, value: $0, count: entry.short.items, contentTypes: entry.contentTypes.names.sorted())
         }
       }.sorted { Self.bytesPrecede($0.fold, $1.fold) }
     }
@@ -222,65 +279,125 @@ extension SummaryTally {
     return true
   }
 
+  /// A tally of the same attributes with nothing counted that keeps every value it sees
+  /// (for the values of removed items, `SummaryState`).
+  func emptyCopy() -> SummaryTally {
+    var copy = self
+    for slot in copy.attributes.indices {
+      var attribute = copy.attributes[slot]
+      attribute.items = Tally()
+      attribute.exact = attribute.listsExamples ? [:] : nil
+      attribute.folds = attribute.listsKnownValues ? [:] : nil
+      attribute.limitsValues = false
+      copy.attributes[slot] = attribute
+    }
+    return copy
+  }
+
+  /// What an attribute lost that this tally no longer lists (it had too many values): the
+  /// removed values may have been the last of some, so whether it still has too many is
+  /// for the caller to find out from the tables.
+  struct Outgrown {
+    var attribute: Int64
+    /// Removed folded values, when the known values had been dropped.
+    var folds: [String]
+    /// True when the examples had been dropped.
+    var examples: Bool
+  }
+
+  /// Takes away the tally `removed` (an `emptyCopy` of this one that counted removed items);
+  /// nil when it holds more than this one counted (the two disagree: the caller falls back
+  /// to the whole pass). Returns the attributes whose dropped lists may have to come back.
+  mutating func subtract(_ removed: SummaryTally) -> [Outgrown]? {
+    var outgrown: [Outgrown] = []
+    for (id, removedSlot) in removed.slots {
+      let gone = removed.attributes[removedSlot]
+      guard gone.items.items > 0 else { continue }
+      guard let slot = slots[id], attributes[slot].items.subtract(gone.items) else { return nil }
+      var attribute = attributes[slot]
+      var lost = Outgrown(attribute: id, folds: [], examples: false)
+      if let goneExact = gone.exact, !goneExact.isEmpty {
+        if attribute.exact != nil {
+          for (text, tally) in goneExact {
+            guard attribute.exact![text]?.subtract(tally) == true else { return nil }
+            if attribute.exact![text]!.items == 0 { attribute.exact![text] = nil }
+          }
+        } else if attribute.listsExamples {
+          lost.examples = true
+        }
+      }
+      if let goneFolds = gone.folds, !goneFolds.isEmpty {
+        if attribute.folds != nil {
+          for (fold, tally) in goneFolds {
+            guard attribute.folds![fold]?.subtract(tally) == true else { return nil }
+            if attribute.folds![fold]!.all.items == 0 { attribute.folds![fold] = nil }
+          }
+        } else if attribute.listsKnownValues {
+          lost.folds = Array(goneFolds.keys)
+        }
+      }
+      attributes[slot] = attribute
+      if lost.examples || !lost.folds.isEmpty { outgrown.append(lost) }
+    }
+    return outgrown
+  }
+
   // MARK: Stored form
 
   /// The tally as positional arrays: [id, name, type, custom, examples?, known?, items,
-  /// last item, exact values or null, folded values or null].
+  /// exact values [text, items] or null, folded values or null], each folded value [fold,
+  /// items, items with a short value, spellings [text, items], content types [type, items]].
   var jsonValue: JSONValue {
-    func last(_ item: Int64) -> JSONValue { .number(item == .min ? -1 : Double(item)) }
-    return .array(slots.sorted { $0.key < $1.key }.map { id, slot in
+    .array(slots.sorted { $0.key < $1.key }.map { id, slot in
       let attribute = attributes[slot]
       let exact: JSONValue = attribute.exact.map { exact in
-        .array(exact.sorted { $0.key < $1.key }.map { .array([.string($0.key), .number(Double($0.value.items)), last($0.value.lastItem)]) })
+        .array(exact.sorted { $0.key < $1.key }.map { .array([.string($0.key), .number(Double($0.value.items))]) })
       } ?? .null
       let folds: JSONValue = attribute.folds.map { folds in
         .array(folds.sorted { $0.key < $1.key }.map { fold, entry in
           .array([
-            .string(fold), .number(Double(entry.short.items)), last(entry.short.lastItem), entry.smallest.map(JSONValue.string) ?? .null,
-            .array(entry.contentTypes.map(JSONValue.string)),
+            .string(fold), .number(Double(entry.all.items)), .number(Double(entry.short.items)), entry.spellings.jsonValue,
+            entry.contentTypes.jsonValue,
           ])
         })
       } ?? .null
       return .array([
         .number(Double(id)), .string(attribute.name), .string(attribute.type.description), .bool(attribute.isCustom),
-        .bool(attribute.listsExamples), .bool(attribute.listsKnownValues), .number(Double(attribute.items.items)),
-        last(attribute.items.lastItem), exact, folds,
+        .bool(attribute.listsExamples), .bool(attribute.listsKnownValues), .number(Double(attribute.items.items)), exact, folds,
       ])
     })
   }
 
   init?(json: JSONValue) {
-    func last(_ value: JSONValue) -> Int64? { value.intValue.map { $0 < 0 ? .min : Int64($0) } }
     guard let list = json.arrayValue else { return nil }
     var attributes: [Int64: Attribute] = [:]
     for entry in list {
-      guard let fields = entry.arrayValue, fields.count == 10, let id = fields[0].intValue, let name = fields[1].stringValue,
+      guard let fields = entry.arrayValue, fields.count == 9, let id = fields[0].intValue, let name = fields[1].stringValue,
         let type = fields[2].stringValue.flatMap(AttributeType.init(parsing:)), let custom = fields[3].boolValue,
-        let examples = fields[4].boolValue, let known = fields[5].boolValue, let items = fields[6].intValue, let lastItem = last(fields[7])
+        let examples = fields[4].boolValue, let known = fields[5].boolValue, let items = fields[6].intValue
       else { return nil }
       var attribute = Attribute(name: name, type: type, listing: nil, isCustom: custom)
       attribute.listsExamples = examples
       attribute.listsKnownValues = known
-      attribute.items = Tally(items: items, lastItem: lastItem)
-      if let exact = fields[8].arrayValue {
+      attribute.items = Tally(items: items)
+      if let exact = fields[7].arrayValue {
         var values: [String: Tally] = [:]
         for value in exact {
-          guard let parts = value.arrayValue, parts.count == 3, let text = parts[0].stringValue, let count = parts[1].intValue,
-            let lastItem = last(parts[2])
+          guard let parts = value.arrayValue, parts.count == 2, let text = parts[0].stringValue, let count = parts[1].intValue
           else { return nil }
-          values[text] = Tally(items: count, lastItem: lastItem)
+          values[text] = Tally(items: count)
         }
         attribute.exact = values
       } else {
         attribute.exact = nil
       }
-      if let folds = fields[9].arrayValue {
+      if let folds = fields[8].arrayValue {
         var values: [String: FoldTally] = [:]
         for value in folds {
-          guard let parts = value.arrayValue, parts.count == 5, let fold = parts[0].stringValue, let count = parts[1].intValue,
-            let lastItem = last(parts[2]), let types = parts[4].arrayValue
+          guard let parts = value.arrayValue, parts.count == 5, let fold = parts[0].stringValue, let all = parts[1].intValue,
+            let short = parts[2].intValue, let spellings = NamedTallies(json: parts[3]), let types = NamedTallies(json: parts[4])
           else { return nil }
-          values[fold] = FoldTally(short: Tally(items: count, lastItem: lastItem), smallest: parts[3].stringValue, contentTypes: types.compactMap(\.stringValue))
+          values[fold] = FoldTally(all: Tally(items: all), short: Tally(items: short), spellings: spellings, contentTypes: types)
         }
         attribute.folds = values
       } else {

@@ -33,6 +33,25 @@ public enum AttributeValue: Sendable, Hashable {
     }
   }
 
+  /// The value as a stored record keeps it: dates to the millisecond (`ISO8601.format` writes
+  /// no finer), so what the index derives from a value agrees with the value read back.
+  var atStoredPrecision: AttributeValue {
+    switch self {
+    case .date(let d): .date(ISO8601.parse(ISO8601.format(d)) ?? d)
+    case .list(let values) where values.contains(where: \.holdsDate): .list(values.map(\.atStoredPrecision))
+    default: self
+    }
+  }
+
+  /// Whether the value is or holds a date.
+  var holdsDate: Bool {
+    switch self {
+    case .date: true
+    case .list(let values): values.contains(where: \.holdsDate)
+    default: false
+    }
+  }
+
   /// The canonical JSON form: dates as ISO-8601 text in UTC.
   public var jsonValue: JSONValue {
     switch self {
