@@ -320,9 +320,9 @@ import Testing
   }
 
   /// A text search alone, in a file of one named index, takes the scope's hidden rows out of
-  /// its match by rowid (`sl_visible`): its count reads no item, and its best k are scored
-  /// and cut before any item is read. Both give what listing every match gives, in scopes
-  /// that hide protected items, grant them, and hide expired ones.
+  /// its match by rowid (`sl_visible`): its count reads no item, and its best k (by relevance
+  /// or by sort keys) are scored and cut before any item is read. All give what listing every
+  /// match gives, in scopes that hide protected items, grant them, and hide expired ones.
   @Test func aTextSearchAloneReadsNoItemBeforeItsBest() throws {
     for query in [#"search "password" | count"#, #"search "password" | limit 2 | count"#] {
       let count = try #require(try statements(query).first)
@@ -335,6 +335,14 @@ import Testing
     let coroutine = try #require(lines.firstIndex(of: "CO-ROUTINE f"), "\(lines)")
     let items = try #require(lines.firstIndex { $0.hasPrefix("SEARCH o USING INTEGER PRIMARY KEY") }, "\(lines)")
     #expect(coroutine < items && Self.readsFTS(lines[coroutine + 1]), "\(lines)")
+    // Sorted by an attribute, the same: keys looked up by rowid, every match's record never
+    // carried through the sort.
+    let sorted = try #require(try statements(#"search "mist trai*" | sort rating desc | limit 3"#).first)
+    let sortedLines = sorted.plan.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    let sortedCoroutine = try #require(sortedLines.firstIndex(of: "CO-ROUTINE f"), "\(sortedLines)")
+    let sortedItems = try #require(sortedLines.firstIndex { $0.hasPrefix("SEARCH o USING INTEGER PRIMARY KEY") }, "\(sortedLines)")
+    #expect(sortedCoroutine < sortedItems && Self.readsFTS(sortedLines[sortedCoroutine + 1]), "\(sortedLines)")
+    #expect(!sortedLines.contains { $0.hasPrefix("SEARCH i") || $0.hasPrefix("SCAN i") }, "\(sortedLines)")
 
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
     let scopes = [
@@ -360,6 +368,13 @@ import Testing
         #expect(try run(#"search "\#(words)" | count"#).count == listed.count, "\(words)")
         #expect(try run(#"search "\#(words)" | limit 2 | count"#).count == min(2, listed.count), "\(words)")
         #expect(try run(#"search "\#(words)" | top 3"#).items == Array(listed.prefix(3)), "\(words)")
+        // Sorted by attributes (missing values last, relevance breaking ties): the first k
+        // of the whole sorted list.
+        for sort in ["rating desc", "distance", "keywords desc, title", "title asc, rating desc"] {
+          let sorted = try run(#"search "\#(words)" | sort \#(sort)"#).items
+          #expect(try run(#"search "\#(words)" | sort \#(sort) | limit 4"#).items == Array(sorted.prefix(4)), "\(words) \(sort)")
+          #expect(Set(sorted) == Set(listed), "\(words) \(sort)")
+        }
         counts.append(listed.count)
       }
       countsPerScope.append(counts)

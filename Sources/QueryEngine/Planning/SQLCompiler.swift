@@ -309,23 +309,47 @@ public struct SQLCompiler {
       + bound + " AND " + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?", [.integer(Int64(limit))])
   }
 
-  /// The best `limit` matches of a text search in relevance order, cut before any item is
-  /// read (`asVisibleMatches`): the match is scored, the rest of the predicate tested on its
-  /// rowids, and only the items returned are fetched (the scope repeated on them as a guard).
-  /// Read through the items, every match cost a random read of its row (58,000 matches of
-  /// "budget review" at 1M: a quarter of a second). Nil for a plan without a limit, or sorted
-  /// by anything but relevance.
+  /// The first `limit` matches of a text search in the plan's order (relevance, or sort keys
+  /// with relevance breaking ties), cut before any item is read (`asVisibleMatches`): the
+  /// match is scored, the rest of the predicate tested on its rowids, the sort keys looked up
+  /// by rowid, and only the items returned are fetched (the scope repeated on them as a
+  /// guard). Read through the items, every match cost a random read of its row, and a sort
+  /// carried every match's record through SQLite's sorter (58,000 matches of "budget review"
+  /// at 1M: a quarter of a second for the best ten). Nil for a plan without a limit.
   private mutating func bestVisibleMatches(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled? {
-    guard let limit = plan.limit, plan.aggregate == nil, plan.sort.allSatisfy({ $0 == .relevance }) else { return nil }
-    return try asVisibleMatches(plan) { (c: inout SQLCompiler) throws(QueryRuntimeError) in
+    guard let limit = plan.limit, plan.aggregate == nil else { return nil }
+    return try asVisibleMatches(plan) { (c: inout SQLCompiler) throws(QueryRuntimeError) -> Compiled? in
       let (from, where_, _) = try c.fromAndWhere(plan, scored: true)
-      // The items are `o`: `i` is the match here.
+      // The items are `o`: `i` is the match here. -score DESC is score ASC; the keys are
+      // selected as k0, k1, … and ordered the same way on both sides; rowid breaks ties.
+      var keys = Fragment("")
+      var inner: [Fragment] = []
+      var outer: [String] = []
+      for key in plan.sort {
+        switch key {
+        case .relevance:
+          inner.append(Fragment("i.score"))
+          outer.append("relevance DESC")
+        case .attribute(let target, let descending):
+          guard let value = c.sortKey(target) else { continue }
+          let name = "k\(outer.count)"
+          let direction = descending ? "DESC" : "ASC"
+          keys = keys + ", " + value + " AS \(name)"
+          inner.append(Fragment("\(name) \(direction) NULLS LAST"))
+          outer.append("f.\(name) \(direction) NULLS LAST")
+        }
+      }
+      if !plan.sort.contains(.relevance) {
+        inner.append(Fragment("i.score"))
+        outer.append("relevance DESC")
+      }
       let visibility = c.scope.sqlCondition(alias: "o", indexID: c.indexID)
-      // -score DESC is score ASC; rowid breaks ties the same way on both sides.
-      let best = "(SELECT i.rowid, i.score FROM " + from + " WHERE " + where_ + Fragment(" ORDER BY i.score, i.rowid LIMIT ?) f", [.integer(Int64(limit))])
+      let best = "(SELECT i.rowid, i.score" + keys + " FROM " + from + " WHERE " + where_ + " ORDER BY "
+        + Fragment.joined(inner, separator: ", ") + Fragment(", i.rowid LIMIT ?) f", [.integer(Int64(limit))])
       return c.finish(
         "SELECT \(Self.itemColumns(of: "o")), -f.score AS relevance FROM " + best + " CROSS JOIN items o ON o.rowid = f.rowid WHERE "
-          + Fragment(visibility.sql, visibility.arguments) + Fragment(" ORDER BY relevance DESC, o.rowid LIMIT ?", [.integer(Int64(limit))]),
+          + Fragment(visibility.sql, visibility.arguments)
+          + Fragment(" ORDER BY \(outer.joined(separator: ", ")), o.rowid LIMIT ?", [.integer(Int64(limit))]),
         ranked: true)
     }
   }
@@ -1260,20 +1284,24 @@ public struct SQLCompiler {
 
   /// ORDER BY terms for an attribute, missing values last.
   private func sortExpression(_ target: AttributeTarget, descending: Bool) -> [Fragment] {
-    let direction = descending ? "DESC" : "ASC"
-    let expression: Fragment
+    guard let key = sortKey(target) else { return [] }
+    return [key + " \(descending ? "DESC" : "ASC") NULLS LAST"]
+  }
+
+  /// The value an item sorts by for `target` (its first value; NULL when it has none); nil
+  /// for a target nothing sorts by.
+  private func sortKey(_ target: AttributeTarget) -> Fragment? {
     switch target {
-    case .itemField(let field): expression = Fragment(Self.itemColumn(field))
+    case .itemField(let field): return Fragment(Self.itemColumn(field))
     case .attribute(let name, let type):
-      guard let id = attributes.ids[name] else { return [] }
+      guard let id = attributes.ids[name] else { return nil }
       var column = Fragment(type.isTextual ? "fold" : "num")
       if type.isTextual, let long = attributes.longAttributes[id] {
         column = "coalesce(fold, sl_fold(" + Self.recordText(long, values: "vals", item: "i") + "))"
       }
-      expression = "(SELECT " + column + Fragment(" FROM vals WHERE item = i.rowid AND attr = ? ORDER BY ord LIMIT 1)", [.integer(id)])
-    default: return []
+      return "(SELECT " + column + Fragment(" FROM vals WHERE item = i.rowid AND attr = ? ORDER BY ord LIMIT 1)", [.integer(id)])
+    default: return nil
     }
-    return [expression + " \(direction) NULLS LAST"]
   }
 
   /// The FTS5 MATCH text for a search: every term a quoted string (quotes doubled), prefix
