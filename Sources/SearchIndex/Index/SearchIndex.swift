@@ -388,13 +388,13 @@ public final class SearchIndex: Sendable {
   }
 
   /// The settings of every reader connection: a 32 MB page cache, temporary tables in
-  /// memory, and reads of the file's first 256 MB through a memory map, so a page the OS has
+  /// memory, and reads of the file's first 2 GB through a memory map, so a page the OS has
   /// cached costs no read() and no copy (the items of a large result are on hundreds of
-  /// pages; aggregates over 100k items ran 1.5-2.7x faster). Not more: a one-shot command on
-  /// a 3 GB file then spends what it saves on page faults and unmapping, and shows the
-  /// touched file pages as its resident memory (773 MB for one ranked query at 1M items,
-  /// 177 MB with this cap, 86 MB without a map). `bench` gives its hand-written SQL the same
-  /// settings.
+  /// pages; aggregates over 100k items ran 1.5-2.7x faster). The touched file pages show as
+  /// the process's resident memory (shared with the OS cache, not allocated): a one-shot
+  /// command on a 3 GB file that reads scattered pages shows hundreds of MB. A 256 MB map
+  /// showed less but read a ranked query's length pages 40% slower at 1M items
+  /// (BENCHMARKS, session 19). `bench` gives its hand-written SQL the same settings.
   package static let readerSettings = "PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = \(1 << 31)"
 
   /// `write` for the public API, where every failure is a `SearchIndexError`.
