@@ -496,6 +496,44 @@ import Testing
     for budget in 1...12 { #expect(try ids(budget: budget) == whole, "budget \(budget)") }
   }
 
+  /// A text search sorted by one attribute with a limit takes the attribute's first index
+  /// entries as a list the match probes (the match still drives), and looks the value up only
+  /// for the matches among them; the sort of every visible match is the fallback. With every
+  /// budget (the walk falling short, cut in the middle of equal values whose relevance orders
+  /// them, or reading every entry) the items are the first k of the whole sorted list, in
+  /// three scopes.
+  @Test(arguments: [
+    #"search "trail" | sort rating desc | limit 3"#, #"search "mist trai*" | sort title | limit 2"#,
+    #"search "trail" || "password" | sort contentModificationDate desc | limit 4"#, #"search "trail" | sort difficulty desc | limit 3"#,
+    #"search "trail" && keywords == "waterfall" | sort distance | limit 2"#,
+  ])
+  func aSortedTextSearchWalksTheIndex(_ query: String) throws {
+    let statements = try statements(query)
+    #expect(statements.count == 2, "\(statements.map(\.sql))")
+    let walk = try #require(statements.first)
+    let walkPlan = walk.plan.lines.joined(separator: "\n")
+    #expect(walk.plan.loops.first.map(Self.readsFTS) == true, "the match drives\n\(walkPlan)")
+    #expect(walkPlan.contains("LIST SUBQUERY"), "\(walkPlan)")
+    #expect(["INDEX vals_num (attr=? AND num", "INDEX vals_fold (attr=? AND fold"].contains { walkPlan.contains("SEARCH vals USING COVERING " + $0) }, "\(walkPlan)")
+    let unlimited = query.replacingOccurrences(of: #" \| limit \d+$"#, with: "", options: .regularExpression)
+    let limit = Int(query.split(separator: " ").last!)!
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
+      let options = QueryOptions(scope: scope, clock: sampleClock)
+      func ids(_ text: String, budget: Int? = nil) throws -> [String] {
+        var ids: [String] = []
+        _ = try SQLCompiler.$sortWalkBudget.withValue(budget) {
+          try executor.run(text, options: options) { ids += $0.content.resultItems.map { "\($0.id) \($0.relevance)" } }
+        }
+        return ids
+      }
+      let whole = Array(try ids(unlimited).prefix(limit))
+      #expect(!whole.isEmpty, "\(query)")
+      for budget in [1, 2, 3, 5, 8, 20, 1_000_000] { #expect(try ids(query, budget: budget) == whole, "\(query) budget \(budget)") }
+      #expect(try ids(query) == whole, "\(query)")
+    }
+  }
+
   /// Several statistics over single-valued attributes are one statement.
   @Test func statisticsShareOneStatement() throws {
     let single = try statements(#"search domainIdentifier == "trails" | stats avg(distance), max(rating), count"#)

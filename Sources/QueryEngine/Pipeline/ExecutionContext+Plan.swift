@@ -53,7 +53,9 @@ extension ExecutionContext {
       let sorted = try compiler.itemsQuery(plan)
       guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return .items(sorted) }
       compiler.walksSortIndex = true
-      return .sortWalk(try compiler.itemsQuery(plan), fallback: sorted, limit: limit)
+      let walk = try compiler.itemsQuery(plan)
+      // A plan the walk does not answer compiles to the same statement.
+      return walk.sql == sorted.sql ? .items(sorted) : .sortWalk(walk, fallback: sorted, limit: limit)
     case .rankedTopK:
       let fallback = try compiler.itemsQuery(plan)
       guard let ranked = try compiler.rankedPlan(plan) else { return .items(fallback) }
