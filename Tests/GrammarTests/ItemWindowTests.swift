@@ -89,6 +89,31 @@ import Testing
     try ExecutionPlan.$leadingItems.withValue(20) { try groupsStopEarly() }
   }
 
+  /// When the first items leave a group short, ten times as many are tried before the
+  /// statement over every match (here 2, then 20, of the trails' items).
+  @Test func groupsShortAfterTheFirstItemsTryTenTimesAsMany() throws {
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
+    let query = #"search domainIdentifier == "trails" | group by difficulty"#
+    var options = SampleIndex.options
+    let whole = StatementLog()
+    options.statementLog = whole
+    var all: GroupedItems?
+    try executor.run(query, options: options) { if case .groupedItems(let g) = $0.content { all = g } }
+    #expect(try #require(all).groups.reduce(0) { $0 + $1.count } > 40, "enough items for the wider step")
+    let cut = StatementLog()
+    options.statementLog = cut
+    options.itemWindow = ItemWindow(first: 10, countsAll: true, itemsPerGroup: 2)
+    var few: GroupedItems?
+    try ExecutionPlan.$leadingItems.withValue(2) {
+      try executor.run(query, options: options) { if case .groupedItems(let g) = $0.content { few = g } }
+    }
+    #expect(few?.groups.map(\.count) == all?.groups.map(\.count))
+    #expect(few?.groups.map { $0.items.map(\.id) } == all?.groups.map { $0.items.prefix(2).map(\.id) })
+    #expect(cut.itemRowsRead <= 22, "\(cut.itemRowsRead) rows")
+    #expect(cut.itemRowsRead > 2, "the first two left a group short")
+    #expect(!cut.all.contains(try #require(whole.all.last)), "the statement over every match never ran: \(cut.all)")
+  }
+
   func groupsStopEarly() throws {
     let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
     // A domain whose items all come last (the folder of notes) keeps the second reading most rows.

@@ -180,10 +180,13 @@ extension ExecutionContext {
   /// only the grouped attribute, until every group has its first ones: a terminal listing a
   /// few titles per state of a million items reads a few thousand rows. Otherwise (or when an
   /// item's value names no counted group) every item is read that way and grouped in Swift.
-  /// `leading`, the first items of the same order (a few hundred), is tried first: when every
-  /// group takes its few from them, the statement over every match never runs.
+  /// `leading`, the first items of the same order (a few hundred, then a few thousand, each
+  /// with how many it reads), is tried first: when every group takes its few from them, the
+  /// statement over every match never runs. A wider one is tried only when it reads under
+  /// half of what the groups count (on a small index it would read nearly every item).
   func groups(
-    _ step: CompiledStep, counts: CompiledStep?, leading: CompiledStep? = nil, by target: AttributeTarget, keepingAtMost perGroup: Int
+    _ step: CompiledStep, counts: CompiledStep?, leading: [(step: CompiledStep, items: Int)] = [], by target: AttributeTarget,
+    keepingAtMost perGroup: Int
   ) throws -> PipelineData {
     guard case .groupedItems(let compiled, _) = step else { return try materialize(step) }
     let attributes: Set<String>? = switch target {
@@ -193,8 +196,11 @@ extension ExecutionContext {
     }
     var grouped: GroupedItems
     let counts = try counts.map(materialize)
-    if let counts, let leading, let led = try firstItems(leading, counts: counts, by: target, perGroup: perGroup) {
-      return .groupedItems(led)
+    if let counts {
+      let counted = if case .table(let table) = counts { table.rows.reduce(0) { $0 + Int($1[1].number ?? 0) } } else { 0 }
+      for (offset, first) in leading.enumerated() where offset == 0 || first.items < counted / 2 {
+        if let led = try firstItems(first.step, counts: counts, by: target, perGroup: perGroup) { return .groupedItems(led) }
+      }
     }
     if let counts, let counted = try firstItems(compiled, counts: counts, by: target, attributes: attributes, perGroup: perGroup) {
       grouped = counted

@@ -313,7 +313,7 @@ private struct Run {
           carried = .positions
         } else if emit, offset == pipeline.steps.count - 1, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(_, let target) = compiled {
           let counts = try pipeline.window?.count.map { try context.compile($0) }
-          let leading = try pipeline.window?.leading.map { try context.compile($0) }
+          let leading = try (pipeline.window?.leading ?? []).map { (step: try context.compile($0), items: $0.plan.limit ?? .max) }
           data = try context.groups(compiled, counts: counts, leading: leading, by: target, keepingAtMost: perGroup)
         } else if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
           Self.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
