@@ -50,6 +50,32 @@ public struct ScoreStage: StageDefinition {
     var outputType: PipelineType { .scoredItems }
     var explanation: String { "score each item, best first" }
 
+    /// The attributes the expression reads, so the stage gets items with only those; nil
+    /// when it tests text or reads embeddings (those read the whole item).
+    var attributesRead: Set<String>? { Self.attributes(readBy: expression) }
+
+    static func attributes(readBy expression: BoundExpression) -> Set<String>? {
+      func union(_ parts: [BoundExpression]) -> Set<String>? {
+        var names: Set<String> = []
+        for part in parts {
+          guard let read = attributes(readBy: part) else { return nil }
+          names.formUnion(read)
+        }
+        return names
+      }
+      switch expression {
+      case .constant, .relevance, .score, .engagement, .attribute(.itemField): return []
+      case .attribute(.attribute(let name, _)): return [name]
+      case .negate(let part): return attributes(readBy: part)
+      case .arithmetic(_, let a, let b), .compare(_, let a, let b): return union([a, b])
+      case .function(.similarity, _): return nil
+      // The item's own position.
+      case .function(.distance, let arguments): return union(arguments).map { $0.union(["latitude", "longitude"]) }
+      case .function(_, let arguments): return union(arguments)
+      default: return nil
+      }
+    }
+
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)
       var scored: [ResultItem] = []

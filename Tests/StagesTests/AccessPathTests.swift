@@ -534,6 +534,46 @@ import Testing
     }
   }
 
+  /// A Swift stage after a text search that reads only relevance and single numbers or dates
+  /// (`freshness`, `score` without text tests) gets the matches' fields and those values,
+  /// not their records: the same items, scores and order as through the records, and every
+  /// kept item whole after it, in three scopes.
+  @Test(arguments: [
+    #"search "trail" | freshness | top 3"#,
+    #"search "trail" && rating >= 3 | score 0.5 * relevance + recency(contentModificationDate, 30d) | top 4"#,
+    #"search "mist trai*" | score relevance + rating | top 2 | table title, rating, engagement"#,
+    #"search "trail" | score relevance - distance(37.7, -119.5) / 100 | top 3"#,
+    #"search "trail" | score relevance | top 5"#,
+  ])
+  func aNumericStageReadsNoRecord(_ query: String) throws {
+    var registry = standardRegistry
+    try registry.register(.freshness())
+    let executor = QueryExecutor(index: sampleIndex.index, registry: registry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+        var options = QueryOptions(scope: scope, clock: sampleClock)
+        let log = StatementLog()
+        options.statementLog = log
+        var replies: [String] = []
+        try ExecutionContext.$readsNumbersAlone.withValue(numbers) {
+          _ = try executor.run(query, options: options) { reply in
+            replies.append("\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1) \($0.engagement)" })")
+            if case .table(let table) = reply.content { replies.append("\(table.rows)") }
+          }
+        }
+        return (replies, log.all)
+      }
+      let numbers = try run(numbers: true)
+      let records = try run(numbers: false)
+      #expect(numbers.replies == records.replies, "\(query)")
+      #expect(!numbers.replies.joined().isEmpty)
+      // The matches' statement: fields and numbers, or the records.
+      let matches = { (statements: [String]) in statements.filter { $0.contains("fts MATCH") } }
+      #expect(matches(numbers.statements).count == 1 && !matches(numbers.statements)[0].contains("attributes"), "\(numbers.statements)")
+      #expect(matches(records.statements).count == 1 && matches(records.statements)[0].contains("attributes"), "\(records.statements)")
+    }
+  }
+
   /// Several statistics over single-valued attributes are one statement.
   @Test func statisticsShareOneStatement() throws {
     let single = try statements(#"search domainIdentifier == "trails" | stats avg(distance), max(rating), count"#)

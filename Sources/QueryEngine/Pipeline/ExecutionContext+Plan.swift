@@ -3,6 +3,12 @@ import SearchIndex
 
 /// The SQLite statements of one SQL step of an `ExecutionPlan`, compiled for an execution
 /// (or for `explain`, which shows them without running them).
+/// An attribute read as a number from the value table (`CompiledStep.numbers`).
+struct NumericValue {
+  var name: String
+  var type: AttributeType
+}
+
 enum CompiledStep {
   case items(SQLCompiler.Compiled)
   /// The items' rowids alone, for a stage that reads only positions; `sortsRowids` when the
@@ -11,6 +17,9 @@ enum CompiledStep {
   /// A sort with a limit: the walk of the sorted attribute's first index entries, and the
   /// full sort of every match, run when the walk yields fewer than `limit` items.
   case sortWalk(SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int)
+  /// Items for a Swift stage that reads only numbers and dates: their fields and those values
+  /// (`SQLCompiler.numericItemsQuery`), not their records.
+  case numbers(SQLCompiler.Compiled, values: [NumericValue])
   case ranked(RankedPlan, fallback: SQLCompiler.Compiled)
   case groupedItems(SQLCompiler.Compiled, by: AttributeTarget)
   case count(SQLCompiler.Compiled)
@@ -50,6 +59,7 @@ extension ExecutionContext {
       if step.positionsOnly, let (positions, sortsRowids) = try compiler.positionsQuery(plan) {
         return .positions(positions, sortsRowids: sortsRowids)
       }
+      if let names = step.partialAttributes, let numbers = try numbers(plan, attributes: names, compiler: &compiler) { return numbers }
       let sorted = try compiler.itemsQuery(plan)
       guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return .items(sorted) }
       compiler.walksSortIndex = true
@@ -113,9 +123,14 @@ extension ExecutionContext {
       try items(compiled, batchSize: batchSize, batch)
     case .sortWalk(let walk, let fallback, let limit):
       try sortedItems(walk, fallback: fallback, limit: limit, batchSize: batchSize, batch)
-    case .positions(let compiled, let sortsRowids):
-      // Whole items wanted after all: the positions, then each item read whole.
-      let whole = try hydrate(.items(positions(compiled, sortsRowids: sortsRowids))).resultItems
+    case .positions, .numbers:
+      // Whole items wanted after all: the positions or numbers, then each item read whole.
+      let partial: [ResultItem] = switch step {
+      case .positions(let compiled, let sortsRowids): try positions(compiled, sortsRowids: sortsRowids)
+      case .numbers(let compiled, let values): try numericItems(compiled, values: values)
+      default: []
+      }
+      let whole = try hydrate(.items(partial)).resultItems
       var batches = ItemBatches(size: batchSize, cancellation: cancellation)
       for item in whole { try batches.add(item, to: batch) }
       try batches.finish(to: batch)
@@ -173,6 +188,51 @@ extension ExecutionContext {
     }
     return .items(all)
   }
+
+  /// The numbers form of an items step for a Swift stage that reads only `attributes`, when
+  /// each is a single number, date or flag and the step is a text search in relevance order
+  /// (`SQLCompiler.numericItemsQuery`); nil otherwise (the records are read).
+  private func numbers(_ plan: SQLPlan, attributes: Set<String>, compiler: inout SQLCompiler) throws -> CompiledStep? {
+    guard Self.readsNumbersAlone else { return nil }
+    var values: [NumericValue] = []
+    var ids: [Int64] = []
+    for name in attributes.sorted() {
+      guard let type = catalog.type(of: name), !type.isList, [.number, .date, .bool].contains(type.scalar) else { return nil }
+      // An attribute no item has: nothing to read.
+      guard let id = attributeMap.ids[name] else { continue }
+      values.append(NumericValue(name: name, type: type))
+      ids.append(id)
+    }
+    guard let compiled = try compiler.numericItemsQuery(plan, values: ids) else { return nil }
+    return .numbers(compiled, values: values)
+  }
+
+  /// The items of a numbers step: their fields, relevance and engagement, and only `values`.
+  func numericItems(_ compiled: SQLCompiler.Compiled, values: [NumericValue]) throws -> [ResultItem] {
+    var items: [ResultItem] = []
+    try run(compiled) { row in
+      var set = AttributeSet()
+      for (offset, value) in values.enumerated() where !row.isNull(8 + offset) {
+        let number = row.double(8 + offset)
+        set[value.name] = switch value.type.scalar {
+        case .date: .date(Date(timeIntervalSince1970: number))
+        case .bool: .bool(number != 0)
+        default: .number(number)
+        }
+      }
+      let item = SearchableItem(
+        uniqueIdentifier: row.string(1) ?? "", domainIdentifier: row.isNull(2) ? nil : row.string(2),
+        contentType: row.isNull(3) ? nil : row.string(3), expirationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.double(4)),
+        protectionClass: row.isNull(5) ? nil : row.string(5), attributeSet: set)
+      var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(7))
+      result.engagement = Int(row.int64(6))
+      items.append(result)
+    }
+    return items
+  }
+
+  /// Whether `numericItems` may answer (tests compare it with the records' path).
+  @TaskLocal package static var readsNumbersAlone = true
 
   /// The groups of a grouped-items step with at most `perGroup` items each (every group's
   /// count whole), the kept items read whole (`hydrate`). With `counts` (the groups and their
@@ -294,7 +354,7 @@ extension ExecutionContext {
   /// an aggregate computed by SQLite.
   func materialize(_ step: CompiledStep) throws -> PipelineData {
     switch step {
-    case .items, .sortWalk, .ranked, .positions:
+    case .items, .sortWalk, .ranked, .positions, .numbers:
       var all: [ResultItem] = []
       try items(step) { all.append(contentsOf: $0) }
       return .items(all)

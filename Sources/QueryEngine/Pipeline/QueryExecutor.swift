@@ -315,8 +315,11 @@ private struct Run {
           let counts = try pipeline.window?.count.map { try context.compile($0) }
           let leading = try (pipeline.window?.leading ?? []).map { (step: try context.compile($0), items: $0.plan.limit ?? .max) }
           data = try context.groups(compiled, counts: counts, leading: leading, by: target, keepingAtMost: perGroup)
+        } else if case .numbers(let numbers, let values) = compiled, let needed = sql.partialAttributes {
+          data = .items(try context.numericItems(numbers, values: values))
+          carried = .attributes(needed)
         } else if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
-          Self.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
+          ExecutionPlan.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {
           data = items
           carried = .attributes(needed)
@@ -330,7 +333,7 @@ private struct Run {
         }
         data = try swift.stage.execute(data ?? .items([]), context: context)
         // A table, count or statistic made from partial items holds none of them.
-        if Self.holdsNoItems(swift.stage) { carried = .whole }
+        if ExecutionPlan.holdsNoItems(swift.stage) { carried = .whole }
       case .fork(_, let branches):
         if carried != .whole {
           data = try data.map(context.hydrate)
@@ -372,31 +375,12 @@ private struct Run {
     func serves(_ stage: any BoundStage) -> Bool {
       switch self {
       case .whole: true
-      case .attributes(let names): Run.takesPartialItems(stage) && (stage.attributesRead.map { $0.isSubset(of: names) } ?? false)
+      case .attributes(let names): ExecutionPlan.takesPartialItems(stage) && (stage.attributesRead.map { $0.isSubset(of: names) } ?? false)
       case .positions: stage.readsOnlyPositions
       }
     }
   }
 
-  /// Whether `stage` gives items (which may stay partial) rather than groups or aggregates.
-  static func keepsItems(_ stage: any BoundStage) -> Bool {
-    stage.outputType == .items || stage.outputType == .scoredItems
-  }
-
-  /// Whether `stage` gives a table, a count, a statistic or text: values read from its input
-  /// items, none of the items themselves, so items with only the attributes it reads serve.
-  static func holdsNoItems(_ stage: any BoundStage) -> Bool {
-    switch stage.outputType {
-    case .table, .count, .statistic, .text: true
-    default: false
-    }
-  }
-
-  /// Whether items with only the attributes `stage` reads can serve it: it gives items (the
-  /// ones it keeps are read whole later) or values made from them, not groups of them.
-  static func takesPartialItems(_ stage: any BoundStage) -> Bool {
-    keepsItems(stage) || holdsNoItems(stage)
-  }
 
   /// Streams the items of `step` in batches: the first results reach the reader before the
   /// query ends.

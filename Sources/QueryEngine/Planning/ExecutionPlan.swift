@@ -111,6 +111,10 @@ public struct ExecutionPlan: Sendable {
     /// True when the Swift stage after an `.items` step reads only the items' positions
     /// (`BoundStage.readsOnlyPositions`): the step then reads their rowids, not their rows.
     public var positionsOnly = false
+    /// The attributes the Swift stage after an `.items` step reads, when items with only
+    /// those serve it (`takesPartialItems`): numbers and dates alone are then read from the
+    /// value table instead of the records (`CompiledStep.numbers`).
+    public var partialAttributes: Set<String>?
 
     /// The type of the step's result.
     public var outputType: PipelineType {
@@ -185,6 +189,7 @@ extension ExecutionPlan {
       guard let plan = pending else { return }
       var step = SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: inherited.count)
       if case .items = step.operation, next?.readsOnlyPositions == true { step.positionsOnly = true }
+      if case .items = step.operation, let next, Self.takesPartialItems(next) { step.partialAttributes = next.attributesRead }
       steps.append(.sql(step))
       pending = nil
       absorbed = []
@@ -256,5 +261,27 @@ extension ExecutionPlan {
       if let group = plan.groupBy { return .groupedItems(group) }
       return try ranked(plan) ? .rankedTopK : .items
     }
+  }
+}
+
+extension ExecutionPlan {
+  /// Whether `stage` gives items (which may stay partial) rather than groups or aggregates.
+  static func keepsItems(_ stage: any BoundStage) -> Bool {
+    stage.outputType == .items || stage.outputType == .scoredItems
+  }
+
+  /// Whether `stage` gives a table, a count, a statistic or text: values read from its input
+  /// items, none of the items themselves, so items with only the attributes it reads serve.
+  static func holdsNoItems(_ stage: any BoundStage) -> Bool {
+    switch stage.outputType {
+    case .table, .count, .statistic, .text: true
+    default: false
+    }
+  }
+
+  /// Whether items with only the attributes `stage` reads can serve it: it gives items (the
+  /// ones it keeps are read whole later) or values made from them, not groups of them.
+  static func takesPartialItems(_ stage: any BoundStage) -> Bool {
+    keepsItems(stage) || holdsNoItems(stage)
   }
 }

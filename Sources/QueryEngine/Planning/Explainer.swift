@@ -120,6 +120,10 @@ public struct Explainer {
       output.lines.append(
         "\(indent)positions only: the items' rowids\(sortsRowids ? " (put in rowid order after reading)" : ""); the ones the next stage keeps are read whole")
       try appendStatement(compiled, context: context, indent: indent + "  ", into: &output)
+    case .numbers(let compiled, let values):
+      output.lines.append(
+        "\(indent)numbers only: the matches' fields\(values.isEmpty ? "" : " and " + values.map(\.name).joined(separator: ", ")), not their records; the ones the next stage keeps are read whole")
+      try appendStatement(compiled, context: context, indent: indent + "  ", into: &output)
     case .sortWalk(let walk, let fallback, let limit):
       output.lines.append("\(indent)index walk: the sorted attribute's first entries in order, stopping at \(limit) matches")
       try appendStatement(walk, context: context, indent: indent + "  ", into: &output)

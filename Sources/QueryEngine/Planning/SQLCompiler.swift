@@ -391,6 +391,30 @@ public struct SQLCompiler {
     }
   }
 
+  /// The visible matches of a text search in relevance order with their item fields,
+  /// engagement, relevance and the first value of each attribute of `values` (ids, each read
+  /// from `num`), but not their records: for a Swift stage that reads only those numbers
+  /// (`freshness`, `score` of relevance and dates), so a quarter of a million matches are
+  /// not carried through SQLite's sorter with their records and decoded. Columns: rowid, id,
+  /// domain, contentType, expiration, protection, engagement, relevance, then the values.
+  /// Nil unless the plan is a text search ordered by relevance alone, in a file of one
+  /// named index (`asVisibleMatches`).
+  public mutating func numericItemsQuery(_ plan: SQLPlan, values: [Int64]) throws(QueryRuntimeError) -> Compiled? {
+    guard plan.aggregate == nil, plan.groupBy == nil, plan.sort.allSatisfy({ $0 == .relevance }) else { return nil }
+    return try asVisibleMatches(plan) { (c: inout SQLCompiler) throws(QueryRuntimeError) -> Compiled? in
+      let (from, where_, _) = try c.fromAndWhere(plan, scored: true)
+      let limit = plan.limit.map { Fragment(" LIMIT ?", [.integer(Int64($0))]) } ?? Fragment("")
+      let matches = "(SELECT i.rowid, i.score FROM " + from + " WHERE " + where_ + " ORDER BY i.score, i.rowid" + limit + ") f"
+      var columns = Fragment("SELECT o.rowid, o.id, o.domain, o.contentType, o.expiration, o.protection, o.engagement, -f.score AS relevance")
+      for id in values { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = o.rowid AND attr = ? AND ord = 0)", [.integer(id)]) }
+      let visibility = c.scope.sqlCondition(alias: "o", indexID: c.indexID)
+      return c.finish(
+        columns + " FROM " + matches + " CROSS JOIN items o ON o.rowid = f.rowid WHERE " + Fragment(visibility.sql, visibility.arguments)
+          + " ORDER BY relevance DESC, o.rowid" + limit,
+        ranked: true)
+    }
+  }
+
   /// Set while `asVisibleMatches` compiles a statement: `fromAndWhere` then reads the visible
   /// matches of the text search as the items `i`.
   private var matchesStandForItems = false
