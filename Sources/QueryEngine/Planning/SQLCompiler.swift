@@ -299,23 +299,41 @@ public struct SQLCompiler {
   /// executor runs the full sort instead.
   private func sortIndexWalk(id: Int64, column: String, descending: Bool, where_: Fragment, limit: Int) -> Fragment {
     let direction = descending ? "DESC" : "ASC"
-    // The bound: the value of the last of the first entries, a scalar subquery SQLite runs
-    // once and uses as the walk's range on the index. With fewer entries, no bound (-inf or
-    // +inf for numbers; for folded text '' sorts before every text and a blob after it).
-    let unbounded = column == "num" ? (descending ? "-1e999" : "1e999") : (descending ? "''" : "x'ff'")
-    let bound = Fragment(
-      "s.\(column) \(descending ? ">=" : "<=") coalesce((SELECT \(column) FROM vals WHERE attr = ? AND ord = 0 AND \(column) IS NOT NULL ORDER BY \(column) \(direction) LIMIT 1 OFFSET ?), \(unbounded))",
-      [.integer(id), .integer(Int64(Self.sortWalkEntries(limit: limit) - 1))])
+    let bound = Self.walkBound("s.\(column)", id: id, column: column, descending: descending, limit: limit)
     return Fragment("SELECT \(Self.itemColumns), 0.0 AS relevance FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND ", [.integer(id)])
       + bound + " AND " + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?", [.integer(Int64(limit))])
   }
+
+  /// The condition `value` (the walked entry's `column`) reaches the value of the last of the
+  /// attribute's first `sortWalkEntries(limit:)` entries in sort order: a scalar subquery
+  /// SQLite runs once and uses as the walk's range on the index. With fewer entries, no bound
+  /// (-inf or +inf for numbers; for folded text '' sorts before every text and a blob after it).
+  static func walkBound(_ value: String, id: Int64, column: String, descending: Bool, limit: Int) -> Fragment {
+    let unbounded = column == "num" ? (descending ? "-1e999" : "1e999") : (descending ? "''" : "x'ff'")
+    return Fragment(
+      "\(value) \(descending ? ">=" : "<=") coalesce((SELECT \(column) FROM vals WHERE attr = ? AND ord = 0 AND \(column) IS NOT NULL ORDER BY \(column) \(descending ? "DESC" : "ASC") LIMIT 1 OFFSET ?), \(unbounded))",
+      [.integer(id), .integer(Int64(sortWalkEntries(limit: limit) - 1))])
+  }
+
+  /// The statement that reads the items of matches `f` (a subquery of rowid, score and
+  /// whatever `order` reads) selecting `columns`: each item read once by rowid, the scope
+  /// repeated on it as a guard, in `order` (rowid last).
+  private func readingMatches(_ columns: Fragment, of matches: Fragment, order: String, limit: Int?) -> Fragment {
+    let visibility = scope.sqlCondition(alias: "o", indexID: indexID)
+    return columns + " FROM " + matches + " CROSS JOIN items o ON o.rowid = f.rowid WHERE " + Fragment(visibility.sql, visibility.arguments)
+      + " ORDER BY \(order), o.rowid" + (limit.map { Fragment(" LIMIT ?", [.integer(Int64($0))]) } ?? Fragment(""))
+  }
+
+  /// The item columns of the items `o` and the relevance of the matches `f`.
+  static let matchedItemColumns = Fragment("SELECT \(itemColumns(of: "o")), -f.score AS relevance")
 
   /// A text search sorted by one attribute (`canWalkSortIndex`), in a file of one named
   /// index: the attribute's first `sortWalkEntries(limit:)` index entries in order (and every
   /// entry that ties with the last) are read once into a list SQLite indexes, the visible
   /// matches drive as always and each probes it, and the matches among the entries are
-  /// scored and ordered by the value, then relevance, then rowid. As with `sortIndexWalk`, when that yields `limit` items they
-  /// are the sort's first `limit`, and the executor runs the full sort otherwise. The first
+  /// scored and ordered by the value, then relevance, then rowid. As with `sortIndexWalk`,
+  /// when that yields `limit` items they are the sort's first `limit`, and the executor runs
+  /// the full sort otherwise. The first
   /// 125 of 250,000 matches of a frequent word at 1M need a few thousand entries, where the
   /// full sort looks up the value of every match. (FTS5 probed by rowid for each entry, with
   /// the entries driving, cost about 0.2 ms a probe: slower than the full sort.)
@@ -328,21 +346,15 @@ public struct SQLCompiler {
       let (from, where_, _) = try c.fromAndWhere(plan, scored: true)
       let column = type.isTextual ? "fold" : "num"
       let direction = descending ? "DESC" : "ASC"
-      let unbounded = column == "num" ? (descending ? "-1e999" : "1e999") : (descending ? "''" : "x'ff'")
       // The entries: a list SQLite builds once and probes per match (`+` keeps FTS5 from
       // taking it as rowids to look up one by one). The value of the few matches among them
       // is looked up after.
-      let entries = Fragment(
-        " AND +i.rowid IN (SELECT item FROM vals WHERE attr = ? AND ord = 0 AND \(column) IS NOT NULL AND \(column) \(descending ? ">=" : "<=") coalesce((SELECT \(column) FROM vals WHERE attr = ? AND ord = 0 AND \(column) IS NOT NULL ORDER BY \(column) \(direction) LIMIT 1 OFFSET ?), \(unbounded)))",
-        [.integer(id), .integer(id), .integer(Int64(Self.sortWalkEntries(limit: limit) - 1))])
+      let entries = Fragment(" AND +i.rowid IN (SELECT item FROM vals WHERE attr = ? AND ord = 0 AND \(column) IS NOT NULL AND ", [.integer(id)])
+        + Self.walkBound(column, id: id, column: column, descending: descending, limit: limit) + ")"
       let walked = Fragment("(SELECT i.rowid, i.score, (SELECT \(column) FROM vals WHERE item = i.rowid AND attr = ? AND ord = 0) AS k0 FROM ", [.integer(id)])
         + from + " WHERE " + where_ + entries + Fragment(" ORDER BY k0 \(direction), i.score, i.rowid LIMIT ?) f", [.integer(Int64(limit))])
-      let visibility = c.scope.sqlCondition(alias: "o", indexID: c.indexID)
       return c.finish(
-        "SELECT \(Self.itemColumns(of: "o")), -f.score AS relevance FROM " + walked + " CROSS JOIN items o ON o.rowid = f.rowid WHERE "
-          + Fragment(visibility.sql, visibility.arguments)
-          + Fragment(" ORDER BY f.k0 \(direction), relevance DESC, o.rowid LIMIT ?", [.integer(Int64(limit))]),
-        ranked: true)
+        c.readingMatches(Self.matchedItemColumns, of: walked, order: "f.k0 \(direction), relevance DESC", limit: limit), ranked: true)
     }
   }
 
@@ -380,14 +392,9 @@ public struct SQLCompiler {
         inner.append(Fragment("i.score"))
         outer.append("relevance DESC")
       }
-      let visibility = c.scope.sqlCondition(alias: "o", indexID: c.indexID)
       let best = "(SELECT i.rowid, i.score" + keys + " FROM " + from + " WHERE " + where_ + " ORDER BY "
         + Fragment.joined(inner, separator: ", ") + Fragment(", i.rowid LIMIT ?) f", [.integer(Int64(limit))])
-      return c.finish(
-        "SELECT \(Self.itemColumns(of: "o")), -f.score AS relevance FROM " + best + " CROSS JOIN items o ON o.rowid = f.rowid WHERE "
-          + Fragment(visibility.sql, visibility.arguments)
-          + Fragment(" ORDER BY \(outer.joined(separator: ", ")), o.rowid LIMIT ?", [.integer(Int64(limit))]),
-        ranked: true)
+      return c.finish(c.readingMatches(Self.matchedItemColumns, of: best, order: outer.joined(separator: ", "), limit: limit), ranked: true)
     }
   }
 
@@ -407,11 +414,7 @@ public struct SQLCompiler {
       let matches = "(SELECT i.rowid, i.score FROM " + from + " WHERE " + where_ + " ORDER BY i.score, i.rowid" + limit + ") f"
       var columns = Fragment("SELECT o.rowid, o.id, o.domain, o.contentType, o.expiration, o.protection, o.engagement, -f.score AS relevance")
       for id in values { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = o.rowid AND attr = ? AND ord = 0)", [.integer(id)]) }
-      let visibility = c.scope.sqlCondition(alias: "o", indexID: c.indexID)
-      return c.finish(
-        columns + " FROM " + matches + " CROSS JOIN items o ON o.rowid = f.rowid WHERE " + Fragment(visibility.sql, visibility.arguments)
-          + " ORDER BY relevance DESC, o.rowid" + limit,
-        ranked: true)
+      return c.finish(c.readingMatches(columns, of: matches, order: "relevance DESC", limit: plan.limit), ranked: true)
     }
   }
 
