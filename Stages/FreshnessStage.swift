@@ -37,6 +37,9 @@ public struct FreshnessStage: CustomStage {
     [arguments.string("attribute") ?? "contentModificationDate"]
   }
 
+  /// No identifier, domain or engagement: the date and the scores alone.
+  public func readsItemFields(_ arguments: StageArguments) -> Bool { false }
+
   public func execute(_ input: PipelineData, arguments: StageArguments, context: any StageContext) throws -> PipelineData {
     let halfLife = arguments.number("halfLife") ?? self.halfLife
     let weight = arguments.number("weight") ?? self.weight

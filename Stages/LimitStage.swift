@@ -42,6 +42,7 @@ public struct LimitStage: StageDefinition {
     var explanation: String { offset == 0 ? "keep the first \(count)" : "skip \(offset), then keep the first \(count)" }
     /// Positions only.
     var attributesRead: Set<String>? { [] }
+    var readsItemFields: Bool { false }
 
     func push(into plan: inout SQLPlan) -> Bool {
       // Skipping runs in Swift over the items SQLite returns (an offset after a LIMIT already

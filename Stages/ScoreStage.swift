@@ -53,6 +53,18 @@ public struct ScoreStage: StageDefinition {
     /// The attributes the expression reads, so the stage gets items with only those; nil
     /// when it tests text or reads embeddings (those read the whole item).
     var attributesRead: Set<String>? { Self.attributes(readBy: expression) }
+    var readsItemFields: Bool { Self.readsItemFields(expression) }
+
+    /// Whether the expression reads an item field or the engagement.
+    static func readsItemFields(_ expression: BoundExpression) -> Bool {
+      switch expression {
+      case .constant, .relevance, .score, .attribute(.attribute): return false
+      case .negate(let part): return readsItemFields(part)
+      case .arithmetic(_, let a, let b), .compare(_, let a, let b): return readsItemFields(a) || readsItemFields(b)
+      case .function(_, let arguments): return arguments.contains(where: readsItemFields)
+      default: return true
+      }
+    }
 
     static func attributes(readBy expression: BoundExpression) -> Set<String>? {
       func union(_ parts: [BoundExpression]) -> Set<String>? {

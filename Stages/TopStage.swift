@@ -31,6 +31,7 @@ public struct TopStage: StageDefinition {
     var explanation: String { "keep the best \(count)" }
     /// Scores and relevance only.
     var attributesRead: Set<String>? { [] }
+    var readsItemFields: Bool { false }
 
     func push(into plan: inout SQLPlan) -> Bool {
       guard plan.groupBy == nil, plan.aggregate == nil else { return false }

@@ -535,15 +535,17 @@ import Testing
   }
 
   /// A Swift stage after a text search that reads only relevance and single numbers or dates
-  /// (`freshness`, `score` without text tests) gets the matches' fields and those values,
-  /// not their records: the same items, scores and order as through the records, and every
-  /// kept item whole after it, in three scopes.
+  /// (`freshness`, `score` without text tests) gets those values, not the records (and no
+  /// item row unless it reads an item's own fields): the same items, scores and order as
+  /// through the records, and every kept item whole after it, in three scopes.
   @Test(arguments: [
     #"search "trail" | freshness | top 3"#,
     #"search "trail" && rating >= 3 | score 0.5 * relevance + recency(contentModificationDate, 30d) | top 4"#,
     #"search "mist trai*" | score relevance + rating | top 2 | table title, rating, engagement"#,
     #"search "trail" | score relevance - distance(37.7, -119.5) / 100 | top 3"#,
     #"search "trail" | score relevance | top 5"#,
+    // Engagement is an item's own: the items' rows are read (not their records).
+    #"search "trail" | score relevance + engagement | top 3"#,
   ])
   func aNumericStageReadsNoRecord(_ query: String) throws {
     var registry = standardRegistry
@@ -570,6 +572,8 @@ import Testing
       // The matches' statement: fields and numbers, or the records.
       let matches = { (statements: [String]) in statements.filter { $0.contains("fts MATCH") } }
       #expect(matches(numbers.statements).count == 1 && !matches(numbers.statements)[0].contains("attributes"), "\(numbers.statements)")
+      // No item row at all unless the stage reads an item's own fields.
+      #expect(matches(numbers.statements).first?.contains("items o") == query.contains("+ engagement"), "\(numbers.statements)")
       #expect(matches(records.statements).count == 1 && matches(records.statements)[0].contains("attributes"), "\(records.statements)")
     }
   }

@@ -34,11 +34,16 @@ public protocol CustomStage: Sendable {
   /// only those (item fields, relevance and scores always come); nil (the default) when it
   /// may read any. Declaring them lets the executor skip decoding the rest.
   func attributesRead(_ arguments: StageArguments) -> Set<String>?
+  /// False when `execute` reads no item field (identifier, domain, content type, expiry,
+  /// protection) and no engagement for these arguments, only `attributesRead`, relevance
+  /// and scores; true (the default) otherwise.
+  func readsItemFields(_ arguments: StageArguments) -> Bool
 }
 
 extension CustomStage {
   public var examples: [String] { [] }
   public func attributesRead(_ arguments: StageArguments) -> Set<String>? { nil }
+  public func readsItemFields(_ arguments: StageArguments) -> Bool { true }
 }
 
 /// Checked parameter values of one call of a custom stage.
@@ -81,6 +86,7 @@ public struct CustomStageAdapter<Wrapped: CustomStage>: SearchStage, Synchronous
   public var signatures: [StageDescriptor.Signature] { stage.signatures }
   public var examples: [String] { stage.examples }
   public var attributesRead: Set<String>? { stage.attributesRead(arguments) }
+  public var readsItemFields: Bool { stage.readsItemFields(arguments) }
 
   public var parameters: [SearchStageParameter<Self>] {
     stage.parameters.map { declaration in

@@ -42,6 +42,10 @@ public protocol SearchStage: Sendable {
   /// reads only those (item fields, relevance and scores always come); nil (the default)
   /// when it may read any. Declaring them lets the executor skip decoding the rest.
   var attributesRead: Set<String>? { get }
+  /// False when `execute` reads no item field (identifier, domain, content type, expiry,
+  /// protection) and no engagement, only `attributesRead`, relevance and scores; true (the
+  /// default) otherwise. Declaring it lets the executor skip reading the items' rows.
+  var readsItemFields: Bool { get }
   /// Runs the stage with its parameters set. `input` has one of the declared input types;
   /// the result must have the output type declared for it.
   func execute(_ input: PipelineData, context: any StageContext) async throws -> PipelineData
@@ -50,6 +54,7 @@ public protocol SearchStage: Sendable {
 extension SearchStage {
   public var examples: [String] { [] }
   public var attributesRead: Set<String>? { nil }
+  public var readsItemFields: Bool { true }
 }
 
 /// A named parameter of a `SearchStage`: its declaration (name, kind, description, range or
@@ -163,6 +168,7 @@ struct SearchStageDefinition<Stage: SearchStage>: StageDefinition {
     let outputType: PipelineType
     var explanation: String { "custom stage \(stage.name)" }
     var attributesRead: Set<String>? { stage.attributesRead }
+    var readsItemFields: Bool { stage.readsItemFields }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       try context.cancellation.check()

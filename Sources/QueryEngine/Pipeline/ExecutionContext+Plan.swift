@@ -19,7 +19,8 @@ enum CompiledStep {
   case sortWalk(SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int)
   /// Items for a Swift stage that reads only numbers and dates: their fields and those values
   /// (`SQLCompiler.numericItemsQuery`), not their records.
-  case numbers(SQLCompiler.Compiled, values: [NumericValue])
+  /// Without `itemFields`, rowids, relevance and the values alone.
+  case numbers(SQLCompiler.Compiled, values: [NumericValue], itemFields: Bool)
   case ranked(RankedPlan, fallback: SQLCompiler.Compiled)
   case groupedItems(SQLCompiler.Compiled, by: AttributeTarget)
   case count(SQLCompiler.Compiled)
@@ -59,7 +60,11 @@ extension ExecutionContext {
       if step.positionsOnly, let (positions, sortsRowids) = try compiler.positionsQuery(plan) {
         return .positions(positions, sortsRowids: sortsRowids)
       }
-      if let names = step.partialAttributes, let numbers = try numbers(plan, attributes: names, compiler: &compiler) { return numbers }
+      if let names = step.partialAttributes,
+        let numbers = try numbers(plan, attributes: names, itemFields: step.partialItemFields, compiler: &compiler)
+      {
+        return numbers
+      }
       let sorted = try compiler.itemsQuery(plan)
       guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return .items(sorted) }
       compiler.walksSortIndex = true
@@ -127,7 +132,7 @@ extension ExecutionContext {
       // Whole items wanted after all: the positions or numbers, then each item read whole.
       let partial: [ResultItem] = switch step {
       case .positions(let compiled, let sortsRowids): try positions(compiled, sortsRowids: sortsRowids)
-      case .numbers(let compiled, let values): try numericItems(compiled, values: values)
+      case .numbers(let compiled, let values, _): try numericItems(compiled, values: values)
       default: []
       }
       let whole = try hydrate(.items(partial)).resultItems
@@ -192,7 +197,7 @@ extension ExecutionContext {
   /// The numbers form of an items step for a Swift stage that reads only `attributes`, when
   /// each is a single number, date or flag and the step is a text search in relevance order
   /// (`SQLCompiler.numericItemsQuery`); nil otherwise (the records are read).
-  private func numbers(_ plan: SQLPlan, attributes: Set<String>, compiler: inout SQLCompiler) throws -> CompiledStep? {
+  private func numbers(_ plan: SQLPlan, attributes: Set<String>, itemFields: Bool, compiler: inout SQLCompiler) throws -> CompiledStep? {
     guard Self.readsNumbersAlone else { return nil }
     var values: [NumericValue] = []
     var ids: [Int64] = []
@@ -203,8 +208,8 @@ extension ExecutionContext {
       values.append(NumericValue(name: name, type: type))
       ids.append(id)
     }
-    guard let compiled = try compiler.numericItemsQuery(plan, values: ids) else { return nil }
-    return .numbers(compiled, values: values)
+    guard let compiled = try compiler.numericItemsQuery(plan, values: ids, itemFields: itemFields) else { return nil }
+    return .numbers(compiled, values: values, itemFields: itemFields)
   }
 
   /// The items of a numbers step: their fields, relevance and engagement, and only `values`.

@@ -315,9 +315,9 @@ private struct Run {
           let counts = try pipeline.window?.count.map { try context.compile($0) }
           let leading = try (pipeline.window?.leading ?? []).map { (step: try context.compile($0), items: $0.plan.limit ?? .max) }
           data = try context.groups(compiled, counts: counts, leading: leading, by: target, keepingAtMost: perGroup)
-        } else if case .numbers(let numbers, let values) = compiled, let needed = sql.partialAttributes {
+        } else if case .numbers(let numbers, let values, let itemFields) = compiled, let needed = sql.partialAttributes {
           data = .items(try context.numericItems(numbers, values: values))
-          carried = .attributes(needed)
+          carried = itemFields ? .attributes(needed) : .numbers(needed)
         } else if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
           ExecutionPlan.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {
@@ -370,6 +370,9 @@ private struct Run {
     case attributes(Set<String>)
     /// Their rowids alone (`CompiledStep.positions`), for stages that read only positions.
     case positions
+    /// Rowids, relevance and only these numbers (`CompiledStep.numbers` without item
+    /// fields), for stages that read no item field.
+    case numbers(Set<String>)
 
     /// Whether `stage` can run on items that carry this.
     func serves(_ stage: any BoundStage) -> Bool {
@@ -377,6 +380,8 @@ private struct Run {
       case .whole: true
       case .attributes(let names): ExecutionPlan.takesPartialItems(stage) && (stage.attributesRead.map { $0.isSubset(of: names) } ?? false)
       case .positions: stage.readsOnlyPositions
+      case .numbers(let names):
+        ExecutionPlan.takesPartialItems(stage) && !stage.readsItemFields && (stage.attributesRead.map { $0.isSubset(of: names) } ?? false)
       }
     }
   }

@@ -32,10 +32,16 @@ public protocol BoundStage: Sendable {
   /// SQLite for it are then rowids alone, read from an index rather than from the rows that
   /// hold the records, and only the items it keeps are read whole. False by default.
   var readsOnlyPositions: Bool { get }
+  /// False when `execute` reads no item field (identifier, domain, content type, expiry,
+  /// protection) and no engagement of its input items, only `attributesRead`, relevance and
+  /// scores: items read for it after a text search, when those attributes are numbers, are
+  /// then rowids, relevance and the numbers, and no item row is read. True by default.
+  var readsItemFields: Bool { get }
 }
 
 extension BoundStage {
   public func push(into plan: inout SQLPlan) -> Bool { false }
   public var attributesRead: Set<String>? { nil }
   public var readsOnlyPositions: Bool { false }
+  public var readsItemFields: Bool { true }
 }

@@ -115,6 +115,9 @@ public struct ExecutionPlan: Sendable {
     /// those serve it (`takesPartialItems`): numbers and dates alone are then read from the
     /// value table instead of the records (`CompiledStep.numbers`).
     public var partialAttributes: Set<String>?
+    /// Whether that stage reads the items' fields or engagement (`BoundStage.readsItemFields`):
+    /// when not, the numbers form reads no item row either.
+    public var partialItemFields = true
 
     /// The type of the step's result.
     public var outputType: PipelineType {
@@ -189,7 +192,10 @@ extension ExecutionPlan {
       guard let plan = pending else { return }
       var step = SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: inherited.count)
       if case .items = step.operation, next?.readsOnlyPositions == true { step.positionsOnly = true }
-      if case .items = step.operation, let next, Self.takesPartialItems(next) { step.partialAttributes = next.attributesRead }
+      if case .items = step.operation, let next, Self.takesPartialItems(next) {
+        step.partialAttributes = next.attributesRead
+        step.partialItemFields = next.readsItemFields
+      }
       steps.append(.sql(step))
       pending = nil
       absorbed = []

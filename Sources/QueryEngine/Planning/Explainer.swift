@@ -120,9 +120,9 @@ public struct Explainer {
       output.lines.append(
         "\(indent)positions only: the items' rowids\(sortsRowids ? " (put in rowid order after reading)" : ""); the ones the next stage keeps are read whole")
       try appendStatement(compiled, context: context, indent: indent + "  ", into: &output)
-    case .numbers(let compiled, let values):
+    case .numbers(let compiled, let values, let itemFields):
       output.lines.append(
-        "\(indent)numbers only: the matches' fields\(values.isEmpty ? "" : " and " + values.map(\.name).joined(separator: ", ")), not their records; the ones the next stage keeps are read whole")
+        "\(indent)numbers only: the matches' \(itemFields ? "fields, relevance" : "rowids, relevance")\(values.isEmpty ? "" : " and " + values.map(\.name).joined(separator: ", ")), not their records; the ones the next stage keeps are read whole")
       try appendStatement(compiled, context: context, indent: indent + "  ", into: &output)
     case .sortWalk(let walk, let fallback, let limit):
       output.lines.append("\(indent)index walk: the sorted attribute's first entries in order, stopping at \(limit) matches")

@@ -403,17 +403,29 @@ public struct SQLCompiler {
   /// from `num`), but not their records: for a Swift stage that reads only those numbers
   /// (`freshness`, `score` of relevance and dates), so a quarter of a million matches are
   /// not carried through SQLite's sorter with their records and decoded. Columns: rowid, id,
-  /// domain, contentType, expiration, protection, engagement, relevance, then the values.
+  /// domain, contentType, expiration, protection, engagement, relevance, then the values;
+  /// without `itemFields` the item columns are NULL (engagement 0) and no item row is read.
   /// Nil unless the plan is a text search ordered by relevance alone, in a file of one
   /// named index (`asVisibleMatches`).
-  public mutating func numericItemsQuery(_ plan: SQLPlan, values: [Int64]) throws(QueryRuntimeError) -> Compiled? {
+  public mutating func numericItemsQuery(_ plan: SQLPlan, values: [Int64], itemFields: Bool = true) throws(QueryRuntimeError) -> Compiled? {
     guard plan.aggregate == nil, plan.groupBy == nil, plan.sort.allSatisfy({ $0 == .relevance }) else { return nil }
     return try asVisibleMatches(plan) { (c: inout SQLCompiler) throws(QueryRuntimeError) -> Compiled? in
       let (from, where_, _) = try c.fromAndWhere(plan, scored: true)
       let limit = plan.limit.map { Fragment(" LIMIT ?", [.integer(Int64($0))]) } ?? Fragment("")
       let matches = "(SELECT i.rowid, i.score FROM " + from + " WHERE " + where_ + " ORDER BY i.score, i.rowid" + limit + ") f"
-      var columns = Fragment("SELECT o.rowid, o.id, o.domain, o.contentType, o.expiration, o.protection, o.engagement, -f.score AS relevance")
-      for id in values { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = o.rowid AND attr = ? AND ord = 0)", [.integer(id)]) }
+      func valueColumns(of item: String) -> Fragment {
+        var columns = Fragment("")
+        for id in values { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = \(item).rowid AND attr = ? AND ord = 0)", [.integer(id)]) }
+        return columns
+      }
+      guard itemFields else {
+        // The visible matches are the scope's already: no item row to read.
+        return c.finish(
+          "SELECT f.rowid, NULL, NULL, NULL, NULL, NULL, 0, -f.score AS relevance" + valueColumns(of: "f") + " FROM " + matches
+            + " ORDER BY relevance DESC, f.rowid" + limit,
+          ranked: true)
+      }
+      let columns = "SELECT o.rowid, o.id, o.domain, o.contentType, o.expiration, o.protection, o.engagement, -f.score AS relevance" + valueColumns(of: "o")
       return c.finish(c.readingMatches(columns, of: matches, order: "relevance DESC", limit: plan.limit), ranked: true)
     }
   }
