@@ -1,14 +1,14 @@
 import Foundation
 import SearchIndex
 
-/// The SQLite statements of one SQL step of an `ExecutionPlan`, compiled for an execution
-/// (or for `explain`, which shows them without running them).
 /// An attribute read as a number from the value table (`CompiledStep.numbers`).
 struct NumericValue {
   var name: String
   var type: AttributeType
 }
 
+/// The SQLite statements of one SQL step of an `ExecutionPlan`, compiled for an execution
+/// (or for `explain`, which shows them without running them).
 enum CompiledStep {
   case items(SQLCompiler.Compiled)
   /// The items' rowids alone, for a stage that reads only positions; `sortsRowids` when the
@@ -128,20 +128,20 @@ extension ExecutionContext {
       try items(compiled, batchSize: batchSize, batch)
     case .sortWalk(let walk, let fallback, let limit):
       try sortedItems(walk, fallback: fallback, limit: limit, batchSize: batchSize, batch)
-    case .positions, .numbers:
-      // Whole items wanted after all: the positions or numbers, then each item read whole.
-      let partial: [ResultItem] = switch step {
-      case .positions(let compiled, let sortsRowids): try positions(compiled, sortsRowids: sortsRowids)
-      case .numbers(let compiled, let values, _): try numericItems(compiled, values: values)
-      default: []
-      }
-      let whole = try hydrate(.items(partial)).resultItems
-      var batches = ItemBatches(size: batchSize, cancellation: cancellation)
-      for item in whole { try batches.add(item, to: batch) }
-      try batches.finish(to: batch)
+    case .positions(let compiled, let sortsRowids):
+      try wholeItems(positions(compiled, sortsRowids: sortsRowids), batchSize: batchSize, batch)
+    case .numbers(let compiled, let values, _):
+      try wholeItems(numericItems(compiled, values: values), batchSize: batchSize, batch)
     case .count, .groupCount, .statistics:
       preconditionFailure("an aggregate step has no items")
     }
+  }
+
+  /// Partial items (positions, numbers) read whole after all, in batches.
+  private func wholeItems(_ partial: [ResultItem], batchSize: Int, _ batch: ([ResultItem]) throws -> Void) throws {
+    var batches = ItemBatches(size: batchSize, cancellation: cancellation)
+    for item in try hydrate(.items(partial)).resultItems { try batches.add(item, to: batch) }
+    try batches.finish(to: batch)
   }
 
   /// The first `limit` items of a sort: those of the index walk when it finds `limit` of
@@ -216,19 +216,16 @@ extension ExecutionContext {
   func numericItems(_ compiled: SQLCompiler.Compiled, values: [NumericValue]) throws -> [ResultItem] {
     var items: [ResultItem] = []
     try run(compiled) { row in
-      var set = AttributeSet()
+      // The fields as `StoredItem` reads them (no record asked for, none read).
+      var item = try StoredItem.decode(row: row, offset: 1, catalog: catalog, only: [])
       for (offset, value) in values.enumerated() where !row.isNull(8 + offset) {
         let number = row.double(8 + offset)
-        set[value.name] = switch value.type.scalar {
+        item.attributeSet[value.name] = switch value.type.scalar {
         case .date: .date(Date(timeIntervalSince1970: number))
         case .bool: .bool(number != 0)
         default: .number(number)
         }
       }
-      let item = SearchableItem(
-        uniqueIdentifier: row.string(1) ?? "", domainIdentifier: row.isNull(2) ? nil : row.string(2),
-        contentType: row.isNull(3) ? nil : row.string(3), expirationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.double(4)),
-        protectionClass: row.isNull(5) ? nil : row.string(5), attributeSet: set)
       var result = ResultItem(rowid: row.int64(0), item: item, relevance: row.double(7))
       result.engagement = Int(row.int64(6))
       items.append(result)

@@ -412,7 +412,9 @@ public struct SQLCompiler {
     return try asVisibleMatches(plan) { (c: inout SQLCompiler) throws(QueryRuntimeError) -> Compiled? in
       let (from, where_, _) = try c.fromAndWhere(plan, scored: true)
       let limit = plan.limit.map { Fragment(" LIMIT ?", [.integer(Int64($0))]) } ?? Fragment("")
-      let matches = "(SELECT i.rowid, i.score FROM " + from + " WHERE " + where_ + " ORDER BY i.score, i.rowid" + limit + ") f"
+      // Ordered inside only to cut at the limit; the statement orders its rows.
+      let cut = plan.limit == nil ? Fragment("") : " ORDER BY i.score, i.rowid" + limit
+      let matches = "(SELECT i.rowid, i.score FROM " + from + " WHERE " + where_ + cut + ") f"
       func valueColumns(of item: String) -> Fragment {
         var columns = Fragment("")
         for id in values { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = \(item).rowid AND attr = ? AND ord = 0)", [.integer(id)]) }

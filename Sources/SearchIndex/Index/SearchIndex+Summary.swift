@@ -385,4 +385,9 @@ extension SearchIndex {
   package static func hasIndex(_ db: Connection, _ name: String) throws -> Bool {
     try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(name)]) != nil
   }
+
+  /// Whether the file has the table `name`.
+  package static func hasTable(_ db: Connection, _ name: String) throws -> Bool {
+    try db.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) != nil
+  }
 }

@@ -146,12 +146,12 @@ enum SummaryLog {
   /// from before what was dropped (a reader that raced the writer) cannot grow: the dropped
   /// generations become unlogged.
   static func prune(_ db: Connection, keeping: Int64? = nil) throws {
-    guard try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'summary_removed'") != nil,
+    guard try SearchIndex.hasTable(db, "summary_removed"),
       try db.scalar("SELECT EXISTS (SELECT 1 FROM summary_removed)")?.int64Value == 1
     else { return }
     let current = try SearchIndex.generation(in: db)
     var through = current
-    if try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'summary_cache'") != nil,
+    if try SearchIndex.hasTable(db, "summary_cache"),
       let oldest = try db.scalar(
         "SELECT min(generation) FROM summary_cache WHERE scope >= ? AND scope < ?",
         [.text(SummaryState.keyPrefix), .text(SummaryState.keyPrefixEnd)])?.int64Value
@@ -171,7 +171,7 @@ enum SummaryLog {
 
   /// Drops what one generation logged.
   private static func forget(_ db: Connection, generation: Int64) throws {
-    guard try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'summary_removed'") != nil else { return }
+    guard try SearchIndex.hasTable(db, "summary_removed") else { return }
     try db.run("DELETE FROM summary_removed WHERE generation = ?", [.integer(generation)])
     try db.run("DELETE FROM summary_removed_vals WHERE generation = ?", [.integer(generation)])
   }
@@ -212,7 +212,7 @@ enum SummaryLog {
   static func removed(
     _ db: Connection, since: Int64, lastRowid: Int64, visible: (sql: String, arguments: [SQLValue])
   ) throws -> [Removed] {
-    guard try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'summary_removed'") != nil else { return [] }
+    guard try SearchIndex.hasTable(db, "summary_removed") else { return [] }
     var removed: [Removed] = []
     let rows = try db.makeStatement(
       """

@@ -38,7 +38,7 @@ public enum AttributeValue: Sendable, Hashable {
   var atStoredPrecision: AttributeValue {
     switch self {
     case .date(let d): .date(ISO8601.parse(ISO8601.format(d)) ?? d)
-    case .list(let values) where values.contains(where: \.holdsDate): .list(values.map(\.atStoredPrecision))
+    case .list(let values): .list(values.map(\.atStoredPrecision))
     default: self
     }
   }
