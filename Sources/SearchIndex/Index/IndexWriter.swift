@@ -35,6 +35,8 @@ package struct IndexWriter {
     self.storesText = try connection.scalar("SELECT value FROM meta WHERE key = ?", [.text("storesText:\(indexID)")])?.int64Value != 0
     self.ranked = RankedWriter(connection: connection, indexID: indexID)
     self.removals = try SummaryLog.Recorder(connection)
+    // Files written before the setting existed get it with their first write.
+    if try !Schema.hasFullTextSettings(connection) { try Schema.configureFullText(connection) }
     for (name, id, long) in try db.rows("SELECT name, id, hasLong FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1), $0.int64(2)) }) {
       attributeIDs[name] = id
       if long != 0 { longAttributes.insert(id) }

@@ -233,6 +233,24 @@ package enum Schema {
   /// Searchlight's analyzer. No prefix indexes ('2 3' took 66 MB of the 100k Zipf index):
   /// prefix queries scan the term range instead, which stays in tens of milliseconds
   /// (BENCHMARKS.md, "Storage and ingest").
+  /// FTS5's pending-terms budget per writer, in bytes (FTS5's default is 1 MB). Each time
+  /// the pending terms reach it FTS5 writes a new segment, and segments are merged as they
+  /// pile up, so a small budget makes a large ingest spend its time merging: 8 MB wrote the
+  /// 1M Zipf documents 20% faster for about 15 MB more memory (BENCHMARKS.md). Stored in the
+  /// file (`fts_config`), so every writer of it uses it.
+  static let fullTextHashSize = 8 << 20
+
+  /// Gives the file's full-text table `fullTextHashSize`; inside a write transaction
+  /// (`IndexWriter` calls it when `hasFullTextSettings` is false).
+  static func configureFullText(_ db: Connection) throws {
+    try db.run("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)", [.integer(Int64(fullTextHashSize))])
+  }
+
+  /// Whether the file's full-text table has the settings `configureFullText` makes.
+  static func hasFullTextSettings(_ db: Connection) throws -> Bool {
+    try db.scalar("SELECT v FROM fts_config WHERE k = 'hashsize'")?.int64Value == Int64(fullTextHashSize)
+  }
+
   static let ftsStatement = """
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,

@@ -63,6 +63,11 @@ final class RankedWriter {
   /// The last block of each list as this transaction wrote it, so the next flush
   /// appends without reading it back.
   private var tails: [TermID: PostingBlock] = [:]
+  /// Lists whose last block, short of a full block, is only in `tails`: an intermediate
+  /// flush keeps it in memory, because the next flush would rewrite it (a delete and an
+  /// insert scattered over `rk_blocks` for every touched term, which at a million items
+  /// rewrote most of the table's pages on every flush); the final flush writes them.
+  private var unstoredTails = Set<TermID>()
 
   /// Documents waiting to be written.
   private var pending = PendingDocuments(fieldCount: RankedSchema.parameters.fieldCount)
@@ -166,7 +171,10 @@ final class RankedWriter {
       try rebuild()
       return
     }
-    guard !pending.isEmpty || !removed.isEmpty || !terms.newTerms.isEmpty || (final && !documentFrequencyDeltas.isEmpty) else {
+    guard
+      !pending.isEmpty || !removed.isEmpty || !terms.newTerms.isEmpty
+        || (final && (!documentFrequencyDeltas.isEmpty || !unstoredTails.isEmpty))
+    else {
       return
     }
     var removals: [TermID: [DocID]] = [:]
@@ -293,7 +301,8 @@ final class RankedWriter {
     if stats.basis != nil {
       var editor = BlockWriter(
         store: store, fieldCount: fieldCount, docs: postingDocs, frequencies: postingFrequencies,
-        bounds: postingBounds, tails: tails, unstoredTermsFrom: terms.unstoredTermsFrom)
+        bounds: postingBounds, tails: tails, unstoredTermsFrom: terms.unstoredTermsFrom,
+        unstoredTails: unstoredTails, defersShortTails: !final)
       for slot in order {
         let term = touched[slot]
         try editor.apply(to: term, removing: removals.removeValue(forKey: term)?.sorted() ?? [], inserting: starts[slot]..<starts[slot + 1])
@@ -302,6 +311,13 @@ final class RankedWriter {
         try editor.apply(to: term, removing: removals[term]!.sorted(), inserting: 0..<0)
       }
       tails = editor.tails
+      unstoredTails = editor.unstoredTails
+    }
+    if final {
+      for term in unstoredTails.sorted() {
+        if let tail = tails[term] { try store.insert(tail, of: term) }
+      }
+      unstoredTails.removeAll()
     }
     for slot in touched.indices { documentFrequencyDeltas[touched[slot], default: 0] += counts[slot] }
     // New terms go in now (compaction and rebasing find lists through `rk_terms`), with
@@ -363,6 +379,7 @@ final class RankedWriter {
     terms = TermResolver(store: store)
     terms.lexiconIsEmpty = true
     tails.removeAll()
+    unstoredTails.removeAll()
     documentFrequencyDeltas.removeAll()
     pending.removeAll()
     removed.removeAll()
@@ -470,6 +487,11 @@ private struct BlockWriter {
   var tails: [TermID: PostingBlock]
   /// Terms from here on have no stored blocks but those in `tails`.
   let unstoredTermsFrom: TermID?
+  /// Lists whose tail is in `tails` and not in `rk_blocks` (see `RankedWriter.unstoredTails`).
+  var unstoredTails: Set<TermID>
+  /// Keep a last block of fewer than `BlockCodec.capacity` postings in memory (an
+  /// intermediate flush) instead of writing it.
+  let defersShortTails: Bool
 
   /// `removals` ascending; `insertions` (a range of `docs`) ascending.
   mutating func apply(to term: TermID, removing removals: [DocID], inserting insertions: Range<Int>) throws {
@@ -484,6 +506,13 @@ private struct BlockWriter {
     var i = insertions.lowerBound
     // Removals past the tail cannot be in the list.
     let removalCount = removals.firstIndex(where: { $0 > tail.lastDoc }) ?? removals.count
+    if removalCount == 0, tail.postingCount == BlockCodec.capacity, !unstoredTails.contains(term),
+      insertions.isEmpty || docs[insertions.lowerBound] > tail.lastDoc
+    {
+      // Appends after a full stored block start new blocks and leave it as it is.
+      if let last = try writeNew(insertions, packTail: true, term: term) { tails[term] = last }
+      return
+    }
     while r < removalCount || i < insertions.upperBound {
       let next = min(r < removalCount ? removals[r] : .max, i < insertions.upperBound ? docs[i] : .max)
       let found = next > tail.lastDoc ? nil : try store.block(of: term, atOrAfter: next)
@@ -495,7 +524,7 @@ private struct BlockWriter {
       let insertionStart = i
       while i < insertions.upperBound && docs[i] <= upper { i += 1 }
       let old = BlockCodec.decode(block, fieldCount: fieldCount)
-      try store.deleteBlock(of: term, lastDoc: block.lastDoc)
+      if !isTail || unstoredTails.remove(term) == nil { try store.deleteBlock(of: term, lastDoc: block.lastDoc) }
       let last = try write(
         old, Array(removals[removalStart..<r]), insertionStart..<i, bound: block.maxPseudoTF, packTail: isTail, term: term)
       if isTail { tails[term] = last }
@@ -505,7 +534,7 @@ private struct BlockWriter {
   /// Merges `old` minus `removals` with the postings `range` of `docs` and stores the
   /// result as blocks: packed greedily at the tail, split evenly inside the list.
   /// Returns the last block written (nil when nothing remains).
-  private func write(
+  private mutating func write(
     _ old: PostingBuffer, _ removals: [DocID], _ range: Range<Int>, bound oldBound: Float, packTail: Bool, term: TermID
   ) throws -> PostingBlock? {
     if old.isEmpty { return try writeNew(range, packTail: packTail, term: term) }
@@ -554,7 +583,7 @@ private struct BlockWriter {
       var bound = BM25FScorer.roundedUp(best)
       if keepsOld { bound = max(bound, oldBound) }
       let block = BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound)
-      try store.insert(block, of: term)
+      try keep(block, of: term, isLast: blockIndex == blockCount - 1, packTail: packTail)
       last = block
       lower += size
     }
@@ -563,7 +592,7 @@ private struct BlockWriter {
 
   /// `write` for a list with no old postings: the blocks straight from the new postings
   /// `range` of `docs`, with the same sizes and bounds.
-  private func writeNew(_ range: Range<Int>, packTail: Bool, term: TermID) throws -> PostingBlock? {
+  private mutating func writeNew(_ range: Range<Int>, packTail: Bool, term: TermID) throws -> PostingBlock? {
     let total = range.count
     guard total > 0 else { return nil }
     let capacity = BlockCodec.capacity
@@ -584,10 +613,20 @@ private struct BlockWriter {
             fieldCount: fieldCount, maxPseudoTF: BM25FScorer.roundedUp(best))
         }
       }
-      try store.insert(block, of: term)
+      try keep(block, of: term, isLast: blockIndex == blockCount - 1, packTail: packTail)
       last = block
       lower += size
     }
     return last
+  }
+
+  /// Inserts `block`, or keeps it in memory when it is a short last block of a list and
+  /// short tails are deferred.
+  private mutating func keep(_ block: PostingBlock, of term: TermID, isLast: Bool, packTail: Bool) throws {
+    if defersShortTails, isLast, packTail, block.postingCount < BlockCodec.capacity {
+      unstoredTails.insert(term)
+    } else {
+      try store.insert(block, of: term)
+    }
   }
 }

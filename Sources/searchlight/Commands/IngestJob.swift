@@ -102,7 +102,9 @@ struct IngestJob {
               }
               throw error
             }
-            identifiers.append(item.uniqueIdentifier)
+            // A folder's bookkeeping needs the identifiers each file delivered; a file given
+            // by itself does not, and a million lines would hold a million strings.
+            if folder != nil { identifiers.append(item.uniqueIdentifier) }
             if listsWritten, changed, item.protectionClass == nil, item.expirationDate.map({ $0 > now }) ?? true {
               outcome.written.append(item.uniqueIdentifier)
             }
