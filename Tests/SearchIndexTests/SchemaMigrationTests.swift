@@ -173,4 +173,30 @@ import Testing
       #expect(report.lines.contains { $0.contains("rows for") }, "\(report.lines)")
     }
   }
+
+  /// FTS5's pending-terms budget (`Schema.fullTextHashSize`, FTS5's `hashsize`) is set by the
+  /// first write of any file, new or written before the setting existed, and FTS5 keeps
+  /// answering with it.
+  @Test func theFirstWriteSetsTheFullTextPendingBudget() throws {
+    func hashSize(_ index: SearchIndex) throws -> Int64? {
+      try index.read { db in try db.scalar("SELECT v FROM fts_config WHERE k = 'hashsize'")?.int64Value }
+    }
+    try withTemporaryDirectory { directory in
+      let old = try migratedCopy(in: directory)
+      #expect(try hashSize(old) == nil)
+      try old.indexSearchableItems([
+        SearchableItem(uniqueIdentifier: "new", attributeSet: AttributeSet([("title", .string("Zanzibar ferry"))]))
+      ])
+      #expect(try hashSize(old) == Int64(Schema.fullTextHashSize))
+      #expect(try ids(old, matching: "\"zanzibar\"") == ["new"])
+      #expect(try ids(old, matching: "\"frederic\"") == ["n1", "t1"])
+      #expect(try old.checkIntegrity().isHealthy)
+
+      let fresh = try SearchIndex(path: directory.appendingPathComponent("fresh.db").path)
+      try fresh.indexSearchableItems([
+        SearchableItem(uniqueIdentifier: "a", attributeSet: AttributeSet([("title", .string("Harbour"))]))
+      ])
+      #expect(try hashSize(fresh) == Int64(Schema.fullTextHashSize))
+    }
+  }
 }
