@@ -22,6 +22,20 @@ package struct IndexWriter {
   private(set) var rowsWritten = 0
   /// Items `upsert` left alone because they were stored exactly as given.
   package private(set) var unchanged = 0
+  /// The largest rowid when the transaction began: at least the number of items then.
+  private let itemsAtStart: Int64
+  /// True while the value indexes that inserts reach at random (`Schema.bulkLoadIndexes`) are
+  /// dropped, to be built again by `finish` (see `bulkLoadRows`).
+  private var valueIndexesDropped = false
+
+  /// Items a transaction writes, beyond which (and beyond the items the file held) it drops
+  /// the value indexes whose inserts land at random places (`Schema.bulkLoadIndexes`) and
+  /// builds them again, sorted, before it commits. A million Zipf titles inserted one by one
+  /// into `(attr, fold, str)` thrashed the page cache: every insert read and later wrote back
+  /// a random page (11.8 GB written for a 2 GB file); sorting them once at the end made the
+  /// ingest 14% faster. The rule bounds the rebuild by twice what the transaction wrote. A
+  /// task-local so tests reach it with a few items.
+  @TaskLocal package static var bulkLoadRows = 50_000
   /// False when the index keeps `textContent` only in the full-text index: hydration
   /// supplies the text from the app's store (as on Apple's platforms).
   let storesText: Bool
@@ -35,6 +49,7 @@ package struct IndexWriter {
     self.storesText = try connection.scalar("SELECT value FROM meta WHERE key = ?", [.text("storesText:\(indexID)")])?.int64Value != 0
     self.ranked = RankedWriter(connection: connection, indexID: indexID)
     self.removals = try SummaryLog.Recorder(connection)
+    self.itemsAtStart = try connection.scalar("SELECT max(rowid) FROM items")?.int64Value ?? 0
     // Files written before the setting existed get it with their first write.
     if try !Schema.hasFullTextSettings(connection) { try Schema.configureFullText(connection) }
     for (name, id, long) in try db.rows("SELECT name, id, hasLong FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1), $0.int64(2)) }) {
@@ -192,6 +207,10 @@ package struct IndexWriter {
     try insertDerivedRows(rowid, stored, unstoredText: unstoredText)
     changed = true
     rowsWritten += 1
+    if !valueIndexesDropped, rowsWritten >= max(Self.bulkLoadRows, Int(clamping: itemsAtStart)) {
+      try db.execute(Schema.bulkLoadIndexes.map { "DROP INDEX IF EXISTS \($0);" }.joined())
+      valueIndexesDropped = true
+    }
     return true
   }
 
@@ -422,11 +441,30 @@ package struct IndexWriter {
     self.unchanged = unchanged
   }
 
+  /// Builds the indexes a bulk load dropped (`bulkLoadRows`), with their planner statistics
+  /// when the file keeps some. The page cache is emptied to a quarter first (its dirty pages
+  /// go to the log, where the commit would put them): the sort keeps every key in memory
+  /// (`temp_store = MEMORY`), and the two together took `index` of a million items past its
+  /// 300 MB.
+  private func rebuildValueIndexes() throws {
+    let cacheSize = try db.scalar("PRAGMA cache_size")?.int64Value ?? -2000
+    try db.execute("PRAGMA cache_size = \(cacheSize / 4); PRAGMA shrink_memory")
+    defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
+    try db.execute(Schema.valueIndexStatements)
+    if try SearchIndex.hasTable(db, "sqlite_stat1") {
+      for name in Schema.bulkLoadIndexes { try db.execute("ANALYZE \(name)") }
+    }
+  }
+
   mutating func finish() throws {
     for (name, type) in catalog.customTypes where attributeIDs[name] == nil {
       _ = try attributeID(name, type: type)
     }
     try ranked.flush()
+    if valueIndexesDropped {
+      try rebuildValueIndexes()
+      valueIndexesDropped = false
+    }
     if changed {
       // The summary's record of what changed (`SummaryState`): the last generation that did
       // more than add items, counting any commit this code did not track as one.

@@ -216,6 +216,11 @@ package enum Schema {
 
     """
 
+  /// The value indexes a large write drops and builds again before it commits
+  /// (`IndexWriter.bulkLoadRows`): their keys arrive in no order. `vals_long` is keyed by
+  /// attribute and item, which new items append to.
+  static let bulkLoadIndexes = ["vals_num", "vals_fold"]
+
   /// The condition that selects long-text marker rows of `vals` under `alias`: it names
   /// `fold` and `str` both, so it implies the `vals_long` index's condition in this version
   /// (`fold IS NULL`) and in version 4 files read without migrating (`str IS NULL`).
