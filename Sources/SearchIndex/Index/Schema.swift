@@ -234,10 +234,6 @@ package enum Schema {
   /// without migrating) have the separate index `vals_item` instead.
   package static let valueLookupIndex = "sqlite_autoindex_vals_1"
 
-  /// The full-text table: contentless (its texts are derived from the records), tokenized by
-  /// Searchlight's analyzer. No prefix indexes ('2 3' took 66 MB of the 100k Zipf index):
-  /// prefix queries scan the term range instead, which stays in tens of milliseconds
-  /// (BENCHMARKS.md, "Storage and ingest").
   /// FTS5's pending-terms budget per writer, in bytes (FTS5's default is 1 MB). Each time
   /// the pending terms reach it FTS5 writes a new segment, and segments are merged as they
   /// pile up, so a small budget makes a large ingest spend its time merging: 8 MB wrote the
@@ -256,6 +252,10 @@ package enum Schema {
     try db.scalar("SELECT v FROM fts_config WHERE k = 'hashsize'")?.int64Value == Int64(fullTextHashSize)
   }
 
+  /// The full-text table: contentless (its texts are derived from the records), tokenized by
+  /// Searchlight's analyzer. No prefix indexes ('2 3' took 66 MB of the 100k Zipf index):
+  /// prefix queries scan the term range instead, which stays in tens of milliseconds
+  /// (BENCHMARKS.md, "Storage and ingest").
   static let ftsStatement = """
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
       title, keywords, description, body, other,
