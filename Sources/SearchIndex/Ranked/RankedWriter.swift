@@ -63,11 +63,12 @@ final class RankedWriter {
   /// The last block of each list as this transaction wrote it, so the next flush
   /// appends without reading it back.
   private var tails: [TermID: PostingBlock] = [:]
-  /// Lists whose last block, short of a full block, is only in `tails`: an intermediate
-  /// flush keeps it in memory, because the next flush would rewrite it (a delete and an
-  /// insert scattered over `rk_blocks` for every touched term, which at a million items
-  /// rewrote most of the table's pages on every flush); the final flush writes them.
-  private var unstoredTails = Set<TermID>()
+  /// Lists whose last block, short of a full block, is only in memory (and not in
+  /// `tails`): an intermediate flush keeps it open, because the next flush would rewrite
+  /// it (a delete and an insert scattered over `rk_blocks` for every touched term, which
+  /// at a million items rewrote most of the table's pages on every flush) and appends to
+  /// it without decoding; the final flush writes them.
+  private var openTails: [TermID: OpenTail] = [:]
 
   /// Documents waiting to be written.
   private var pending = PendingDocuments(fieldCount: RankedSchema.parameters.fieldCount)
@@ -173,7 +174,7 @@ final class RankedWriter {
     }
     guard
       !pending.isEmpty || !removed.isEmpty || !terms.newTerms.isEmpty
-        || (final && (!documentFrequencyDeltas.isEmpty || !unstoredTails.isEmpty))
+        || (final && (!documentFrequencyDeltas.isEmpty || !openTails.isEmpty))
     else {
       return
     }
@@ -302,7 +303,9 @@ final class RankedWriter {
       var editor = BlockWriter(
         store: store, fieldCount: fieldCount, docs: postingDocs, frequencies: postingFrequencies,
         bounds: postingBounds, tails: tails, unstoredTermsFrom: terms.unstoredTermsFrom,
-        unstoredTails: unstoredTails, defersShortTails: !final)
+        openTails: openTails, defersShortTails: !final)
+      tails = [:]
+      openTails = [:]
       for slot in order {
         let term = touched[slot]
         try editor.apply(to: term, removing: removals.removeValue(forKey: term)?.sorted() ?? [], inserting: starts[slot]..<starts[slot + 1])
@@ -311,13 +314,16 @@ final class RankedWriter {
         try editor.apply(to: term, removing: removals[term]!.sorted(), inserting: 0..<0)
       }
       tails = editor.tails
-      unstoredTails = editor.unstoredTails
+      openTails = editor.openTails
     }
     if final {
-      for term in unstoredTails.sorted() {
-        if let tail = tails[term] { try store.insert(tail, of: term) }
+      for term in openTails.keys.sorted() {
+        let tail = openTails[term]!
+        let block = tail.block(maxPseudoTF: tail.bound)
+        try store.insert(block, of: term)
+        tails[term] = block
       }
-      unstoredTails.removeAll()
+      openTails.removeAll()
     }
     for slot in touched.indices { documentFrequencyDeltas[touched[slot], default: 0] += counts[slot] }
     // New terms go in now (compaction and rebasing find lists through `rk_terms`), with
@@ -379,7 +385,7 @@ final class RankedWriter {
     terms = TermResolver(store: store)
     terms.lexiconIsEmpty = true
     tails.removeAll()
-    unstoredTails.removeAll()
+    openTails.removeAll()
     documentFrequencyDeltas.removeAll()
     pending.removeAll()
     removed.removeAll()
@@ -485,32 +491,45 @@ private struct BlockWriter {
   let bounds: [Double]
   /// Each list's last block as written in this transaction (see `RankedWriter.tails`).
   var tails: [TermID: PostingBlock]
-  /// Terms from here on have no stored blocks but those in `tails`.
+  /// Terms from here on have no stored blocks but those in `tails` and `openTails`.
   let unstoredTermsFrom: TermID?
-  /// Lists whose tail is in `tails` and not in `rk_blocks` (see `RankedWriter.unstoredTails`).
-  var unstoredTails: Set<TermID>
-  /// Keep a last block of fewer than `BlockCodec.capacity` postings in memory (an
+  /// Lists whose last block is short and only in memory (see `RankedWriter.openTails`).
+  var openTails: [TermID: OpenTail]
+  /// Keep a last block of fewer than `BlockCodec.capacity` postings open in memory (an
   /// intermediate flush) instead of writing it.
   let defersShortTails: Bool
 
   /// `removals` ascending; `insertions` (a range of `docs`) ascending.
   mutating func apply(to term: TermID, removing removals: [DocID], inserting insertions: Range<Int>) throws {
+    let open = openTails[term]
+    if let open {
+      // Removals past the tail cannot be in the list.
+      if removals.first.map({ $0 > open.lastDoc }) ?? true,
+        insertions.isEmpty || docs[insertions.lowerBound] > open.lastDoc
+      {
+        if !insertions.isEmpty { try append(insertions, toOpenTailOf: term) }
+        return
+      }
+      // Removals inside it or insertions before its end (an item written twice in one
+      // write): the general path below, on its block.
+      tails[term] = open.block(maxPseudoTF: open.bound)
+      openTails[term] = nil
+    }
+    let tailIsOpen = open != nil
     let isUnstored = unstoredTermsFrom.map { term >= $0 } ?? false
     guard let tail = try tails[term] ?? (isUnstored ? nil : store.tailBlock(of: term)) else {
-      if !insertions.isEmpty {
-        tails[term] = try write(PostingBuffer(fieldCount: fieldCount), [], insertions, bound: 0, packTail: true, term: term)
-      }
+      try writeNew(insertions, packTail: true, term: term)
       return
     }
     var r = 0
     var i = insertions.lowerBound
     // Removals past the tail cannot be in the list.
     let removalCount = removals.firstIndex(where: { $0 > tail.lastDoc }) ?? removals.count
-    if removalCount == 0, tail.postingCount == BlockCodec.capacity, !unstoredTails.contains(term),
+    if removalCount == 0, tail.postingCount == BlockCodec.capacity, !tailIsOpen,
       insertions.isEmpty || docs[insertions.lowerBound] > tail.lastDoc
     {
       // Appends after a full stored block start new blocks and leave it as it is.
-      if let last = try writeNew(insertions, packTail: true, term: term) { tails[term] = last }
+      try writeNew(insertions, packTail: true, term: term)
       return
     }
     while r < removalCount || i < insertions.upperBound {
@@ -524,19 +543,75 @@ private struct BlockWriter {
       let insertionStart = i
       while i < insertions.upperBound && docs[i] <= upper { i += 1 }
       let old = BlockCodec.decode(block, fieldCount: fieldCount)
-      if !isTail || unstoredTails.remove(term) == nil { try store.deleteBlock(of: term, lastDoc: block.lastDoc) }
-      let last = try write(
+      if !isTail || !tailIsOpen { try store.deleteBlock(of: term, lastDoc: block.lastDoc) }
+      try write(
         old, Array(removals[removalStart..<r]), insertionStart..<i, bound: block.maxPseudoTF, packTail: isTail, term: term)
-      if isTail { tails[term] = last }
+      if isTail { return }
+    }
+    // The edits stayed in stored blocks before the open tail: it stays open.
+    if let open {
+      openTails[term] = open
+      tails[term] = nil
     }
   }
 
+  /// Appends the new postings `range` of `docs`, all after the open tail of `term`, to
+  /// it: each block that fills is stored, a short remainder stays open (or is stored when
+  /// short tails are not deferred). The blocks and bounds are those `write` makes from
+  /// the decoded tail and the same postings: the first block holds the tail's postings
+  /// and so keeps its bound, later ones are bounded by their new postings alone.
+  private mutating func append(_ range: Range<Int>, toOpenTailOf term: TermID) throws {
+    var tail = openTails.removeValue(forKey: term)
+    let oldBound = tail?.bound
+    var holdsOld = true
+    var best = 0.0
+    let fieldCount = self.fieldCount
+    let docs = self.docs
+    let bounds = self.bounds
+    try self.frequencies.withUnsafeBufferPointer { frequencies in
+      for n in range {
+        let row = UnsafeBufferPointer(rebasing: frequencies[(n * fieldCount)..<((n + 1) * fieldCount)])
+        if tail == nil {
+          tail = OpenTail(doc: docs[n], frequencies: row)
+          holdsOld = false
+          best = 0
+        } else {
+          tail!.append(doc: docs[n], frequencies: row)
+        }
+        best = max(best, bounds[n])
+        if tail!.count == BlockCodec.capacity {
+          let block = tail!.block(maxPseudoTF: Self.bound(best, old: holdsOld ? oldBound : nil))
+          try store.insert(block, of: term)
+          tails[term] = block
+          tail = nil
+        }
+      }
+    }
+    guard var tail else { return }
+    tail.bound = Self.bound(best, old: holdsOld ? oldBound : nil)
+    if defersShortTails {
+      openTails[term] = tail
+      tails[term] = nil
+    } else {
+      let block = tail.block(maxPseudoTF: tail.bound)
+      try store.insert(block, of: term)
+      tails[term] = block
+    }
+  }
+
+  /// A block's bound: its new postings' largest pseudo-frequency rounded up, and at least
+  /// `old`, the bound of the stored postings it keeps.
+  private static func bound(_ best: Double, old: Float?) -> Float {
+    let bound = BM25FScorer.roundedUp(best)
+    return old.map { max(bound, $0) } ?? bound
+  }
+
   /// Merges `old` minus `removals` with the postings `range` of `docs` and stores the
-  /// result as blocks: packed greedily at the tail, split evenly inside the list.
-  /// Returns the last block written (nil when nothing remains).
+  /// result as blocks: packed greedily at the tail (`packTail`), split evenly inside the
+  /// list. At the tail, it records the last block in `tails` (or `openTails`).
   private mutating func write(
     _ old: PostingBuffer, _ removals: [DocID], _ range: Range<Int>, bound oldBound: Float, packTail: Bool, term: TermID
-  ) throws -> PostingBlock? {
+  ) throws {
     if old.isEmpty { return try writeNew(range, packTail: packTail, term: term) }
     var merged = PostingBuffer(fieldCount: fieldCount)
     merged.reserveCapacity(old.count + range.count)
@@ -567,11 +642,13 @@ private struct BlockWriter {
       }
     }
     let total = merged.count
-    guard total > 0 else { return nil }
+    guard total > 0 else {
+      if packTail { tails[term] = nil }
+      return
+    }
     let capacity = BlockCodec.capacity
     let blockCount = (total + capacity - 1) / capacity
     var lower = 0
-    var last: PostingBlock?
     for blockIndex in 0..<blockCount {
       let size = packTail ? min(capacity, total - lower) : (total - lower) / (blockCount - blockIndex)
       let blockRange = lower..<(lower + size)
@@ -580,53 +657,60 @@ private struct BlockWriter {
       for index in blockRange {
         if fresh[index] < 0 { keepsOld = true } else { best = max(best, fresh[index]) }
       }
-      var bound = BM25FScorer.roundedUp(best)
-      if keepsOld { bound = max(bound, oldBound) }
-      let block = BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound)
-      try keep(block, of: term, isLast: blockIndex == blockCount - 1, packTail: packTail)
-      last = block
+      let bound = Self.bound(best, old: keepsOld ? oldBound : nil)
+      let isTail = packTail && blockIndex == blockCount - 1
+      if isTail && defersShortTails && size < capacity {
+        openTails[term] = merged.docs.withUnsafeBufferPointer { docs in
+          merged.frequencies.withUnsafeBufferPointer { frequencies in
+            OpenTail(
+              docs: UnsafeBufferPointer(rebasing: docs[blockRange]),
+              frequencies: UnsafeBufferPointer(rebasing: frequencies[(blockRange.lowerBound * fieldCount)..<(blockRange.upperBound * fieldCount)]),
+              fieldCount: fieldCount, bound: bound)
+          }
+        }
+        tails[term] = nil
+      } else {
+        let block = BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound)
+        try store.insert(block, of: term)
+        if isTail { tails[term] = block }
+      }
       lower += size
     }
-    return last
   }
 
   /// `write` for a list with no old postings: the blocks straight from the new postings
   /// `range` of `docs`, with the same sizes and bounds.
-  private mutating func writeNew(_ range: Range<Int>, packTail: Bool, term: TermID) throws -> PostingBlock? {
+  private mutating func writeNew(_ range: Range<Int>, packTail: Bool, term: TermID) throws {
     let total = range.count
-    guard total > 0 else { return nil }
+    guard total > 0 else { return }
     let capacity = BlockCodec.capacity
     let blockCount = (total + capacity - 1) / capacity
     var lower = range.lowerBound
-    var last: PostingBlock?
     for blockIndex in 0..<blockCount {
       let size = packTail ? min(capacity, range.upperBound - lower) : (range.upperBound - lower) / (blockCount - blockIndex)
       let blockRange = lower..<(lower + size)
       var best = 0.0
       for index in blockRange { best = max(best, bounds[index]) }
-      let block = docs.withUnsafeBufferPointer { docs in
-        frequencies.withUnsafeBufferPointer { frequencies in
-          BlockCodec.encode(
-            docs: UnsafeBufferPointer(rebasing: docs[blockRange]),
-            frequencies: UnsafeBufferPointer(
-              rebasing: frequencies[(blockRange.lowerBound * fieldCount)..<(blockRange.upperBound * fieldCount)]),
-            fieldCount: fieldCount, maxPseudoTF: BM25FScorer.roundedUp(best))
+      let bound = BM25FScorer.roundedUp(best)
+      let isTail = packTail && blockIndex == blockCount - 1
+      let fieldCount = self.fieldCount
+      let defers = isTail && defersShortTails && size < capacity
+      try docs.withUnsafeBufferPointer { (docs: UnsafeBufferPointer<DocID>) throws in
+        try frequencies.withUnsafeBufferPointer { (frequencies: UnsafeBufferPointer<UInt32>) throws in
+          let docs = UnsafeBufferPointer(rebasing: docs[blockRange])
+          let frequencies = UnsafeBufferPointer(
+            rebasing: frequencies[(blockRange.lowerBound * fieldCount)..<(blockRange.upperBound * fieldCount)])
+          if defers {
+            openTails[term] = OpenTail(docs: docs, frequencies: frequencies, fieldCount: fieldCount, bound: bound)
+            tails[term] = nil
+          } else {
+            let block = BlockCodec.encode(docs: docs, frequencies: frequencies, fieldCount: fieldCount, maxPseudoTF: bound)
+            try store.insert(block, of: term)
+            if isTail { tails[term] = block }
+          }
         }
       }
-      try keep(block, of: term, isLast: blockIndex == blockCount - 1, packTail: packTail)
-      last = block
       lower += size
-    }
-    return last
-  }
-
-  /// Inserts `block`, or keeps it in memory when it is a short last block of a list and
-  /// short tails are deferred.
-  private mutating func keep(_ block: PostingBlock, of term: TermID, isLast: Bool, packTail: Bool) throws {
-    if defersShortTails, isLast, packTail, block.postingCount < BlockCodec.capacity {
-      unstoredTails.insert(term)
-    } else {
-      try store.insert(block, of: term)
     }
   }
 }

@@ -41,29 +41,9 @@ package enum BlockCodec {
     precondition(frequencies.count == count * fieldCount, "one frequency per field")
     var payload: [UInt8] = []
     payload.reserveCapacity(count * 3)
-    var previous = docs[0]
-    for index in 1..<count {
-      let doc = docs[index]
-      precondition(doc > previous, "doc ids must be strictly ascending")
-      // Wrapping subtraction: the gap of any ascending Int64 pair fits UInt64.
-      Varint.append(UInt64(bitPattern: doc &- previous) &- 1, to: &payload)
-      previous = doc
-    }
+    for index in 1..<count { appendGap(from: docs[index - 1], to: docs[index], to: &payload) }
     for index in 0..<count {
-      let row = index * fieldCount
-      var mask: UInt64 = 0
-      var firstFrequency: UInt32 = 0
-      for field in 0..<fieldCount where frequencies[row + field] > 0 {
-        if mask == 0 { firstFrequency = frequencies[row + field] }
-        mask |= 1 << UInt64(field)
-      }
-      precondition(mask != 0, "a posting needs tf > 0 in some field")
-      Varint.append(mask | (UInt64(firstFrequency - 1) << UInt64(fieldCount)), to: &payload)
-      var seenFirst = false
-      for field in 0..<fieldCount where frequencies[row + field] > 0 {
-        if seenFirst { Varint.append(UInt64(frequencies[row + field] - 1), to: &payload) }
-        seenFirst = true
-      }
+      appendFrequencies(UnsafeBufferPointer(rebasing: frequencies[(index * fieldCount)..<((index + 1) * fieldCount)]), to: &payload)
     }
     return PostingBlock(
       firstDoc: docs[0],
@@ -72,6 +52,33 @@ package enum BlockCodec {
       maxPseudoTF: maxPseudoTF,
       payload: payload
     )
+  }
+
+  /// Appends the gap entry of `doc` after `previous` (the gaps section).
+  @inline(__always)
+  package static func appendGap(from previous: DocID, to doc: DocID, to bytes: inout [UInt8]) {
+    precondition(doc > previous, "doc ids must be strictly ascending")
+    // Wrapping subtraction: the gap of any ascending Int64 pair fits UInt64.
+    Varint.append(UInt64(bitPattern: doc &- previous) &- 1, to: &bytes)
+  }
+
+  /// Appends one posting's entry of the frequencies section (`row`: one frequency per field).
+  @inline(__always)
+  package static func appendFrequencies(_ row: UnsafeBufferPointer<UInt32>, to bytes: inout [UInt8]) {
+    let fieldCount = row.count
+    var mask: UInt64 = 0
+    var firstFrequency: UInt32 = 0
+    for field in 0..<fieldCount where row[field] > 0 {
+      if mask == 0 { firstFrequency = row[field] }
+      mask |= 1 << UInt64(field)
+    }
+    precondition(mask != 0, "a posting needs tf > 0 in some field")
+    Varint.append(mask | (UInt64(firstFrequency - 1) << UInt64(fieldCount)), to: &bytes)
+    var seenFirst = false
+    for field in 0..<fieldCount where row[field] > 0 {
+      if seenFirst { Varint.append(UInt64(row[field] - 1), to: &bytes) }
+      seenFirst = true
+    }
   }
 
   /// Decodes the block's doc ids into `docs` (capacity >= block count) without
