@@ -126,4 +126,50 @@ import Testing
     #expect(error?.line == line)
     #expect(error?.text == message)
   }
+
+  /// Texts made of pieces that separate lines or not (a lone "\r", "\r\n" as one Character,
+  /// other Unicode line breaks, combining marks after spaces), deterministic.
+  static func randomTexts(count: Int, seed: UInt64) -> [String] {
+    let pieces = ["a", "bc", "\n", "\r\n", "\r", "\u{85}", "\u{2028}", " ", "\t", " \u{301}", "é", "e\u{301}", "---", "#"]
+    var state = seed
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    return (0..<count).map { _ in (0..<next(14)).map { _ in pieces[next(pieces.count)] }.joined() }
+  }
+
+  /// Lines taken one at a time (front matter reads no further than it needs) are exactly the
+  /// lines `split` cuts, for both separator rules the importers use.
+  @Test func linesOneAtATimeAreTheSplitLines() {
+    let rules: [(Character) -> Bool] = [{ $0 == "\n" || $0 == "\r\n" }, \.isNewline]
+    for text in Self.randomTexts(count: 2_000, seed: 7) {
+      for rule in rules {
+        let lines = TextLines(Substring(text), separatedBy: rule)
+        let taken = Array(sequence(state: lines) { $0.next() }).map(String.init)
+        let split = text.split(omittingEmptySubsequences: false, whereSeparator: rule).map(String.init)
+        #expect(taken == split, "\(text.unicodeScalars.map { $0.value })")
+      }
+    }
+  }
+
+  /// Trimming by index equals trimming a character at a time (as before), including a
+  /// space carrying a combining mark, which is not trimmed.
+  @Test func trimmingEqualsTrimmingACharacterAtATime() {
+    func reference(_ text: String, _ set: String) -> String {
+      let scalars = Set(set.unicodeScalars)
+      let trimmable = { (character: Character) in character.unicodeScalars.allSatisfy(scalars.contains) }
+      var s = Substring(text)
+      while let first = s.first, trimmable(first) { s = s.dropFirst() }
+      while let last = s.last, trimmable(last) { s = s.dropLast() }
+      return String(s)
+    }
+    for text in Self.randomTexts(count: 2_000, seed: 11) {
+      #expect(text.trimming(" \t\r\n") == reference(text, " \t\r\n"), "\(text.unicodeScalars.map { $0.value })")
+      var trailing = Substring(text)
+      while let last = trailing.last, last == " " || last == "\t" || last == "\r" { trailing = trailing.dropLast() }
+      #expect(text.trimmingTrailingWhitespace == trailing)
+    }
+    #expect(" \u{301}x \n".trimming(" \n") == " \u{301}x")
+  }
 }

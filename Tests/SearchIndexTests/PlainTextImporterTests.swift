@@ -73,11 +73,17 @@ import Testing
     ([UInt8]("bell \u{07} and \u{07}\n".utf8), true),
     ([UInt8](repeating: 0x07, count: 4) + [UInt8](repeating: 0x61, count: 100), false),
     ([UInt8](repeating: 0x07, count: 6) + [UInt8](repeating: 0x61, count: 600), true),
+    // Escape is text (coloured logs); DEL is not.
+    ([UInt8](repeating: 0x1B, count: 8) + [UInt8](repeating: 0x61, count: 100), true),
+    ([UInt8](repeating: 0x7F, count: 8) + [UInt8](repeating: 0x61, count: 100), false),
     ([], true),
   ]
 
   @Test(arguments: samples)
   func textIsToldFromBinary(_ bytes: [UInt8], _ isText: Bool) {
     #expect(TextDecoding.looksLikeText(bytes) == isText)
+    // The same answer from `Data`'s bytes in place and from a collection without contiguous storage.
+    #expect(TextDecoding.looksLikeText(Data(bytes)) == isText)
+    #expect(TextDecoding.looksLikeText(bytes.lazy.map { $0 }) == isText)
   }
 }

@@ -35,20 +35,22 @@ package struct FrontMatter {
   /// Splits `text` into front matter and body; a text without a leading `---` line has no
   /// front matter.
   package static func parse(_ text: String) throws(IngestError.Message) -> FrontMatter {
-    // "\r\n" is one Character, so split on it as well as on "\n".
-    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-    if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
-    guard let first = lines.first, first.trimmingTrailingWhitespace == "---" else {
+    // "\r\n" is one Character, so split on it as well as on "\n". Lines are taken one at a
+    // time: a text without front matter is read no further than its first line.
+    var lines = TextLines(Substring(text), separatedBy: { $0 == "\n" || $0 == "\r\n" })
+    guard var first = lines.next() else { return FrontMatter(entries: [], body: Substring(text), lineCount: 0) }
+    if first.hasPrefix("\u{FEFF}") { first = first.dropFirst() }
+    guard first.trimmingTrailingWhitespace == "---" else {
       return FrontMatter(entries: [], body: Substring(text), lineCount: 0)
     }
     var entries: [Entry] = []
     var index = 1
-    while index < lines.count {
-      let line = lines[index].trimmingTrailingWhitespace
+    while let next = lines.next() {
+      let line = next.trimmingTrailingWhitespace
       if line == "---" || line == "..." {
         // The body starts after this line's separator (counting from the text itself, so a
         // byte order mark or "\r\n" separators do not shift it).
-        let end = lines[index].endIndex
+        let end = next.endIndex
         let body = end < text.endIndex ? text[text.index(after: end)...] : ""
         return FrontMatter(entries: entries, body: body, lineCount: index + 1)
       }
@@ -127,11 +129,32 @@ extension IngestError {
   }
 }
 
+/// The lines of a text one at a time, as `split(omittingEmptySubsequences: false,
+/// whereSeparator:)` would cut them, without cutting the rest of the text.
+struct TextLines: IteratorProtocol {
+  private var rest: Substring?
+  private let isSeparator: (Character) -> Bool
+
+  init(_ text: Substring, separatedBy isSeparator: @escaping (Character) -> Bool) {
+    rest = text
+    self.isSeparator = isSeparator
+  }
+
+  mutating func next() -> Substring? {
+    guard let text = rest else { return nil }
+    guard let separator = text.firstIndex(where: isSeparator) else {
+      rest = nil
+      return text
+    }
+    rest = text[text.index(after: separator)...]
+    return text[..<separator]
+  }
+}
+
 extension StringProtocol {
   var trimmingTrailingWhitespace: Substring {
-    var s = Substring(self)
-    while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
-    return s
+    let s = Substring(self)
+    return s[..<s.endOfTrimming { $0 == " " || $0 == "\t" || $0 == "\r" }]
   }
 
   /// Trims characters made only of scalars in `set`. (Comparing Characters would miss "\n" in
@@ -139,9 +162,22 @@ extension StringProtocol {
   func trimming(_ set: String) -> String {
     let scalars = Set(set.unicodeScalars)
     let trimmable = { (character: Character) in character.unicodeScalars.allSatisfy(scalars.contains) }
-    var s = Substring(self)
-    while let first = s.first, trimmable(first) { s = s.dropFirst() }
-    while let last = s.last, trimmable(last) { s = s.dropLast() }
-    return String(s)
+    let s = Substring(self)
+    let start = s.firstIndex { !trimmable($0) } ?? s.endIndex
+    return String(s[start...][..<s[start...].endOfTrimming(trimmable)])
+  }
+}
+
+extension Substring {
+  /// Where the characters at the end that `trimmable` accepts begin. Index arithmetic rather
+  /// than `dropLast()`, which for a `Substring` here counted the whole text each time.
+  fileprivate func endOfTrimming(_ trimmable: (Character) -> Bool) -> Index {
+    var end = endIndex
+    while end > startIndex {
+      let before = index(before: end)
+      guard trimmable(self[before]) else { break }
+      end = before
+    }
+    return end
   }
 }

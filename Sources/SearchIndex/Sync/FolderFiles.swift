@@ -83,9 +83,11 @@ package struct FolderFiles {
     defer { try? handle.close() }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-      for byte in chunk {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01B3
+      chunk.withUnsafeBytes { bytes in
+        for byte in bytes {
+          hash ^= UInt64(byte)
+          hash = hash &* 0x0000_0100_0000_01B3
+        }
       }
     }
     return String(hash, radix: 16)

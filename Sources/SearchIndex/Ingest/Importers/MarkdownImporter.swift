@@ -42,9 +42,11 @@ package enum MarkdownImporter: DocumentImporter {
   /// The title of the heading `text` starts with (after blank lines) and the text after it,
   /// or nil when the first line is not a level-1 ATX heading or a Setext heading.
   static func leadingHeading(_ text: Substring) -> (String, Substring)? {
-    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)[...]
-    while let first = lines.first, first.trimming(" \t\r").isEmpty { lines.removeFirst() }
-    guard let first = lines.first else { return nil }
+    // Only the first lines matter: they are taken one at a time.
+    var lines = TextLines(text, separatedBy: \.isNewline)
+    var line = lines.next()
+    while let blank = line, blank.trimming(" \t\r").isEmpty { line = lines.next() }
+    guard let first = line else { return nil }
     if first.hasPrefix("# ") {
       let title = linkText(first.dropFirst(2).trimming(" \t\r#"))
       return title.isEmpty ? nil : (title, text[first.endIndex...])
@@ -52,7 +54,7 @@ package enum MarkdownImporter: DocumentImporter {
     // Setext: a paragraph line (not indented as code, not itself a marker) and then a line
     // of only '=' or only '-'.
     let indent = first.prefix(while: { $0 == " " })
-    guard indent.count < 4, lines.count >= 2 else { return nil }
+    guard indent.count < 4, let second = lines.next() else { return nil }
     // Lines that open another block (a heading, list item, quote, table row or fence) are not
     // a Setext heading's text: "- item" then "---" is a list and a rule.
     let opening = first.dropFirst(indent.count)
@@ -61,11 +63,11 @@ package enum MarkdownImporter: DocumentImporter {
     {
       return nil
     }
-    let underline = lines[lines.startIndex + 1].trimming(" \t\r")
+    let underline = second.trimming(" \t\r")
     guard !underline.isEmpty, underline.allSatisfy({ $0 == "=" }) || underline.allSatisfy({ $0 == "-" }) else { return nil }
     let title = linkText(first.trimming(" \t\r"))
     guard !title.isEmpty, !title.allSatisfy({ $0 == "-" || $0 == "=" }) else { return nil }
-    return (title, text[lines[lines.startIndex + 1].endIndex...])
+    return (title, text[second.endIndex...])
   }
 
   /// Markdown link syntax reduced to what a reader sees: `[text](url)`, `[text][ref]` and

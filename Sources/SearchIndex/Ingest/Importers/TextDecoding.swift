@@ -11,6 +11,13 @@ package enum TextDecoding {
   /// True when `bytes` (usually a file's first `sniffLength` bytes) look like text.
   package static func looksLikeText(_ bytes: some Collection<UInt8>) -> Bool {
     if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return true }
+    // On the bytes in place where they are contiguous (`Data`, arrays): a byte at a time
+    // through a collection's iterator was a tenth of indexing a folder of notes.
+    if let answer = bytes.withContiguousStorageIfAvailable({ scan($0) }) { return answer }
+    return scan(bytes)
+  }
+
+  private static func scan(_ bytes: some Sequence<UInt8>) -> Bool {
     var controls = 0
     var count = 0
     for byte in bytes {
@@ -18,7 +25,9 @@ package enum TextDecoding {
       if byte == 0 { return false }
       // Tab, line feed, form feed, carriage return and escape appear in real text files
       // (escape in terminal-coloured logs); other C0 controls and DEL are a sign of binary.
-      if byte < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains(byte) || byte == 0x7F { controls += 1 }
+      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D && byte != 0x1B || byte == 0x7F {
+        controls += 1
+      }
     }
     // A few stray controls are tolerated (a bell or a form feed in a short note), and one byte
     // in 100 in a longer file; more is not text.
