@@ -57,6 +57,58 @@ import Testing
     }
   }
 
+  // MARK: Pretty-printed JSON
+
+  @Test func aPrettyPrintedItemIsOneItem() throws {
+    try withTemporaryDirectory { dir in
+      let path = try writeFile("""
+        \u{FEFF}
+        {
+          "id": "a",
+          "attributes": {
+            "title": "A"
+          }
+        }
+
+        """, named: "item.json", in: dir)
+      let read = try readAll(path)
+      #expect(read.map(\.item.uniqueIdentifier) == ["a"])
+      #expect(read.map(\.line) == [2])
+      #expect(read[0].item.attributeSet["title"] == .string("A"))
+    }
+  }
+
+  @Test func aStreamOfPrettyPrintedItemsCarriesTheLinesTheyStartOn() throws {
+    try withTemporaryDirectory { dir in
+      let path = try writeFile("{\"id\": \"a\",\n \"attributes\": {}}\n{\n  \"id\": \"b\"\n}\n\n{\"id\": \"c\"}\n", named: "items.json", in: dir)
+      let read = try readAll(path)
+      #expect(read.map(\.item.uniqueIdentifier) == ["a", "b", "c"])
+      #expect(read.map(\.line) == [1, 3, 7])
+    }
+  }
+
+  @Test func aMalformedPrettyPrintedItemIsReportedAtTheSyntaxError() throws {
+    try withTemporaryDirectory { dir in
+      let path = try writeFile("{\n  \"id\": \"a\",\n  \"attributes\" {}\n}\n", named: "item.json", in: dir)
+      #expect(ingestError(path) == IngestError(
+        file: path, line: 3, message: "malformed JSON: expected ':' after member name (column 16)"))
+      // An item that is not one (other JSON in a folder of documents) says what is wrong with it.
+      let other = try writeFile("{\n  \"type\": \"module\"\n}\n", named: "other.json", in: dir)
+      #expect(ingestError(other)?.line == 1)
+      #expect(ingestError(other)?.message.hasPrefix("malformed JSON") == false)
+    }
+  }
+
+  /// A first line that is JSON gone wrong before its end is a bad JSON Lines item, not the
+  /// start of a pretty-printed one.
+  @Test func aFirstLineMalformedBeforeItsEndIsAJSONLinesError() throws {
+    try withTemporaryDirectory { dir in
+      let path = try writeFile("{\"id\" \"a\",\n\"x\": 1}\n", named: "items.json", in: dir)
+      #expect(ingestError(path) == IngestError(
+        file: path, line: 1, message: "malformed JSON: expected ':' after member name (column 7)"))
+    }
+  }
+
   // MARK: JSON Lines
 
   @Test func jsonLinesCountBlankLinesInLineNumbers() throws {

@@ -124,6 +124,19 @@ public struct JSONParser {
     return value
   }
 
+  /// Parses top-level values separated only by whitespace (one pretty-printed object, or a
+  /// stream of them as `jq` writes) and returns each with the line it starts on.
+  public mutating func parseValuesWithLines() throws(SyntaxError) -> [(value: JSONValue, line: Int)] {
+    var result: [(JSONValue, Int)] = []
+    skipWhitespace()
+    while index < bytes.count {
+      let startLine = line
+      result.append((try parseValue(depth: 0), startLine))
+      skipWhitespace()
+    }
+    return result
+  }
+
   /// Parses a top-level array and returns each element with the line it starts on.
   public mutating func parseArrayElementsWithLines() throws(SyntaxError) -> [(value: JSONValue, line: Int)] {
     skipWhitespace()

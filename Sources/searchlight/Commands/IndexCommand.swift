@@ -7,8 +7,9 @@ enum IndexCommand: Command {
   static let abstract = "Add items to an index from JSON, JSON Lines, documents (Markdown, text, HTML, e-mail, PDF), folders or standard input."
   static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] [--strict] [--batch N] [--progress] PATH..."
   static let discussion = """
-    PATH is a .json file (an array of items), a .jsonl file (one item per line), '-' for
-    standard input, a document, or a folder of any of these. Documents: Markdown and text
+    PATH is a .json file (an array of items, or items pretty-printed one after another),
+    a .jsonl file (one item per line), '-' for standard input, a document, or a folder of
+    any of these. Documents: Markdown and text
     notes, HTML pages (visible text, <title>), e-mail (.eml, and .mbox as one item per
     message) and PDF (through pdftotext from poppler-utils). Files are chosen by extension,
     else by content: an extensionless text file (README, NEWS, README.Debian) is a

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Items as JSON: a `.json` array of items, `.jsonl`/`.ndjson` lines (one item each), or a
-/// corpus file (`{"id","title","text"}` lines). A file without a known extension is taken as
+/// Items as JSON: a `.json` array of items, `.jsonl`/`.ndjson` lines (one item each), one
+/// pretty-printed item or a stream of them (as `jq` writes), or a corpus file
+/// (`{"id","title","text"}` lines). A file without a known extension is taken as
 /// JSON when it starts like JSON items: `{`, or `[` followed by `{` or `]`.
 package enum JSONItemsImporter: DocumentImporter {
   package static let extensions: Set<String> = ["json", "jsonl", "ndjson"]
@@ -26,29 +27,57 @@ package enum JSONItemsImporter: DocumentImporter {
       throw IngestError(.missingInput, file: path, line: nil, message: "cannot open the file")
     }
     defer { try? handle.close() }
-    // A JSON array starts with '['; anything else is read as JSON Lines.
+    // A JSON array starts with '['; an object whose first line does not close it is
+    // pretty-printed (one object, or a stream of them); anything else is read as JSON Lines.
     var probe = try handle.read(upToCount: 4096) ?? Data()
     let firstByte = probe.first(where: { !isSpaceOrByteOrderMark($0) })
-    if firstByte == UInt8(ascii: "[") {
+    let isArray = firstByte == UInt8(ascii: "[")
+    if isArray || (firstByte == UInt8(ascii: "{") && firstLineIsUnfinished(probe)) {
       // Read at most one byte past the limit, so an endless file ends too.
       while probe.count <= ItemReader.maximumArrayBytes, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
         probe.append(chunk)
       }
       guard probe.count <= ItemReader.maximumArrayBytes else {
-        throw IngestError(file: path, line: nil, message: "the JSON array is larger than \(ItemReader.maximumArrayBytes) bytes; write the items as JSON Lines")
+        let what = isArray ? "JSON array" : "pretty-printed JSON"
+        throw IngestError(file: path, line: nil, message: "the \(what) is larger than \(ItemReader.maximumArrayBytes) bytes; write the items as JSON Lines")
       }
-      try readArray(Array(probe), name: path, with: &reader, body)
+      var bytes = Array(probe)
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+      try readDocument(bytes, isArray: isArray, name: path, with: &reader, body)
     } else {
       try handle.seek(toOffset: 0)
       try readLines(handle: handle, name: path, with: &reader, body)
     }
   }
 
-  private static func readArray(_ bytes: [UInt8], name: String, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
+  /// True when the first line that is not blank (within `probe`) is JSON cut short at its
+  /// end, as the `{` that opens a pretty-printed object is: an error anywhere else on the
+  /// line is a malformed JSON Lines item, reported as such.
+  private static func firstLineIsUnfinished(_ probe: Data) -> Bool {
+    var lines = probe.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+    if var first = lines.first, first.starts(with: [0xEF, 0xBB, 0xBF]) {
+      first.removeFirst(3)
+      lines[lines.startIndex] = first
+    }
+    guard let line = lines.first(where: { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }) else { return false }
+    var parser = JSONParser(bytes: Array(line))
+    do {
+      _ = try parser.parseDocument()
+      return false
+    } catch {
+      return error.line == 1 && error.column == String(decoding: line, as: UTF8.self).count + 1
+    }
+  }
+
+  /// Items of a JSON array (`isArray`) or of whitespace-separated JSON values, each at the line
+  /// it starts on.
+  private static func readDocument(
+    _ bytes: [UInt8], isArray: Bool, name: String, with reader: inout ItemReader, _ body: ItemReader.Body
+  ) throws {
     var parser = JSONParser(bytes: bytes)
     let elements: [(value: JSONValue, line: Int)]
     do {
-      elements = try parser.parseArrayElementsWithLines()
+      elements = isArray ? try parser.parseArrayElementsWithLines() : try parser.parseValuesWithLines()
     } catch {
       throw IngestError(file: name, line: error.line, message: "malformed JSON: \(error.message) (column \(error.column))")
     }
