@@ -34,7 +34,10 @@ let package = Package(
     .systemLibrary(
       name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
-    .target(name: "SearchIndex", dependencies: ["CSQLite", "CLibXML2"]),
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(name: "SearchIndex", dependencies: ["CSQLite", "CLibXML2", "CZlib"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),
@@ -43,8 +46,8 @@ let package = Package(
     .executableTarget(
       name: "searchlight", dependencies: ["Assistant", "Evaluation", "Server", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
       resources: [.copy("Samples")]),
-    .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
-    .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex"], path: "Tests/TestSupport"),
+    .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "SearchlightTestSupport"]),
+    .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex", "CZlib"], path: "Tests/TestSupport"),
     .testTarget(name: "GrammarTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "CustomStageTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),
     .testTarget(name: "SyncTests", dependencies: ["Stages", "QueryEngine", "SearchIndex", "SearchlightTestSupport"]),

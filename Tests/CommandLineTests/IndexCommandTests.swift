@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightTestSupport
 import Testing
 @testable import SearchIndex
 
@@ -50,12 +51,16 @@ import Testing
       try workspace.write("notes/ideas.txt", "Plain text idea.\n")
       try workspace.write("array.json", #"[{"id":"a1","domain":"arrays"},{"id":"a2","domain":"arrays"}]"#)
       try workspace.write("pretty.json", "{\n  \"id\": \"p1\",\n  \"domain\": \"pretty\"\n}\n")
+      try Data(GzipFixture.compress(Array("pkg (1.0-1) unstable\n  * First upload.\n".utf8)))
+        .write(to: URL(fileURLWithPath: workspace.path("notes/changelog.Debian.gz")))
       let result = try workspace.run(
         ["index", "--db", "index.db", "notes", "array.json", "pretty.json", "-"], stdin: #"{"id":"s1","domain":"stdin"}"# + "\n")
       #expect(result.status == 0, "\(result)")
-      #expect(result.stdout.hasPrefix("indexed 6 items from 5 files; 0 skipped; into index.db (default)"))
+      #expect(result.stdout.hasPrefix("indexed 7 items from 6 files; 0 skipped; into index.db (default)"))
       let index = try SearchIndex(path: workspace.path("index.db"), create: false)
-      #expect(try index.allItems().map(\.uniqueIdentifier) == ["a1", "a2", "groceries.md", "ideas.txt", "p1", "s1"])
+      #expect(
+        try index.allItems().map(\.uniqueIdentifier) == ["a1", "a2", "changelog.Debian.gz", "groceries.md", "ideas.txt", "p1", "s1"])
+      #expect(try index.item(withIdentifier: "changelog.Debian.gz")?.attributeSet["textContent"] == .string("pkg (1.0-1) unstable\n  * First upload."))
       #expect(try index.item(withIdentifier: "groceries.md")?.attributeSet["rating"] == .number(4))
       #expect(try index.item(withIdentifier: "ideas.txt")?.domainIdentifier == "notes")
     }

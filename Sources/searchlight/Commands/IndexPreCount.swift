@@ -16,6 +16,8 @@ enum IndexPreCount {
   }
 
   static func items(in file: DocumentFile) -> Int? {
+    // A compressed document is one item; its mailbox's messages are not counted unread.
+    if file.isCompressed { return file.pathExtension == "mbox" ? nil : 1 }
     switch file.pathExtension {
     case "jsonl", "ndjson": return lines(of: file.path, arrayMeansUnknown: false)
     case "json": return lines(of: file.path, arrayMeansUnknown: true)

@@ -13,6 +13,13 @@ package protocol DocumentImporter: Sendable {
   /// Reads `file`, handing each item and the line it starts on to `body`. Problems that do
   /// not stop the file (a front-matter key dropped) go to `reader.warnings`.
   static func read(_ file: DocumentFile, with reader: inout ItemReader, _ body: ItemReader.Body) throws
+  /// Whether this importer reads a gzip-compressed file (`DocumentFile.contents`); true
+  /// unless it streams the file or hands its path to another program.
+  static var readsCompressedFiles: Bool { get }
+}
+
+extension DocumentImporter {
+  package static var readsCompressedFiles: Bool { true }
 }
 
 /// A file to import: where it is and the identifier a note made from it gets.
@@ -30,21 +37,54 @@ package struct DocumentFile: Sendable, Hashable {
 
   /// The file name.
   package var name: String { (path as NSString).lastPathComponent }
-  /// The lowercased extension, empty when there is none.
-  package var pathExtension: String { (path as NSString).pathExtension.lowercased() }
+  /// Whether the file is gzip-compressed (`.gz`): its content is the document inside, named
+  /// `contentName`.
+  package var isCompressed: Bool { (name as NSString).pathExtension.lowercased() == "gz" }
+  /// The name of the document: the file name, less `.gz` for a compressed file
+  /// (`README.md.gz` holds `README.md`).
+  package var contentName: String { isCompressed ? (name as NSString).deletingPathExtension : name }
+  /// The last part of the identifier, less `.gz` for a compressed file: what a title made from
+  /// the file's name starts from.
+  package var documentName: String {
+    let last = (identifier as NSString).lastPathComponent
+    return isCompressed && (last as NSString).pathExtension.lowercased() == "gz" ? (last as NSString).deletingPathExtension : last
+  }
+  /// The lowercased extension of the document (`contentName`), empty when there is none.
+  package var pathExtension: String { (contentName as NSString).pathExtension.lowercased() }
 
   /// The file's size in bytes, nil when it cannot be read.
   package var size: Int? {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue
   }
 
-  /// The first `count` bytes of the file.
+  /// The first `count` bytes of the document (decompressed from the file's first megabyte,
+  /// for a compressed file).
   func prefix(_ count: Int) throws -> [UInt8] {
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw IngestError(.missingInput, file: path, line: nil, message: "cannot open the file")
     }
     defer { try? handle.close() }
-    return [UInt8](try handle.read(upToCount: count) ?? Data())
+    guard isCompressed else { return [UInt8](try handle.read(upToCount: count) ?? Data()) }
+    let start = try handle.read(upToCount: 1 << 20) ?? Data()
+    do {
+      return try Gzip.decompress(start, limit: count, partialInput: true).bytes
+    } catch {
+      throw IngestError(file: path, line: nil, message: error.message)
+    }
+  }
+
+  /// The document's bytes: the file's, decompressed for a compressed file. At most `limit`
+  /// bytes are decompressed, plus one to tell that there were more.
+  package func contents(limit: Int) throws -> Data {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw IngestError(.missingInput, file: path, line: nil, message: "cannot read the file")
+    }
+    guard isCompressed else { return data }
+    do {
+      return Data(try Gzip.decompress(data, limit: limit + 1).bytes)
+    } catch {
+      throw IngestError(file: path, line: nil, message: error.message)
+    }
   }
 }
 
@@ -84,21 +124,36 @@ package enum DocumentImporters {
     }
   }
 
-  /// The importer for `file`: by extension, else by content.
+  /// The importer for `file`: by extension, else by content. A compressed file (`.gz`) is
+  /// judged by the document inside.
   package static func importer(for file: DocumentFile) throws -> Result<any DocumentImporter.Type, Refusal> {
     let ext = file.pathExtension
-    if !ext.isEmpty, let importer = all.first(where: { $0.extensions.contains(ext) }) { return .success(importer) }
-    if ignoredExtensions.contains(ext) { return .failure(.unsupportedExtension(ext)) }
-    let prefix = try file.prefix(TextDecoding.sniffLength)
-    if let importer = all.first(where: { $0.claims(prefix: prefix) }) { return .success(importer) }
-    return .failure(.binary)
+    let refusal = Refusal.unsupportedExtension(file.isCompressed ? (ext.isEmpty ? "gz" : "\(ext).gz") : ext)
+    let chosen: (any DocumentImporter.Type)?
+    if !ext.isEmpty, let importer = all.first(where: { $0.extensions.contains(ext) }) {
+      chosen = importer
+    } else if ignoredExtensions.contains(ext) || (file.isCompressed && ext == "gz") {
+      return .failure(refusal)
+    } else {
+      let prefix = try file.prefix(TextDecoding.sniffLength)
+      guard let importer = all.first(where: { $0.claims(prefix: prefix) }) else { return .failure(.binary) }
+      chosen = importer
+    }
+    guard let chosen, !file.isCompressed || chosen.readsCompressedFiles else { return .failure(refusal) }
+    return .success(chosen)
   }
 
   /// Whether a folder walk picks up a file with this name: not hidden, not of a format no
-  /// importer reads, and not one of SQLite's side files (`items.db-wal`, `-shm`, `-journal`:
-  /// an index kept inside the folder it indexes).
+  /// importer reads (a compressed file: judged by the name inside, `README.md.gz`, and never
+  /// a format read as a stream, `.json.gz`), and not one of SQLite's side files
+  /// (`items.db-wal`, `-shm`, `-journal`: an index kept inside the folder it indexes).
   package static func walkIncludes(_ name: String) -> Bool {
-    let ext = (name as NSString).pathExtension.lowercased()
+    var ext = (name as NSString).pathExtension.lowercased()
+    if ext == "gz" {
+      ext = ((name as NSString).deletingPathExtension as NSString).pathExtension.lowercased()
+      if ext == "gz" { return false }
+      if let importer = all.first(where: { $0.extensions.contains(ext) }), !importer.readsCompressedFiles { return false }
+    }
     if name.hasPrefix(".") || ignoredExtensions.contains(ext) { return false }
     let parts = ext.split(separator: "-", maxSplits: 1)
     if parts.count == 2, ignoredExtensions.contains(String(parts[0])), ["wal", "shm", "journal"].contains(parts[1]) { return false }

@@ -31,7 +31,7 @@ package enum EmailImporter: DocumentImporter {
     guard !message.fields.isEmpty else {
       throw IngestError(file: file.path, line: 1, message: "no e-mail header fields (From:, Subject:, ...)")
     }
-    let name = (file.identifier as NSString).lastPathComponent
+    let name = file.documentName
     try body(try item(message, file: file, identifier: file.identifier, fallbackTitle: name, with: &reader), 1, [])
   }
 

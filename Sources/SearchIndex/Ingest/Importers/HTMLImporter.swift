@@ -38,7 +38,7 @@ package enum HTMLImporter: DocumentImporter {
     if !page.keywords.isEmpty { attributes["keywords"] = .list(page.keywords.map(AttributeValue.string)) }
     if let language = page.language { attributes["languages"] = .list([.string(language)]) }
     item.attributeSet = attributes
-    let name = (file.identifier as NSString).lastPathComponent
+    let name = file.documentName
     NoteFields.finish(&item, file: file, title: page.title ?? name, text: Substring(page.text))
     return item
   }

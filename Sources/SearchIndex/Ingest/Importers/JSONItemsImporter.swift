@@ -5,6 +5,8 @@ import Foundation
 /// (`{"id","title","text"}` lines). A file without a known extension is taken as
 /// JSON when it starts like JSON items: `{`, or `[` followed by `{` or `]`.
 package enum JSONItemsImporter: DocumentImporter {
+  /// JSON Lines are read as a stream from the file, which a compressed file is not.
+  package static let readsCompressedFiles = false
   package static let extensions: Set<String> = ["json", "jsonl", "ndjson"]
 
   package static func claims(prefix: [UInt8]) -> Bool {

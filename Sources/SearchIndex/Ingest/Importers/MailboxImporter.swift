@@ -17,8 +17,9 @@ package enum MailboxImporter: DocumentImporter {
     if let size = file.size, size > ItemReader.maximumArrayBytes {
       throw IngestError(file: file.path, line: nil, message: "the mailbox is larger than \(ItemReader.maximumArrayBytes) bytes")
     }
-    guard let data = FileManager.default.contents(atPath: file.path) else {
-      throw IngestError(.missingInput, file: file.path, line: nil, message: "cannot read the file")
+    let data = try file.contents(limit: ItemReader.maximumArrayBytes)
+    if data.count > ItemReader.maximumArrayBytes {
+      throw IngestError(file: file.path, line: nil, message: "the mailbox is larger than \(ItemReader.maximumArrayBytes) bytes")
     }
     let bytes = [UInt8](data)
     guard TextDecoding.looksLikeText(bytes.prefix(TextDecoding.sniffLength)) else {
@@ -31,7 +32,7 @@ package enum MailboxImporter: DocumentImporter {
     for (number, (line, message)) in messages.enumerated() {
       let identifier = "\(file.identifier)#\(number + 1)"
       let entity = MIMEEntity(message[...])
-      let name = (file.identifier as NSString).lastPathComponent
+      let name = file.documentName
       var item = try EmailImporter.item(entity, file: file, identifier: identifier, fallbackTitle: "\(name)#\(number + 1)", with: &reader)
       // A message's size is its own, not the mailbox's.
       item.attributeSet["fileSize"] = .number(Double(message.count))

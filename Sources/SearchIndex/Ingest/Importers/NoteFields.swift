@@ -9,10 +9,7 @@ enum NoteFields {
     if let size = file.size, size > ItemReader.maximumNoteBytes {
       throw IngestError(file: file.path, line: nil, message: "the note is larger than \(ItemReader.maximumNoteBytes) bytes")
     }
-    guard let data = FileManager.default.contents(atPath: file.path) else {
-      throw IngestError(.missingInput, file: file.path, line: nil, message: "cannot read the file")
-    }
-    return try text(decoding: data, name: file.path)
+    return try text(decoding: try file.contents(limit: ItemReader.maximumNoteBytes), name: file.path)
   }
 
   /// The text of a note's bytes (see `text(of:)`); `name` names the note in errors.
@@ -32,8 +29,9 @@ enum NoteFields {
     if let size = file.size, size > ItemReader.maximumNoteBytes {
       throw IngestError(file: file.path, line: nil, message: "the file is larger than \(ItemReader.maximumNoteBytes) bytes")
     }
-    guard let data = FileManager.default.contents(atPath: file.path) else {
-      throw IngestError(.missingInput, file: file.path, line: nil, message: "cannot read the file")
+    let data = try file.contents(limit: ItemReader.maximumNoteBytes)
+    if data.count > ItemReader.maximumNoteBytes {
+      throw IngestError(file: file.path, line: nil, message: "the file is larger than \(ItemReader.maximumNoteBytes) bytes")
     }
     return [UInt8](data)
   }

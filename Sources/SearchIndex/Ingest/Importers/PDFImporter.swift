@@ -7,6 +7,8 @@ import Foundation
 /// skipped with a warning naming poppler-utils. Each tool runs at most `timeout` seconds and
 /// its output is cut at `ItemReader.maximumNoteBytes`.
 package enum PDFImporter: DocumentImporter {
+  /// pdftotext reads the file itself.
+  package static let readsCompressedFiles = false
   package static let extensions: Set<String> = ["pdf"]
 
   package static func claims(prefix: [UInt8]) -> Bool { prefix.starts(with: Array("%PDF-".utf8)) }
@@ -51,7 +53,7 @@ package enum PDFImporter: DocumentImporter {
     item.attributeSet = attributes
     let firstLine = text.split(separator: "\n").lazy.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
       .first(where: { !$0.isEmpty })
-    let name = (file.identifier as NSString).lastPathComponent
+    let name = file.documentName
     let title = info["Title"].flatMap { $0.isEmpty ? nil : $0 } ?? firstLine.map { String($0.prefix(200)) } ?? name
     NoteFields.finish(&item, file: file, title: title, text: Substring(text))
     try body(item, 1, [])

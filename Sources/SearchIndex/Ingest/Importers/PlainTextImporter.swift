@@ -15,7 +15,7 @@ package enum PlainTextImporter: DocumentImporter {
   static func item(_ file: DocumentFile, with reader: inout ItemReader) throws -> SearchableItem {
     let text = try NoteFields.text(of: file)
     var item = try NoteFields.item(file, frontMatter: [], with: &reader)
-    let name = (file.identifier as NSString).lastPathComponent
+    let name = file.documentName
     let title = extensions.contains(file.pathExtension) ? (name as NSString).deletingPathExtension : name
     NoteFields.finish(&item, file: file, title: title, text: Substring(text))
     return item
