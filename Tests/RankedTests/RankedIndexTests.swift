@@ -73,6 +73,75 @@ import Testing
     }
   }
 
+  /// Past a number of distinct terms, an intermediate flush writes out what the writer keeps
+  /// per term (open tails, frequency deltas, the term table) and looks it up again after:
+  /// here at every flush, with items replaced and deleted in between.
+  @Test func spillingPerTermStateKeepsLargeTransactionsExact() throws {
+    try RankedWriter.$flushThreshold.withValue(300) {
+      try RankedWriter.$termsKept.withValue(20) {
+        let fixture = try RankedTestIndex()
+        var generator = RandomItems(seed: 47, vocabularySize: 300)
+        try fixture.upsert((0..<400).map { generator.item("item-\($0)") })
+        #expect(try fixture.consistencyProblems() == [])
+        // Appends only: every list is packed, a short block only at its end (a spilled tail is
+        // found again and filled, not followed by a second short block).
+        let fragmented = try fixture.index.read { db in
+          try db.rows(
+            """
+            SELECT term FROM rk_blocks b WHERE count < ? AND lastDoc < (SELECT max(lastDoc) FROM rk_blocks WHERE term = b.term)
+            """, [.integer(Int64(BlockCodec.capacity))]) { $0.int64(0) }
+        }
+        #expect(fragmented == [])
+        for step in 0..<3 {
+          try fixture.upsert((0..<150).map { _ in generator.item("item-\(Int.random(in: 0..<600, using: &generator.random))") })
+          try fixture.delete((0..<30).map { _ in "item-\(Int.random(in: 0..<600, using: &generator.random))" })
+          #expect(try fixture.consistencyProblems() == [], "step \(step)")
+          for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "step \(step)") }
+        }
+      }
+    }
+  }
+
+  /// A text of thousands of words has its occurrences merged while it is analysed (here
+  /// after every run of tokens); postings and rankings stay those of the texts.
+  @Test func hugeTextsCollapseTheirKeysAndStayExact() throws {
+    try TermResolver.$keysBeforeCollapse.withValue(16) {
+      let fixture = try RankedTestIndex()
+      var generator = RandomItems(seed: 41, vocabularySize: 60)
+      var items = (0..<30).map { generator.item("item-\($0)") }
+      for index in [3, 11, 17] {
+        var attributes = items[index].attributeSet
+        attributes["textContent"] = .string(generator.words(9_000...12_000))
+        attributes["title"] = .string(generator.words(5_000...5_000))
+        items[index].attributeSet = attributes
+      }
+      try fixture.upsert(items)
+      #expect(try fixture.consistencyProblems() == [])
+      for _ in 0..<12 { try fixture.expectExact(generator.query(), k: generator.k(), "huge texts") }
+    }
+  }
+
+  @Test func collapsedKeysKeepEveryOccurrence() {
+    var random = SplitMix64(seed: 5)
+    var keys: [UInt64] = (0..<5_000).map { _ in
+      PostingKey.make(term: TermID(Int.random(in: 0..<40, using: &random)), field: UInt64(Int.random(in: 0..<5, using: &random)))
+    }
+    func counts(_ keys: [UInt64]) -> [UInt64: UInt32] {
+      keys.reduce(into: [:]) { $0[PostingKey.make(term: PostingKey.term($1), field: UInt64(PostingKey.field($1))), default: 0] += PostingKey.occurrences($1) }
+    }
+    let before = counts(keys)
+    PostingKey.collapse(&keys)
+    #expect(counts(keys) == before)
+    #expect(keys.count == before.count)
+    #expect(keys == keys.sorted())
+    // More occurrences than one key holds (2^24) take two keys.
+    let full = PostingKey.make(term: 7, field: 2) | (1 << 24 - 1)
+    var many = [full, full, PostingKey.make(term: 7, field: 2)]
+    PostingKey.collapse(&many)
+    #expect(many.map(PostingKey.occurrences) == [1 << 24, 1 << 24, 1])
+    #expect(Set(many.map(PostingKey.term)) == [7])
+  }
+
   @Test func reopeningAnswersIdenticallyWithoutRebuilding() throws {
     let fixture = try RankedTestIndex()
     var generator = RandomItems(seed: 11, vocabularySize: 300)

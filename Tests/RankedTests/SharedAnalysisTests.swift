@@ -129,7 +129,7 @@ import Testing
 
 /// `PendingDocuments`: the documents a ranked writer holds until it flushes.
 @Suite struct PendingDocumentsTests {
-  func keys(_ pairs: [(TermID, Int)]) -> [UInt64] { pairs.map { UInt64($0.0) << 8 | UInt64($0.1) }.sorted() }
+  func keys(_ pairs: [(TermID, Int)]) -> [UInt64] { pairs.map { PostingKey.make(term: $0.0, field: UInt64($0.1)) }.sorted() }
 
   func snapshot(_ pending: PendingDocuments) -> [(DocID, [Int], [TermID], [UInt32])] {
     pending.entriesInOrder().map { entry in

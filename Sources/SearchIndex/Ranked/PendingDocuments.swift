@@ -47,13 +47,15 @@ struct PendingDocuments {
   }
 
   /// Adds `doc` (replacing its pending version) with `lengths` and the terms of `keys`:
-  /// ascending `term << 8 | field`, one key per occurrence.
+  /// ascending `PostingKey`s.
   mutating func add(_ doc: DocID, lengths: [Int], keys: UnsafeBufferPointer<UInt64>) {
     precondition(lengths.count == fieldCount, "one length per field")
     remove(doc)
     if let last = docs.last, last >= doc { isInOrder = false }
     var termCount = keys.isEmpty ? 0 : 1
-    for index in keys.indices.dropFirst() where keys[index] >> 8 != keys[index - 1] >> 8 { termCount += 1 }
+    for index in keys.indices.dropFirst() where PostingKey.term(keys[index]) != PostingKey.term(keys[index - 1]) {
+      termCount += 1
+    }
     let start = terms.count
     terms.append(contentsOf: repeatElement(0, count: termCount))
     frequencies.append(contentsOf: repeatElement(0, count: termCount * fieldCount))
@@ -61,14 +63,15 @@ struct PendingDocuments {
     terms.withUnsafeMutableBufferPointer { terms in
       frequencies.withUnsafeMutableBufferPointer { frequencies in
         var slot = start - 1
-        var previous = UInt64.max
-        for key in keys {
-          if key >> 8 != previous {
-            previous = key >> 8
+        var previous = TermID.max
+        for (index, key) in keys.enumerated() {
+          let term = PostingKey.term(key)
+          if index == 0 || term != previous {
+            previous = term
             slot += 1
-            terms[slot] = TermID(truncatingIfNeeded: previous)
+            terms[slot] = term
           }
-          frequencies[slot * fieldCount + Int(key & 0xFF)] += 1
+          frequencies[slot * fieldCount + PostingKey.field(key)] += PostingKey.occurrences(key)
         }
       }
     }
@@ -109,5 +112,49 @@ struct PendingDocuments {
     entries.removeAll(keepingCapacity: true)
     isInOrder = true
     postingCount = 0
+  }
+}
+
+/// A term's occurrences in one field of a document, as `RankedWriter.index` collects them:
+/// the term id in the high 32 bits, the field in the next 8, and in the low 24 the number of
+/// occurrences less one. `TermResolver.addKeys` makes one key per occurrence; `collapse`
+/// merges equal ones, so a huge text's keys stay few. Ascending keys group a term's fields.
+enum PostingKey {
+  private static let countBits: UInt64 = 24
+  private static let countMask: UInt64 = (1 << countBits) - 1
+
+  @inline(__always)
+  static func make(term: TermID, field: UInt64) -> UInt64 { UInt64(term) << 32 | field << countBits }
+
+  @inline(__always)
+  static func term(_ key: UInt64) -> TermID { TermID(truncatingIfNeeded: key >> 32) }
+
+  @inline(__always)
+  static func field(_ key: UInt64) -> Int { Int(truncatingIfNeeded: key >> countBits & 0xFF) }
+
+  @inline(__always)
+  static func occurrences(_ key: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: key & countMask) + 1 }
+
+  /// Sorts `keys` and merges the keys of each term and field into as few as hold their
+  /// occurrences.
+  static func collapse(_ keys: inout [UInt64]) {
+    keys.sort()
+    var write = 0
+    var index = 0
+    while index < keys.count {
+      let base = keys[index] & ~countMask
+      var total: UInt64 = 0
+      while index < keys.count && keys[index] & ~countMask == base {
+        total += keys[index] & countMask + 1
+        index += 1
+      }
+      while total > 0 {
+        let part = min(total, countMask + 1)
+        keys[write] = base | (part - 1)
+        write += 1
+        total -= part
+      }
+    }
+    keys.removeSubrange(write...)
   }
 }

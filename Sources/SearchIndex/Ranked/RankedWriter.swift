@@ -32,12 +32,17 @@ final class RankedWriter {
   /// (BENCHMARKS.md): 32 MB keeps the whole ingest near 250 MB at about 5,400 items/s; 128 MB
   /// is about 20% faster (fewer flushes re-encode fewer tail blocks) but peaks near 370 MB.
   static let flushBytes = 32 << 20
+  /// Distinct terms a transaction keeps state for in memory before an intermediate flush
+  /// writes that state out (about 300 bytes each); a task-local so tests can make every
+  /// flush spill.
+  @TaskLocal static var termsKept = 250_000
   /// Tombstones that trigger a compaction at the end of a flush: a quarter of the live
   /// documents, and at least this many.
   static let compactionMinimum = 64
 
   private let store: RankedStore
   private let flushThreshold = RankedWriter.flushThreshold
+  private let termsKept = RankedWriter.termsKept
   private let parameters = RankedSchema.parameters
   private let fieldCount = RankedSchema.parameters.fieldCount
 
@@ -125,7 +130,8 @@ final class RankedWriter {
     // exclusivity check per token.
     var keys = self.keys
     self.keys = []
-    defer { self.keys = keys }
+    // The scratch stays for the next item unless a huge text grew it past 4 MB.
+    defer { self.keys = keys.capacity <= 1 << 19 ? keys : [] }
     keys.removeAll(keepingCapacity: true)
     var lengths = Array(repeating: 0, count: fieldCount)
     for (field, text) in columns.enumerated() where !text.isEmpty {
@@ -316,12 +322,16 @@ final class RankedWriter {
       tails = editor.tails
       openTails = editor.openTails
     }
-    if final {
+    // What the writer keeps per term (the term table, tails, open tails, frequency deltas)
+    // grows with the transaction's vocabulary: past `termsKept` terms an intermediate flush
+    // writes it all out and starts afresh, as the final one does.
+    let spills = !final && terms.termCount > termsKept
+    if final || spills {
       for term in openTails.keys.sorted() {
         let tail = openTails[term]!
         let block = tail.block(maxPseudoTF: tail.bound)
         try store.insert(block, of: term)
-        tails[term] = block
+        if final { tails[term] = block }
       }
       openTails.removeAll()
     }
@@ -332,11 +342,17 @@ final class RankedWriter {
       try store.insertTerm(id: id, text: text, df: documentFrequencyDeltas.removeValue(forKey: id) ?? 0)
     }
     terms.newTerms.removeAll()
-    if final {
+    if final || spills {
       for (term, delta) in documentFrequencyDeltas.sorted(by: { $0.key < $1.key }) where delta != 0 {
         try store.addDocumentFrequency(delta, to: term)
       }
       documentFrequencyDeltas.removeAll()
+    }
+    if spills {
+      // Every list's blocks are in `rk_blocks` now: look tails up there from here on.
+      tails.removeAll()
+      terms.unstoredTermsFrom = nil
+      terms.forgetTerms()
     }
     for number in dirtyPages.sorted() {
       if let page = documents.page(number) { try store.save(page) }

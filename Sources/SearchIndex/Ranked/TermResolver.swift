@@ -27,6 +27,17 @@ struct TermResolver {
     self.store = store
   }
 
+  /// Terms the table holds (every term seen since it was last emptied).
+  var termCount: Int { table.count }
+
+  /// Empties the table, once every new term is in `rk_terms` (after a flush): terms are
+  /// then looked up there again. Bounds the memory of a transaction over a huge vocabulary.
+  mutating func forgetTerms() {
+    precondition(newTerms.isEmpty, "new terms are stored before the table is emptied")
+    table = TermTable()
+    lexiconIsEmpty = false
+  }
+
   /// The slot of the term `bytes` (whose table key is `key`) in `table`, adding the term
   /// (with its stored id, else a new one) when absent.
   @inline(__always)
@@ -61,7 +72,7 @@ struct TermResolver {
     return table.insert(bytes, key: key, id: id)
   }
 
-  /// Appends the keys (term id << 8 | field) of the word tokens `range` of `words` and
+  /// Appends the keys (`PostingKey`, one per occurrence) of the word tokens `range` of `words` and
   /// of their stems, as the stemming analyzer emits them (`RankedAnalysis`); returns the
   /// number of positions.
   mutating func addKeys(
@@ -72,35 +83,51 @@ struct TermResolver {
     var termKeys = self.termKeys
     self.termKeys = []
     defer { self.termKeys = termKeys }
-    termKeys.removeAll(keepingCapacity: true)
-    // First every token's key, prefetching the table slot its lookup starts at, so the
-    // cache misses of the text overlap instead of stalling one lookup after the other.
-    words.forEach(in: range) { (bytes, _, _) in
-      let key = TermTable.key(bytes)
-      termKeys.append(key)
-      table.prefetch(key)
-    }
     var positions = 0
     let field = UInt64(field)
-    var index = 0
-    try termKeys.withUnsafeBufferPointer { termKeys throws(DatabaseError) in
-      try words.forEach(in: range) { (bytes, colocated, stemmable) throws(DatabaseError) in
-        if !colocated { positions += 1 }
-        let key = termKeys[index]
-        index += 1
-        let slot = try termSlot(bytes, key: key)
-        keys.append(UInt64(table.id(at: slot)) << 8 | field)
-        guard stemmable else { return }
-        switch table.stem(at: slot) {
-        case .term(let stem): keys.append(UInt64(stem) << 8 | field)
-        case .itself: break
-        case .unknown:
-          if let stem = try stem(of: bytes, key: key) { keys.append(UInt64(stem) << 8 | field) }
+    var collapseAt = keys.count + Self.keysBeforeCollapse
+    // A run of tokens at a time: the table keys of a whole 12 MB text held 200 MB.
+    for start in stride(from: range.lowerBound, to: range.upperBound, by: Self.tokensPerRun) {
+      if keys.count >= collapseAt {
+        // A huge text: its occurrences merged so far, so they do not hold a key each.
+        PostingKey.collapse(&keys)
+        collapseAt = 2 * keys.count + Self.keysBeforeCollapse
+      }
+      let run = start..<min(start + Self.tokensPerRun, range.upperBound)
+      termKeys.removeAll(keepingCapacity: true)
+      // First every token's key, prefetching the table slot its lookup starts at, so the
+      // cache misses of the run overlap instead of stalling one lookup after the other.
+      words.forEach(in: run) { (bytes, _, _) in
+        let key = TermTable.key(bytes)
+        termKeys.append(key)
+        table.prefetch(key)
+      }
+      var index = 0
+      try termKeys.withUnsafeBufferPointer { termKeys throws(DatabaseError) in
+        try words.forEach(in: run) { (bytes, colocated, stemmable) throws(DatabaseError) in
+          if !colocated { positions += 1 }
+          let key = termKeys[index]
+          index += 1
+          let slot = try termSlot(bytes, key: key)
+          keys.append(PostingKey.make(term: table.id(at: slot), field: field))
+          guard stemmable else { return }
+          switch table.stem(at: slot) {
+          case .term(let stem): keys.append(PostingKey.make(term: stem, field: field))
+          case .itself: break
+          case .unknown:
+            if let stem = try stem(of: bytes, key: key) { keys.append(PostingKey.make(term: stem, field: field)) }
+          }
         }
       }
     }
     return positions
   }
+
+  /// Tokens whose keys `addKeys` computes and prefetches before looking them up.
+  static let tokensPerRun = 4096
+  /// Posting keys `addKeys` appends before it merges equal ones (8 MB of them); a task-local
+  /// so tests can make every text collapse.
+  @TaskLocal static var keysBeforeCollapse = 1 << 20
 
   /// The stem term of the stemmable word `bytes` (in `table` under `key`), also when the
   /// word is its own stem (see `RankedAnalysis`); recorded in the table.
