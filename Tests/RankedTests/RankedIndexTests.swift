@@ -64,12 +64,18 @@ import Testing
       var generator = RandomItems(seed: 31, vocabularySize: 300)
       try fixture.upsert((0..<400).map { generator.item("item-\($0)") })
       #expect(try fixture.consistencyProblems() == [])
-      for step in 0..<3 {
-        try fixture.upsert((0..<120).map { _ in generator.item("item-\(Int.random(in: 0..<600, using: &generator.random))") })
-        try fixture.delete((0..<30).map { _ in "item-\(Int.random(in: 0..<600, using: &generator.random))" })
-        #expect(try fixture.consistencyProblems() == [], "step \(step)")
-        for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "step \(step)") }
-      }
+      try replaceAndDelete(in: fixture, upserts: 120, with: &generator)
+    }
+  }
+
+  /// Three rounds of `upserts` items written over random ids (new and stored) and 30
+  /// deletes, each checked for consistency and against exhaustive ranking.
+  func replaceAndDelete(in fixture: RankedTestIndex, upserts: Int, with generator: inout RandomItems) throws {
+    for step in 0..<3 {
+      try fixture.upsert((0..<upserts).map { _ in generator.item("item-\(Int.random(in: 0..<600, using: &generator.random))") })
+      try fixture.delete((0..<30).map { _ in "item-\(Int.random(in: 0..<600, using: &generator.random))" })
+      #expect(try fixture.consistencyProblems() == [], "step \(step)")
+      for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "step \(step)") }
     }
   }
 
@@ -92,12 +98,7 @@ import Testing
             """, [.integer(Int64(BlockCodec.capacity))]) { $0.int64(0) }
         }
         #expect(fragmented == [])
-        for step in 0..<3 {
-          try fixture.upsert((0..<150).map { _ in generator.item("item-\(Int.random(in: 0..<600, using: &generator.random))") })
-          try fixture.delete((0..<30).map { _ in "item-\(Int.random(in: 0..<600, using: &generator.random))" })
-          #expect(try fixture.consistencyProblems() == [], "step \(step)")
-          for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "step \(step)") }
-        }
+        try replaceAndDelete(in: fixture, upserts: 150, with: &generator)
       }
     }
   }
