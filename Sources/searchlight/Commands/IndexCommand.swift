@@ -9,11 +9,10 @@ enum IndexCommand: Command {
   static let discussion = """
     PATH is a .json file (an array of items, or items pretty-printed one after another),
     a .jsonl file (one item per line), '-' for standard input, a document, or a folder of
-    any of these. Documents: Markdown and text
-    notes, HTML pages (visible text, <title>), e-mail (.eml, and .mbox as one item per
-    message) and PDF (through pdftotext from poppler-utils); a gzip-compressed document
-    (changelog.Debian.gz, README.md.gz) is read decompressed. Files are chosen by extension,
-    else by content: an extensionless text file (README, NEWS, README.Debian) is a
+    any of these. Documents: Markdown and text notes, HTML pages (visible text, <title>),
+    e-mail (.eml, and .mbox as one item per message) and PDF (through pdftotext from
+    poppler-utils); a gzip-compressed document (changelog.Debian.gz, README.md.gz) is read
+    decompressed. Files are chosen by extension, else by content: an extensionless text file (README, NEWS, README.Debian) is a
     plain-text note, and text that is not UTF-8 is read as Latin-1. Items replace
     stored items with the same id; with --update only the given attributes change (null
     removes one).
