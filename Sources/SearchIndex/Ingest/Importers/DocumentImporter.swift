@@ -129,7 +129,7 @@ package enum DocumentImporters {
   package static func importer(for file: DocumentFile) throws -> Result<any DocumentImporter.Type, Refusal> {
     let ext = file.pathExtension
     let refusal = Refusal.unsupportedExtension(file.isCompressed ? (ext.isEmpty ? "gz" : "\(ext).gz") : ext)
-    let chosen: (any DocumentImporter.Type)?
+    let chosen: any DocumentImporter.Type
     if !ext.isEmpty, let importer = all.first(where: { $0.extensions.contains(ext) }) {
       chosen = importer
     } else if ignoredExtensions.contains(ext) || (file.isCompressed && ext == "gz") {
@@ -139,7 +139,7 @@ package enum DocumentImporters {
       guard let importer = all.first(where: { $0.claims(prefix: prefix) }) else { return .failure(.binary) }
       chosen = importer
     }
-    guard let chosen, !file.isCompressed || chosen.readsCompressedFiles else { return .failure(refusal) }
+    guard !file.isCompressed || chosen.readsCompressedFiles else { return .failure(refusal) }
     return .success(chosen)
   }
 
