@@ -45,6 +45,9 @@ import Testing
   @Test func aJSONArrayIsUnknownAndAnObjectFileIsOneLinePerLine() throws {
     #expect(try count("items.json", Array("  \n[{\"id\":\"a\"},\n{\"id\":\"b\"}]\n".utf8)) == nil)
     #expect(try count("items.json", Array("{\"id\":\"a\"}\n{\"id\":\"b\"}\n".utf8)) == 2)
+    // Pretty-printed items: not one a line.
+    #expect(try count("item.json", Array("\n{  \r\n  \"id\": \"a\"\n}\n".utf8)) == nil)
+    #expect(try count("items.jsonl", Array("{\n".utf8)) == 1)
   }
 
   /// `From ` starts a message only at the start of a line, wherever the chunk edge falls;

@@ -3,8 +3,8 @@ import SearchIndex
 
 /// The cheap estimate of how many items an `index` run will read, for its progress total:
 /// one per note file, one per non-empty line of JSON Lines, one per `From ` line of an mbox.
-/// Unknown (nil) for standard input and JSON arrays, whose items are not counted without
-/// parsing them, and for paths that are not regular files (devices, pipes).
+/// Unknown (nil) for standard input, JSON arrays and pretty-printed JSON, whose items are
+/// not counted without parsing them, and for paths that are not regular files (devices, pipes).
 enum IndexPreCount {
   static func items(in files: [DocumentFile?]) -> Int? {
     var total = 0
@@ -26,16 +26,22 @@ enum IndexPreCount {
     }
   }
 
-  /// Lines with something other than white space; nil for a JSON array when asked.
+  /// Lines with something other than white space; nil when asked for a JSON array or an
+  /// object whose first line is only its `{` (pretty-printed items, not one a line).
   private static func lines(of path: String, arrayMeansUnknown: Bool) -> Int? {
     var count = 0
     var lineHasText = false
     var sawText = false
     var isArray = false
+    var firstLineIsABrace = false
     let read = forEachChunk(of: path) { bytes in
       for byte in bytes {
         switch byte {
         case 0x0A:
+          if firstLineIsABrace {
+            isArray = true
+            return false
+          }
           if lineHasText { count += 1 }
           lineHasText = false
         case 0x20, 0x09, 0x0D: break
@@ -46,6 +52,9 @@ enum IndexPreCount {
               isArray = true
               return false
             }
+            firstLineIsABrace = arrayMeansUnknown && byte == UInt8(ascii: "{")
+          } else {
+            firstLineIsABrace = false
           }
           lineHasText = true
         }
