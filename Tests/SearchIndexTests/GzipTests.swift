@@ -121,12 +121,14 @@ func gzip(_ bytes: [UInt8]) -> [UInt8] { GzipFixture.compress(bytes) }
   @Test func aCompressedNoteIsLimitedByItsDecompressedSize() throws {
     try withTemporaryDirectory { dir in
       let file = try writeGzip(String(repeating: "a", count: 1000), named: "big.txt.gz", in: dir)
-      #expect(try file.contents(limit: 10).count == 11)
-      #expect(try file.contents(limit: 1000).count == 1000)
+      #expect(throws: IngestError(file: file.path, line: nil, message: "the note is larger than 10 bytes")) {
+        try file.contents(atMost: 10, what: "note")
+      }
+      #expect(try file.contents(atMost: 1000, what: "note").count == 1000)
       let corrupt = dir.appendingPathComponent("bad.txt.gz")
       try Data(gzip("some text").prefix(12)).write(to: corrupt)
       #expect(throws: IngestError(file: corrupt.path, line: nil, message: "the compressed file is cut short")) {
-        try DocumentFile(path: corrupt.path, identifier: "bad.txt.gz").contents(limit: 100)
+        try DocumentFile(path: corrupt.path, identifier: "bad.txt.gz").contents(atMost: 100, what: "note")
       }
     }
   }

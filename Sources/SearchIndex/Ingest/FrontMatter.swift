@@ -163,8 +163,8 @@ extension StringProtocol {
     let scalars = Set(set.unicodeScalars)
     let trimmable = { (character: Character) in character.unicodeScalars.allSatisfy(scalars.contains) }
     let s = Substring(self)
-    let start = s.firstIndex { !trimmable($0) } ?? s.endIndex
-    return String(s[start...][..<s[start...].endOfTrimming(trimmable)])
+    let rest = s[(s.firstIndex { !trimmable($0) } ?? s.endIndex)...]
+    return String(rest[..<rest.endOfTrimming(trimmable)])
   }
 }
 

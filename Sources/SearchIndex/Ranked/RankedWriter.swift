@@ -327,8 +327,7 @@ final class RankedWriter {
     // writes it all out and starts afresh, as the final one does.
     let spills = !final && terms.termCount > termsKept
     if final || spills {
-      for term in openTails.keys.sorted() {
-        let tail = openTails[term]!
+      for (term, tail) in openTails.sorted(by: { $0.key < $1.key }) {
         let block = tail.block(maxPseudoTF: tail.bound)
         try store.insert(block, of: term)
         if final { tails[term] = block }
@@ -596,9 +595,7 @@ private struct BlockWriter {
         }
         best = max(best, bounds[n])
         if tail!.count == BlockCodec.capacity {
-          let block = tail!.block(maxPseudoTF: Self.bound(best, old: holdsOld ? oldBound : nil))
-          try store.insert(block, of: term)
-          tails[term] = block
+          try insert(tail!.block(maxPseudoTF: Self.bound(best, old: holdsOld ? oldBound : nil)), of: term, isTail: true)
           tail = nil
         }
       }
@@ -606,13 +603,22 @@ private struct BlockWriter {
     guard var tail else { return }
     tail.bound = Self.bound(best, old: holdsOld ? oldBound : nil)
     if defersShortTails {
-      openTails[term] = tail
-      tails[term] = nil
+      keepOpen(tail, of: term)
     } else {
-      let block = tail.block(maxPseudoTF: tail.bound)
-      try store.insert(block, of: term)
-      tails[term] = block
+      try insert(tail.block(maxPseudoTF: tail.bound), of: term, isTail: true)
     }
+  }
+
+  /// Stores `block` in `term`'s list; the list's last block is also kept in `tails`.
+  private mutating func insert(_ block: PostingBlock, of term: TermID, isTail: Bool) throws {
+    try store.insert(block, of: term)
+    if isTail { tails[term] = block }
+  }
+
+  /// Keeps `tail`, the short last block of `term`'s list, in memory instead of storing it.
+  private mutating func keepOpen(_ tail: OpenTail, of term: TermID) {
+    openTails[term] = tail
+    tails[term] = nil
   }
 
   /// A block's bound: its new postings' largest pseudo-frequency rounded up, and at least
@@ -676,7 +682,7 @@ private struct BlockWriter {
       let bound = Self.bound(best, old: keepsOld ? oldBound : nil)
       let isTail = packTail && blockIndex == blockCount - 1
       if isTail && defersShortTails && size < capacity {
-        openTails[term] = merged.docs.withUnsafeBufferPointer { docs in
+        let open = merged.docs.withUnsafeBufferPointer { docs in
           merged.frequencies.withUnsafeBufferPointer { frequencies in
             OpenTail(
               docs: UnsafeBufferPointer(rebasing: docs[blockRange]),
@@ -684,11 +690,9 @@ private struct BlockWriter {
               fieldCount: fieldCount, bound: bound)
           }
         }
-        tails[term] = nil
+        keepOpen(open, of: term)
       } else {
-        let block = BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound)
-        try store.insert(block, of: term)
-        if isTail { tails[term] = block }
+        try insert(BlockCodec.encode(merged, range: blockRange, maxPseudoTF: bound), of: term, isTail: isTail)
       }
       lower += size
     }
@@ -717,12 +721,11 @@ private struct BlockWriter {
           let frequencies = UnsafeBufferPointer(
             rebasing: frequencies[(blockRange.lowerBound * fieldCount)..<(blockRange.upperBound * fieldCount)])
           if defers {
-            openTails[term] = OpenTail(docs: docs, frequencies: frequencies, fieldCount: fieldCount, bound: bound)
-            tails[term] = nil
+            keepOpen(OpenTail(docs: docs, frequencies: frequencies, fieldCount: fieldCount, bound: bound), of: term)
           } else {
-            let block = BlockCodec.encode(docs: docs, frequencies: frequencies, fieldCount: fieldCount, maxPseudoTF: bound)
-            try store.insert(block, of: term)
-            if isTail { tails[term] = block }
+            try insert(
+              BlockCodec.encode(docs: docs, frequencies: frequencies, fieldCount: fieldCount, maxPseudoTF: bound),
+              of: term, isTail: isTail)
           }
         }
       }

@@ -20,6 +20,8 @@ struct TermResolver {
   var newTerms: [(id: TermID, text: String)] = []
   /// Scratch for `addKeys`: the table keys of a text's tokens.
   private var termKeys: [TermTable.Key] = []
+  /// `TermResolver.keysBeforeCollapse` when this resolver was made.
+  private let keysBeforeCollapse = TermResolver.keysBeforeCollapse
   /// Scratch for stemming: the marker byte and up to `maxTokenBytes` letters.
   private var stemScratch = [UInt8](repeating: 0, count: TextAnalyzer.maxTokenBytes + 1)
 
@@ -85,13 +87,13 @@ struct TermResolver {
     defer { self.termKeys = termKeys }
     var positions = 0
     let field = UInt64(field)
-    var collapseAt = keys.count + Self.keysBeforeCollapse
+    var collapseAt = keys.count + keysBeforeCollapse
     // A run of tokens at a time: the table keys of a whole 12 MB text held 200 MB.
     for start in stride(from: range.lowerBound, to: range.upperBound, by: Self.tokensPerRun) {
       if keys.count >= collapseAt {
         // A huge text: its occurrences merged so far, so they do not hold a key each.
         PostingKey.collapse(&keys)
-        collapseAt = 2 * keys.count + Self.keysBeforeCollapse
+        collapseAt = 2 * keys.count + keysBeforeCollapse
       }
       let run = start..<min(start + Self.tokensPerRun, range.upperBound)
       termKeys.removeAll(keepingCapacity: true)

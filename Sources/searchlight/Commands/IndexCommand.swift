@@ -12,10 +12,10 @@ enum IndexCommand: Command {
     any of these. Documents: Markdown and text notes, HTML pages (visible text, <title>),
     e-mail (.eml, and .mbox as one item per message) and PDF (through pdftotext from
     poppler-utils); a gzip-compressed document (changelog.Debian.gz, README.md.gz) is read
-    decompressed. Files are chosen by extension, else by content: an extensionless text file (README, NEWS, README.Debian) is a
-    plain-text note, and text that is not UTF-8 is read as Latin-1. Items replace
-    stored items with the same id; with --update only the given attributes change (null
-    removes one).
+    decompressed. Files are chosen by extension, else by content: an extensionless text
+    file (README, NEWS, README.Debian) is a plain-text note, and text that is not UTF-8 is
+    read as Latin-1. Items replace stored items with the same id; with --update only the
+    given attributes change (null removes one).
 
     A file that cannot be read or parsed (a malformed line, a value of the wrong type,
     binary content) is skipped whole, with one warning line on standard error:

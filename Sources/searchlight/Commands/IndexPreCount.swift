@@ -32,14 +32,14 @@ enum IndexPreCount {
     var count = 0
     var lineHasText = false
     var sawText = false
-    var isArray = false
+    var unknown = false
     var firstLineIsABrace = false
     let read = forEachChunk(of: path) { bytes in
       for byte in bytes {
         switch byte {
         case 0x0A:
           if firstLineIsABrace {
-            isArray = true
+            unknown = true
             return false
           }
           if lineHasText { count += 1 }
@@ -49,7 +49,7 @@ enum IndexPreCount {
           if !sawText {
             sawText = true
             if arrayMeansUnknown, byte == UInt8(ascii: "[") {
-              isArray = true
+              unknown = true
               return false
             }
             firstLineIsABrace = arrayMeansUnknown && byte == UInt8(ascii: "{")
@@ -63,7 +63,7 @@ enum IndexPreCount {
     }
     guard let read else { return nil }
     guard read else { return 1 }
-    return isArray ? nil : count + (lineHasText ? 1 : 0)
+    return unknown ? nil : count + (lineHasText ? 1 : 0)
   }
 
   /// Lines that start with `From ` (mbox message separators), at least one.

@@ -73,18 +73,24 @@ package struct DocumentFile: Sendable, Hashable {
     }
   }
 
-  /// The document's bytes: the file's, decompressed for a compressed file. At most `limit`
-  /// bytes are decompressed, plus one to tell that there were more.
-  package func contents(limit: Int) throws -> Data {
+  /// The document's bytes: the file's, decompressed for a compressed file; an error naming
+  /// the document `what` ("note", "mailbox") when they are more than `limit` (checked on the
+  /// file's size before reading it, and on the decompressed bytes).
+  package func contents(atMost limit: Int, what: String) throws -> Data {
+    let tooLarge = IngestError(file: path, line: nil, message: "the \(what) is larger than \(limit) bytes")
+    if let size, size > limit { throw tooLarge }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw IngestError(.missingInput, file: path, line: nil, message: "cannot read the file")
     }
     guard isCompressed else { return data }
+    let decompressed: [UInt8]
     do {
-      return Data(try Gzip.decompress(data, limit: limit + 1).bytes)
+      decompressed = try Gzip.decompress(data, limit: limit + 1).bytes
     } catch {
       throw IngestError(file: path, line: nil, message: error.message)
     }
+    if decompressed.count > limit { throw tooLarge }
+    return Data(decompressed)
   }
 }
 

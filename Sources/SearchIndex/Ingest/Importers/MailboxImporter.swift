@@ -14,14 +14,7 @@ package enum MailboxImporter: DocumentImporter {
   }
 
   package static func read(_ file: DocumentFile, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
-    if let size = file.size, size > ItemReader.maximumArrayBytes {
-      throw IngestError(file: file.path, line: nil, message: "the mailbox is larger than \(ItemReader.maximumArrayBytes) bytes")
-    }
-    let data = try file.contents(limit: ItemReader.maximumArrayBytes)
-    if data.count > ItemReader.maximumArrayBytes {
-      throw IngestError(file: file.path, line: nil, message: "the mailbox is larger than \(ItemReader.maximumArrayBytes) bytes")
-    }
-    let bytes = [UInt8](data)
+    let bytes = [UInt8](try file.contents(atMost: ItemReader.maximumArrayBytes, what: "mailbox"))
     guard TextDecoding.looksLikeText(bytes.prefix(TextDecoding.sniffLength)) else {
       throw IngestError(file: file.path, line: nil, message: DocumentImporters.Refusal.binary.message)
     }

@@ -6,10 +6,7 @@ enum NoteFields {
   /// The text of a note file: UTF-8, UTF-16 with a byte order mark, or Latin-1, without a
   /// leading byte order mark. Binary content is an error.
   static func text(of file: DocumentFile) throws -> String {
-    if let size = file.size, size > ItemReader.maximumNoteBytes {
-      throw IngestError(file: file.path, line: nil, message: "the note is larger than \(ItemReader.maximumNoteBytes) bytes")
-    }
-    return try text(decoding: try file.contents(limit: ItemReader.maximumNoteBytes), name: file.path)
+    try text(decoding: try file.contents(atMost: ItemReader.maximumNoteBytes, what: "note"), name: file.path)
   }
 
   /// The text of a note's bytes (see `text(of:)`); `name` names the note in errors.
@@ -26,14 +23,7 @@ enum NoteFields {
 
   /// The bytes of a document file of at most `ItemReader.maximumNoteBytes`.
   static func bytes(of file: DocumentFile) throws -> [UInt8] {
-    if let size = file.size, size > ItemReader.maximumNoteBytes {
-      throw IngestError(file: file.path, line: nil, message: "the file is larger than \(ItemReader.maximumNoteBytes) bytes")
-    }
-    let data = try file.contents(limit: ItemReader.maximumNoteBytes)
-    if data.count > ItemReader.maximumNoteBytes {
-      throw IngestError(file: file.path, line: nil, message: "the file is larger than \(ItemReader.maximumNoteBytes) bytes")
-    }
-    return [UInt8](data)
+    [UInt8](try file.contents(atMost: ItemReader.maximumNoteBytes, what: "file"))
   }
 
   /// A note item with its identifier, domain and content type, and the attributes and item
