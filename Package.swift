@@ -37,7 +37,10 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-    .target(name: "SearchIndex", dependencies: ["CSQLite", "CLibXML2", "CZlib"]),
+    .systemLibrary(
+      name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+    .target(name: "SearchIndex", dependencies: ["CSQLite", "CLibXML2", "CZlib", "CZstd"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
     .target(name: "Assistant", dependencies: ["Stages", "QueryEngine", "SearchIndex"]),

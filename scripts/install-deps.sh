@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the C libraries Searchlight links (SQLite with FTS5, PCRE2, libedit, libmicrohttpd,
-# libxml2 for HTML, zlib for gzip-compressed documents) and poppler-utils (pdftotext, for PDF files) on Debian or Ubuntu when they
+# libxml2 for HTML, zlib for gzip-compressed documents, zstd for stored records) and poppler-utils (pdftotext, for PDF files) on Debian or Ubuntu when they
 # are missing. Safe to run repeatedly: it does nothing when they are already present.
 set -eu
 missing=""
@@ -10,6 +10,7 @@ missing=""
 [ -f /usr/include/microhttpd.h ] || missing="$missing libmicrohttpd-dev"
 [ -f /usr/include/libxml2/libxml/HTMLparser.h ] || missing="$missing libxml2-dev"
 [ -f /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
+[ -f /usr/include/zstd.h ] || missing="$missing libzstd-dev"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
 [ -z "$missing" ] && exit 0

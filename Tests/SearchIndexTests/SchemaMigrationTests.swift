@@ -95,7 +95,7 @@ import Testing
       let items = try SearchIndex(path: path, readOnly: true).allItems()
 
       let index = try SearchIndex(path: path)
-      #expect(try index.read { db in try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value } == 6)
+      #expect(try index.read { db in try db.scalar("SELECT value FROM meta WHERE key = 'schemaVersion'")?.int64Value } == Int64(Schema.version))
       #expect(try shortValues(of: Schema.longTextAttributes, in: index) == 0)
       #expect(try foldIndexDefinition(index).contains("(attr, fold, str)"))
       let long = try index.read { db in try db.rows("SELECT name FROM attributes WHERE hasLong = 1 ORDER BY name") { $0.string(0) ?? "" } }

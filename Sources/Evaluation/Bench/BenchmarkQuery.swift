@@ -102,7 +102,7 @@ package struct BenchmarkQuery: Sendable {
     BenchmarkQuery(
       name: "text top-\(k)",
       sql: """
-        SELECT i.id, i.attributes FROM fts JOIN items i ON i.rowid = fts.rowid
+        SELECT i.id, sl_record(i.attributes) FROM fts JOIN items i ON i.rowid = fts.rowid
         WHERE fts MATCH ?3 AND \(visible) ORDER BY \(bm25), i.rowid LIMIT \(k)
         """,
       variants: pairs.map { words in
@@ -118,7 +118,7 @@ package struct BenchmarkQuery: Sendable {
     BenchmarkQuery(
       name: "question top-\(k) (OR)",
       sql: """
-        SELECT i.id, i.attributes FROM fts JOIN items i ON i.rowid = fts.rowid
+        SELECT i.id, sl_record(i.attributes) FROM fts JOIN items i ON i.rowid = fts.rowid
         WHERE fts MATCH ?3 AND \(visible) ORDER BY \(bm25), i.rowid LIMIT \(k)
         """,
       variants: questions.compactMap { question in
@@ -233,7 +233,7 @@ package struct BenchmarkQuery: Sendable {
   /// attr); `+r.num` keeps SQLite from scanning every high rating instead.
   static func stateAndRatingSQL(where condition: String, orderBy order: String) -> String {
     """
-    SELECT i.id, i.attributes FROM vals s JOIN items i ON i.rowid = s.item
+    SELECT i.id, sl_record(i.attributes) FROM vals s JOIN items i ON i.rowid = s.item
     JOIN vals r ON r.item = i.rowid AND r.attr = ?6 AND +r.num >= ?7
     WHERE s.attr = ?4 AND s.fold = ?5 AND \(condition) AND \(visible)
     ORDER BY \(order)
@@ -245,7 +245,7 @@ package struct BenchmarkQuery: Sendable {
     BenchmarkQuery(
       name: "date range",
       sql: """
-        SELECT i.id, i.attributes FROM vals d JOIN items i ON i.rowid = d.item
+        SELECT i.id, sl_record(i.attributes) FROM vals d JOIN items i ON i.rowid = d.item
         WHERE d.attr = ?3 AND d.num >= ?4 AND d.num < ?5 AND \(visible)
         ORDER BY d.num DESC, i.rowid LIMIT 20
         """,
@@ -290,7 +290,7 @@ package struct BenchmarkQuery: Sendable {
     BenchmarkQuery(
       name: "custom scoring stage",
       sql: """
-        SELECT i.id, i.attributes,
+        SELECT i.id, sl_record(i.attributes),
           (CASE WHEN -\(visibleBM25) > 0 THEN -\(visibleBM25) ELSE 1.0 END)
             * (1 + ?5 * coalesce(pow(0.5, max(0.0, ?4 - m.num) / ?6), 0.0)) AS score
         FROM fts JOIN items i ON i.rowid = fts.rowid
@@ -316,7 +316,7 @@ extension BenchmarkQuery {
   static func sample(seeds: [UInt64], count: Int) -> BenchmarkQuery {
     BenchmarkQuery(
       name: "sample",
-      sql: "SELECT i.id, i.attributes FROM items i WHERE i.domain = ?3 AND \(visible) ORDER BY i.rowid",
+      sql: "SELECT i.id, sl_record(i.attributes) FROM items i WHERE i.domain = ?3 AND \(visible) ORDER BY i.rowid",
       variants: seeds.map { seed in
         Variant(
           engine: .text(#"search domainIdentifier == "trails" | sample \#(count) seed \#(seed)"#),
@@ -414,7 +414,7 @@ extension BenchmarkQuery {
     BenchmarkQuery(
       name: "tool call",
       sql: """
-        SELECT i.id, i.attributes FROM fts JOIN items i ON i.rowid = fts.rowid
+        SELECT i.id, sl_record(i.attributes) FROM fts JOIN items i ON i.rowid = fts.rowid
         WHERE fts MATCH ?3 AND \(visible) ORDER BY \(bm25), i.rowid LIMIT \(k)
         """,
       variants: pairs.map { words in

@@ -1223,9 +1223,9 @@ public struct SQLCompiler {
   static func recordText(_ attribute: (name: String, isList: Bool), values: String, item: String) -> Fragment {
     let path = "$.\"" + attribute.name + "\""
     if attribute.isList {
-      return Fragment("json_extract(\(item).attributes, ? || '[' || \(values).ord || ']')", [.text(path)])
+      return Fragment("json_extract(sl_record(\(item).attributes), ? || '[' || \(values).ord || ']')", [.text(path)])
     }
-    return Fragment("json_extract(\(item).attributes, ?)", [.text(path)])
+    return Fragment("json_extract(sl_record(\(item).attributes), ?)", [.text(path)])
   }
 
   private mutating func itemFieldCondition(_ column: String, _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {

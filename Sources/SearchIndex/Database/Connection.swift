@@ -23,6 +23,8 @@ package final class Connection {
   let visibleScoring = VisibleScoringState()
   /// The rows `sl_visible` hides on this connection (`VisibleRowFilter`).
   let visibleRows = VisibleRowFilter.State()
+  /// Compresses and decompresses stored records with the file's dictionary (`RecordCodec`).
+  let records = RecordCodec()
 
   /// Opens (and, when `create` is true, creates) the database at `path`.
   package init(path: String, readOnly: Bool = false, create: Bool = true) throws(DatabaseError) {
@@ -54,6 +56,14 @@ package final class Connection {
     try installFunction("sl_fold", argumentCount: 1) { arguments in
       guard case .text(let text) = arguments[0] else { return .null }
       return .text(TextFolding.fold(text))
+    }
+    // The JSON of a stored record, for SQL that reads a member of it (`json_extract`).
+    try installFunction("sl_record", argumentCount: 1) { [unowned self] arguments in
+      switch arguments[0] {
+      case .blob(let bytes): .text(String(decoding: try recordJSON(bytes), as: UTF8.self))
+      case .text: arguments[0]
+      default: .null
+      }
     }
   }
 

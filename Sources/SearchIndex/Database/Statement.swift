@@ -169,6 +169,14 @@ package final class Statement {
     return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
   }
 
+  /// Column `index`'s bytes in place, valid until the statement steps or resets; empty for
+  /// NULL (https://www.sqlite.org/c3ref/column_blob.html).
+  func columnBytes(_ index: Int) -> UnsafeRawBufferPointer {
+    let pointer = sqlite3_column_blob(handle, Int32(index))
+    let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+    return UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count)
+  }
+
   /// Column `index` as a typed value.
   package func value(at index: Int) -> SQLValue {
     switch sqlite3_column_type(handle, Int32(index)) {

@@ -73,7 +73,7 @@ extension SearchIndex {
         ORDER BY i.rowid LIMIT ?
         """, [.integer(indexID), .integer(after), .integer(Int64(limit))]
       ) { row in
-        let columns = try FullTextColumns.texts(ofRecord: row.string(2) ?? "{}", catalog: catalog, unstoredText: row.string(3))
+        let columns = try FullTextColumns.texts(ofRecord: try row.recordText(2), catalog: catalog, unstoredText: row.string(3))
         return PendingEmbedding(
           rowid: row.int64(0), indexedAt: row.double(1),
           chunks: EmbeddingText.chunks(title: columns[0], description: columns[2], body: columns[3]))

@@ -46,7 +46,7 @@ package enum FullTextColumns {
     while true {
       let rows = try db.rows(
         recordsQuery(where: "(\(condition)) AND i.rowid > ?") + " ORDER BY i.rowid LIMIT 5000", arguments + [.integer(last)],
-        { ($0.int64(0), $0.string(1) ?? "{}", $0.string(2)) })
+        { ($0.int64(0), try $0.recordText(1), $0.string(2)) })
       guard let final = rows.last else { return }
       last = final.0
       for (rowid, record, unstored) in rows {
@@ -94,7 +94,7 @@ extension SearchIndex {
       let catalog = try Self.loadCatalog(db)
       var texts: [Int64: [String]] = [:]
       for rowid in rowids {
-        for (record, unstored) in try db.rows(FullTextColumns.recordsQuery(where: "i.rowid = ?"), [.integer(rowid)], { ($0.string(1) ?? "{}", $0.string(2)) }) {
+        for (record, unstored) in try db.rows(FullTextColumns.recordsQuery(where: "i.rowid = ?"), [.integer(rowid)], { (try $0.recordText(1), $0.string(2)) }) {
           let columns = try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored)
           if columns.contains(where: { !$0.isEmpty }) { texts[rowid] = columns }
         }

@@ -43,6 +43,8 @@ package struct IndexWriter {
   let storesText: Bool
   /// The ranked index (exact BM25 top-k postings), maintained in this transaction.
   let ranked: RankedWriter
+  /// Trains the file's record dictionary when it has none and holds enough records.
+  private var recordDictionary: RecordDictionaryBuilder
 
   init(connection: Connection, indexID: Int64) throws {
     self.db = connection
@@ -50,6 +52,7 @@ package struct IndexWriter {
     self.catalog = try SearchIndex.loadCatalog(connection)
     self.storesText = try connection.scalar("SELECT value FROM meta WHERE key = ?", [.text("storesText:\(indexID)")])?.int64Value != 0
     self.ranked = RankedWriter(connection: connection, indexID: indexID)
+    self.recordDictionary = try RecordDictionaryBuilder(connection)
     self.removals = try SummaryLog.Recorder(connection)
     self.itemsAtStart = try connection.scalar("SELECT max(rowid) FROM items")?.int64Value ?? 0
     // Files written before the setting existed get it with their first write.
@@ -96,7 +99,7 @@ package struct IndexWriter {
     try statement.bind(text: id, at: 2)
     guard try statement.step() else { return nil }
     let result = ExistingRow(
-      rowid: statement.int64(0), attributes: statement.string(1) ?? "{}", domain: statement.string(2),
+      rowid: statement.int64(0), attributes: try statement.recordText(1), domain: statement.string(2),
       contentType: statement.string(3), expiration: statement.isNull(4) ? nil : statement.double(4),
       protection: statement.string(5))
     statement.reset()
@@ -182,6 +185,7 @@ package struct IndexWriter {
       stored["textContent"] = nil
     }
     let json = JSONValue.object(stored.jsonObject).compactText
+    try recordDictionary.offer(json, of: item, db)
     let rowid: Int64
     if let existing = try existingRow(item.uniqueIdentifier) {
       if try isUnchanged(existing, item, json: json, unstoredText: unstoredText) {
@@ -194,7 +198,7 @@ package struct IndexWriter {
       try removeDerivedRows(rowid, record: existing.attributes)
       let update = try db.cachedStatement(
         "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
-      try Self.bindRecord(of: item, json: json, to: update, from: 1)
+      try Self.bindRecord(of: item, try db.recordValue(json), to: update, from: 1)
       try update.bind(int: rowid, at: 7)
       try update.step()
     } else {
@@ -202,7 +206,7 @@ package struct IndexWriter {
         "INSERT INTO items(indexId, id, domain, contentType, expiration, protection, attributes, indexedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
       try statement.bind(int: indexID, at: 1)
       try statement.bind(text: item.uniqueIdentifier, at: 2)
-      try Self.bindRecord(of: item, json: json, to: statement, from: 3)
+      try Self.bindRecord(of: item, try db.recordValue(json), to: statement, from: 3)
       try statement.step()
       rowid = db.lastInsertRowID
     }
@@ -216,14 +220,15 @@ package struct IndexWriter {
     return true
   }
 
-  /// Binds an item's stored columns (domain, content type, expiration, protection, the record
-  /// `json`, the time it is written) to six parameters of `statement` starting at `first`.
-  private static func bindRecord(of item: SearchableItem, json: String, to statement: Statement, from first: Int32) throws {
+  /// Binds an item's stored columns (domain, content type, expiration, protection, the
+  /// `record` as stored, the time it is written) to six parameters of `statement` starting at
+  /// `first`.
+  private static func bindRecord(of item: SearchableItem, _ record: SQLValue, to statement: Statement, from first: Int32) throws {
     try statement.bind(text: item.domainIdentifier, at: first)
     try statement.bind(text: item.contentType, at: first + 1)
     try statement.bind(double: item.expirationDate?.timeIntervalSince1970, at: first + 2)
     try statement.bind(text: item.protectionClass, at: first + 3)
-    try statement.bind(text: json, at: first + 4)
+    try statement.bind(record, at: first + 4)
     try statement.bind(double: Date().timeIntervalSince1970, at: first + 5)
   }
 
@@ -463,6 +468,7 @@ package struct IndexWriter {
       _ = try attributeID(name, type: type)
     }
     try ranked.flush()
+    if changed { try recordDictionary.finish(db, lastRowid: itemsAtStart + Int64(rowsWritten)) }
     if valueIndexesDropped {
       try rebuildValueIndexes()
       valueIndexesDropped = false

@@ -3,7 +3,8 @@
 /// - `meta`: key/value facts about the file (format marker, schema version, generation).
 /// - `indexes`: named indexes sharing the file, each with its client state.
 /// - `items`: one row per item: identity, domain, content type, expiry, protection class and
-///   the canonical attribute JSON (the stored record); indexed by (indexId, domain) and by
+///   the canonical attribute JSON (the stored record, compressed once the file has its
+///   dictionary: `RecordCodec`; the dictionary is `meta`'s `recordDictionary`); indexed by (indexId, domain) and by
 ///   (indexId, contentType), each with the visibility columns, and, for the items that can be
 ///   hidden, by expiry and by protection (`itemIndexStatements`).
 /// - `attributes`: the catalogue of attribute names and types used in the file; `hasLong`
@@ -51,9 +52,10 @@ package enum Schema {
   /// text out of `vals`, no FTS5 prefix indexes); version 5 clusters `vals` by (item, attr,
   /// ord) without a rowid (no separate (item, attr) index) and keeps `str` only where it
   /// differs from `fold`; version 6 adds `str` to the (attr, fold) index and keeps every
-  /// value of `longTextAttributes` out of `vals`. Opening an older file for writing migrates
-  /// it in one transaction (`SchemaMigration`).
-  package static let version = 6
+  /// value of `longTextAttributes` out of `vals`; version 7 may hold records compressed with
+  /// the file's dictionary (`RecordCodec`), which earlier binaries cannot read. Opening an
+  /// older file for writing migrates it in one transaction (`SchemaMigration`).
+  package static let version = 7
 
   /// The schema version `meta` records in the file open on `db`, nil when it records none.
   package static func storedVersion(_ db: Connection) throws -> Int? {

@@ -18,6 +18,9 @@
 /// markers, `attributes.hasLong` set) and rebuilds `vals_fold` with `str`; the planner's
 /// vocabulary kept in `summary_cache`, which listed some of those texts, is dropped.
 ///
+/// Version 7 changes no table: its records are compressed by the first write that leaves
+/// the file with enough of them (`RecordDictionaryBuilder`), which may be the next one.
+///
 /// A file of the current version that lacks one of `Schema.requiredIndexes` (written before
 /// they existed) runs the same function: the version steps are skipped, the indexes are
 /// created and the ones they supersede dropped.

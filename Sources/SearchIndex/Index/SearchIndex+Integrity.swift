@@ -93,7 +93,7 @@ extension SearchIndex {
       last = final.0
       for (_, id, record) in records where damaged.count < limit {
         do {
-          _ = try StoredItem.decodeAttributes(bytes: StoredItem.recordBytes(record), catalog: catalog)
+          _ = try StoredItem.decodeAttributes(bytes: try db.recordJSON(record), catalog: catalog)
         } catch {
           damaged.append((id, "\(error)"))
         }
@@ -167,7 +167,7 @@ extension SearchIndex {
     var last = Int64.min
     while true {
       let records = try db.rows(
-        "SELECT rowid, attributes FROM items WHERE rowid > ? ORDER BY rowid LIMIT 5000", [.integer(last)], { ($0.int64(0), $0.string(1) ?? "{}") })
+        "SELECT rowid, attributes FROM items WHERE rowid > ? ORDER BY rowid LIMIT 5000", [.integer(last)], { ($0.int64(0), try $0.recordText(1)) })
       guard let final = records.last else { break }
       last = final.0
       for (rowid, record) in records {

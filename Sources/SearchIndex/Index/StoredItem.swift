@@ -19,17 +19,16 @@ package enum StoredItem {
     if !row.isNull(offset + 3) { item.expirationDate = Date(timeIntervalSince1970: row.double(offset + 3)) }
     item.protectionClass = row.string(offset + 4)
     if names?.isEmpty != true {
-      let record = recordBytes(row.blob(offset + 5))
-      item.attributeSet = lazily
-        ? AttributeSet(undecoded: StoredRecord(bytes: record, catalog: catalog, only: names))
-        : try decodeAttributes(bytes: record, catalog: catalog, only: names)
+      if lazily {
+        // A record that does not decompress reads, like one that does not parse, as an item
+        // without attributes (`check` names it); one damaged item does not fail a query.
+        let record = (try? row.record(offset + 5)) ?? Array("{}".utf8)
+        item.attributeSet = AttributeSet(undecoded: StoredRecord(bytes: record, catalog: catalog, only: names))
+      } else {
+        item.attributeSet = try decodeAttributes(bytes: try row.record(offset + 5), catalog: catalog, only: names)
+      }
     }
     return item
-  }
-
-  /// A record column's bytes; an empty column is an item without attributes.
-  static func recordBytes(_ column: [UInt8]) -> [UInt8] {
-    column.isEmpty ? Array("{}".utf8) : column
   }
 
   /// Stored dates are UTC instants; made once, not per item.
