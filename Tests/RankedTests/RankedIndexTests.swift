@@ -214,7 +214,7 @@ import Testing
     try fixture.expectExact([QueryTerm("trail"), QueryTerm("connect")], k: 10, "after rebuild")
     // A file from before the ranked index: no ranked tables at all.
     try fixture.index.pool.withWriter { db in
-      try db.execute("DROP TABLE rk_stats; DROP TABLE rk_terms; DROP TABLE rk_blocks; DROP TABLE rk_docs; DROP TABLE rk_dead; DROP TABLE rk_pages")
+      try db.execute("DROP TABLE rk_stats; DROP TABLE rk_terms; DROP TABLE rk_blocks; DROP TABLE rk_dead; DROP TABLE rk_pages")
     }
     try fixture.reopen()
     #expect(try fixture.consistencyProblems() == [])
@@ -283,13 +283,13 @@ import Testing
     let healthy = try fixture.index.checkIntegrity()
     #expect(healthy.isHealthy, "\(healthy.lines)")
     #expect(healthy.lines.contains("ranked index: 148 documents, 2 deleted awaiting compaction, consistent"), "\(healthy.lines)")
-    // A forward list lost behind the writer's back.
+    // A document's lengths and liveness (a page) lost behind the writer's back.
     try fixture.index.pool.withWriter { db in
-      try db.run("DELETE FROM rk_docs WHERE rowid IN (SELECT rowid FROM rk_docs LIMIT 1)")
+      try db.run("DELETE FROM rk_pages WHERE rowid IN (SELECT rowid FROM rk_pages LIMIT 1)")
     }
     let broken = try fixture.index.checkIntegrity()
     #expect(!broken.isHealthy)
-    #expect(broken.lines.contains { $0.hasPrefix("ranked index: 148 documents, 147 forward lists") && $0.hasSuffix("(run rebuild)") }, "\(broken.lines)")
+    #expect(broken.lines.contains { $0.hasPrefix("ranked index: 148 documents, 0 live in pages") && $0.hasSuffix("(run rebuild)") }, "\(broken.lines)")
     try fixture.index.rebuildRankedIndex()
     #expect(try fixture.index.checkIntegrity().isHealthy)
   }

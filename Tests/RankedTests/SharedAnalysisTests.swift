@@ -47,12 +47,8 @@ import Testing
           (TermID($0.int64(0)), ($0.string(1) ?? "", Int($0.int64(2))))
         })
       var content = Content()
-      for (doc, encoded) in try db.rows("SELECT doc, terms FROM rk_docs WHERE indexId = ?", [.integer(index.indexID)], {
-        ($0.int64(0), $0.blob(1))
-      }) {
-        let lengths = try #require(documents.fieldLengths(of: doc))
-        content.documents[doc] = (lengths, TermListCodec.decode(encoded).map { texts[$0]?.0 ?? "?\($0)" }.sorted())
-      }
+      // Each live document's terms, from the posting lists that hold it.
+      var termsOfDocument: [DocID: [String]] = [:]
       let store = RankedStore(db: db, indexID: index.indexID)
       for (id, (text, df)) in texts {
         if df > 0 { content.documentFrequencies[text] = df }
@@ -60,8 +56,12 @@ import Testing
           let postings = BlockCodec.decode(block, fieldCount: fieldCount)
           for i in 0..<postings.count where documents.contains(postings.docs[i]) {
             content.postings[text, default: [:]][postings.docs[i]] = Array(postings.frequencies(at: i))
+            termsOfDocument[postings.docs[i], default: []].append(text)
           }
         }
+      }
+      for (doc, terms) in termsOfDocument {
+        content.documents[doc] = (try #require(documents.fieldLengths(of: doc)), terms.sorted())
       }
       return content
     }

@@ -184,10 +184,15 @@ import Testing
       try RecordDictionaryBuilder.$trainingRecords.withValue(.max) {
         try SearchIndex(path: path).indexSearchableItems(Self.items(0..<30))
       }
-      // What version 6 wrote: the same tables, every record JSON, no dictionary.
+      // What version 6 wrote: the same tables and the ranked index's forward lists, every
+      // record JSON, no dictionary.
       do {
         let db = try Connection(path: path)
-        try db.execute("UPDATE meta SET value = 6 WHERE key = 'schemaVersion'")
+        try db.execute("""
+          UPDATE meta SET value = 6 WHERE key = 'schemaVersion';
+          CREATE TABLE rk_docs(doc INTEGER PRIMARY KEY, indexId INTEGER NOT NULL, terms BLOB NOT NULL);
+          INSERT INTO rk_docs SELECT rowid, indexId, x'01' FROM items;
+          """)
       }
       let before = try SearchIndex(path: path, readOnly: true).allItems()
       try RecordDictionaryBuilder.$trainingRecords.withValue(Self.training) {
@@ -195,6 +200,7 @@ import Testing
         #expect(try Self.storage(index).allSatisfy { $0.type == "text" })
         try index.indexSearchableItems(Self.items(30..<31))
         #expect(try index.read { db in try Schema.storedVersion(db) } == Schema.version)
+        #expect(try index.read { db in try db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'rk_docs'") } == nil)
         #expect(try Self.storage(index).allSatisfy { $0.type == "blob" })
         #expect(try index.allItems().filter { $0.uniqueIdentifier != "i30" } == before)
         #expect(try index.checkIntegrity().isHealthy)

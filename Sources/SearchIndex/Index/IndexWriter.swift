@@ -311,13 +311,25 @@ package struct IndexWriter {
   /// full-text row is deleted with the texts derived from that record (`fts` is contentless).
   private func removeDerivedRows(_ rowid: Int64, record: String) throws {
     let unstored = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(rowid)])?.stringValue
-    try FullTextColumns.delete(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored), from: db)
+    try removeTexts(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored))
     try db.run("DELETE FROM fts_unstored WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
-    try ranked.remove(rowid)
     // A rewritten item's vectors describe its old text: it is pending again.
     try db.run("DELETE FROM vectors WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM embedding_status WHERE item = ?", [.integer(rowid)])
+  }
+
+  /// Deletes the full-text row and the ranked postings of the item at `rowid`, indexed with
+  /// the texts `columns`: the ranked index takes the terms from the tokens FTS5's tokenizer
+  /// emits for the delete (see `TokenCapture`).
+  private func removeTexts(_ rowid: Int64, _ columns: [String]) throws {
+    let capture = ranked.isEnabled ? db.tokenCapture : nil
+    defer { capture?.disarm() }
+    if columns.contains(where: { !$0.isEmpty }) {
+      capture?.arm(columns)
+      try FullTextColumns.delete(rowid, columns, from: db)
+    }
+    try ranked.remove(rowid, columns: columns, capture: capture)
   }
 
   /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns.
@@ -329,16 +341,17 @@ package struct IndexWriter {
     guard count > 0 else { return 0 }
     try removals.recordDoomed(db, count: count)
     if try db.scalar("SELECT count(*) FROM items")?.int64Value == Int64(count) {
-      // Every item of the file goes: one command empties the full-text index.
+      // Every item of the file goes: one command empties the full-text index, one the
+      // ranked index.
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
+      try ranked.removeAll()
     } else {
       try FullTextColumns.forEachItem(in: db, catalog: catalog, where: "i.rowid IN (SELECT rowid FROM doomed)") { rowid, columns in
-        try FullTextColumns.delete(rowid, columns, from: db)
+        try removeTexts(rowid, columns)
       }
     }
     try db.run("DELETE FROM fts_unstored WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM doomed)")
-    for rowid in try db.rows("SELECT rowid FROM doomed", [], { $0.int64(0) }) { try ranked.remove(rowid) }
     try db.run("DELETE FROM vectors WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM embedding_status WHERE item IN (SELECT rowid FROM doomed)")
     try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")

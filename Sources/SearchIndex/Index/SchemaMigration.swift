@@ -18,8 +18,9 @@
 /// markers, `attributes.hasLong` set) and rebuilds `vals_fold` with `str`; the planner's
 /// vocabulary kept in `summary_cache`, which listed some of those texts, is dropped.
 ///
-/// Version 7 changes no table: its records are compressed by the first write that leaves
-/// the file with enough of them (`RecordDictionaryBuilder`), which may be the next one.
+/// Version 7 drops the ranked index's forward lists (`rk_docs`); its records are compressed
+/// by the first write that leaves the file with enough of them (`RecordDictionaryBuilder`),
+/// which may be the next one.
 ///
 /// A file of the current version that lacks one of `Schema.requiredIndexes` (written before
 /// they existed) runs the same function: the version steps are skipped, the indexes are
@@ -35,6 +36,8 @@ enum SchemaMigration {
     if version < 5 { try clusterValues(db) }
     // A version 5 file's `vals_fold` lacks `str`; `clusterValues` built the current one.
     if version < 6 { try keepLongTextAttributesOut(db, rebuildingFoldIndex: version == 5) }
+    // The ranked index's forward lists: a delete takes a document's terms from its record.
+    if version < 7 { try db.execute("DROP TABLE IF EXISTS rk_docs") }
     // `createStatements` added the item indexes (`Schema.requiredIndexes`); the ones they
     // replace go.
     let existing = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }

@@ -13,8 +13,9 @@ import Foundation
 ///   (term, lastDoc) and clustered so one term's blocks are read in one range scan.
 ///   The payload is `BlockCodec`'s (doc-id gaps and per-field frequencies as varints);
 ///   `bound` is the block's maximum pseudo-frequency at the basis.
-/// - `rk_docs`: the forward index of live documents (their sorted term ids), needed
-///   to delete a document without re-tokenizing it.
+/// - (`rk_docs`, the forward index of live documents, is gone since schema version 7: a
+///   delete takes a document's terms from the texts of its record, which FTS5's delete
+///   tokenizes anyway; it was 8% of the file.)
 /// - `rk_dead`: tombstones: deleted documents whose postings may still sit in blocks,
 ///   with their term ids; compaction removes those postings and the rows.
 /// - `rk_pages`: field lengths and liveness of 1,024 consecutive rowids
@@ -81,7 +82,6 @@ package enum RankedSchema {
       bound REAL NOT NULL,
       payload BLOB NOT NULL,
       PRIMARY KEY(term, lastDoc)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS rk_docs(doc INTEGER PRIMARY KEY, indexId INTEGER NOT NULL, terms BLOB NOT NULL);
     CREATE TABLE IF NOT EXISTS rk_dead(doc INTEGER PRIMARY KEY, indexId INTEGER NOT NULL, terms BLOB NOT NULL);
     CREATE TABLE IF NOT EXISTS rk_pages(
       indexId INTEGER NOT NULL,

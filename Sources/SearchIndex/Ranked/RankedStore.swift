@@ -22,7 +22,7 @@ struct RankedStore {
   }
 
   private enum Kept: Int, CaseIterable {
-    case term, insertTerm, addDocumentFrequency, blockAtOrAfter, tailBlock, deleteBlock, insertBlock, saveForwardTerms
+    case term, insertTerm, addDocumentFrequency, blockAtOrAfter, tailBlock, deleteBlock, insertBlock
   }
 
   /// The prepared statement for `sql` (which `kind` names), reset unless kept: a kept
@@ -206,28 +206,6 @@ struct RankedStore {
     }
   }
 
-  func forwardTerms(of doc: DocID) throws -> [UInt8]? {
-    let statement = try db.cachedStatement("SELECT terms FROM rk_docs WHERE doc = ?")
-    try statement.bind(int: doc, at: 1)
-    guard try statement.step() else { return nil }
-    defer { statement.reset() }
-    return statement.blob(0)
-  }
-
-  func saveForwardTerms(_ terms: [UInt8], of doc: DocID) throws {
-    let statement = try statement(.saveForwardTerms, "INSERT OR REPLACE INTO rk_docs(doc, indexId, terms) VALUES (?, ?, ?)")
-    try statement.bind(int: doc, at: 1)
-    try statement.bind(int: indexID, at: 2)
-    try statement.bind(.blob(terms), at: 3)
-    try statement.step()
-  }
-
-  func deleteForwardTerms(of doc: DocID) throws {
-    let statement = try db.cachedStatement("DELETE FROM rk_docs WHERE doc = ?")
-    try statement.bind(int: doc, at: 1)
-    try statement.step()
-  }
-
   // MARK: - Tombstones
 
   func tombstone(_ doc: DocID) throws -> [UInt8]? {
@@ -269,7 +247,6 @@ struct RankedStore {
   /// posting list under a term id no lexicon row has, which is this index's lists and any
   /// list filed under a wrong id (what `check` reports as missing from the lexicon).
   func wipe() throws {
-    try db.run("DELETE FROM rk_docs WHERE indexId = ?", [.integer(indexID)])
     try db.run("DELETE FROM rk_terms WHERE indexId = ?", [.integer(indexID)])
     try db.run("DELETE FROM rk_blocks WHERE term NOT IN (SELECT id FROM rk_terms)")
     try db.run("DELETE FROM rk_dead WHERE indexId = ?", [.integer(indexID)])

@@ -185,7 +185,7 @@ extension SearchIndex {
 
 extension SearchIndex {
   /// `searchlight check`'s view of the ranked index: current for this generation, and
-  /// its document count, forward lists, pages and tombstones agreeing with each other and
+  /// its document count, pages and tombstones agreeing with each other and
   /// with the items that have full-text rows, every posting list under a known term, and
   /// every term's document frequency equal to FTS5's. Returns report lines and whether they are
   /// healthy; stale postings are not a fault (the next writable open rebuilds them).
@@ -195,7 +195,6 @@ extension SearchIndex {
     guard let stats = try store.statistics(), stats.generation == (try store.generation()),
       stats.fingerprint == RankedSchema.fingerprint
     else { return (["ranked index: stale (rebuilt by the next writable open; queries use FTS5 meanwhile)"], true) }
-    let forward = try db.scalar("SELECT count(*) FROM rk_docs WHERE indexId = ?", [.integer(indexID)])?.int64Value ?? 0
     let dead = try db.scalar("SELECT count(*) FROM rk_dead WHERE indexId = ?", [.integer(indexID)])?.int64Value ?? 0
     let texts = try db.scalar(
       "SELECT count(*) FROM fts WHERE rowid IN (SELECT rowid FROM items WHERE indexId = ?)", [.integer(indexID)])?.int64Value ?? 0
@@ -207,9 +206,7 @@ extension SearchIndex {
       live += page.liveCount
     }
     var problems: [String] = []
-    if Int64(stats.documentCount) != forward || stats.documentCount != live {
-      problems.append("\(stats.documentCount) documents, \(forward) forward lists, \(live) live in pages")
-    }
+    if stats.documentCount != live { problems.append("\(stats.documentCount) documents, \(live) live in pages") }
     if Int64(stats.documentCount) > texts { problems.append("\(stats.documentCount) documents but \(texts) items with text") }
     if Int64(stats.tombstones) != dead { problems.append("\(stats.tombstones) tombstones counted, \(dead) stored") }
     let unknownTerms = try db.scalar("SELECT count(DISTINCT term) FROM rk_blocks WHERE term NOT IN (SELECT id FROM rk_terms)")?.int64Value ?? 0

@@ -148,9 +148,6 @@ final class RankedTestIndex {
         documents.install(page)
       }
       let expectedLive = Set(model.documents.keys)
-      let forward = try db.rows("SELECT doc, terms FROM rk_docs WHERE indexId = ?", [.integer(indexID)]) { ($0.int64(0), $0.blob(1)) }
-      let liveDocs = Set(forward.map(\.0))
-      if liveDocs != expectedLive { problems.append("forward lists for \(liveDocs.count) docs, items with text \(expectedLive.count)") }
       for doc in expectedLive where !documents.contains(doc) { problems.append("item \(doc) not live in pages") }
       if documents.count != expectedLive.count { problems.append("pages hold \(documents.count) live docs, expected \(expectedLive.count)") }
       if stats.documentCount != expectedLive.count { problems.append("N \(stats.documentCount) != \(expectedLive.count)") }
@@ -166,8 +163,6 @@ final class RankedTestIndex {
       }
       if totals != stats.totalFieldLengths { problems.append("total lengths \(stats.totalFieldLengths) != \(totals)") }
       if withField != stats.fieldDocumentCounts { problems.append("documents per field \(stats.fieldDocumentCounts) != \(withField)") }
-      var df: [TermID: Int] = [:]
-      for (_, terms) in forward { for term in TermListCodec.decode(terms) { df[term, default: 0] += 1 } }
       let tombstones = try db.rows("SELECT doc FROM rk_dead WHERE indexId = ?", [.integer(indexID)]) { $0.int64(0) }
       if tombstones.count != stats.tombstones { problems.append("tombstone count \(stats.tombstones) != rows \(tombstones.count)") }
       let dead = Set(tombstones)
@@ -177,7 +172,6 @@ final class RankedTestIndex {
         (TermID($0.int64(0)), $0.string(1) ?? "", Int($0.int64(2)))
       }
       for (id, text, storedDF) in terms {
-        if storedDF != df[id] ?? 0 { problems.append("df of '\(text)' \(storedDF) != \(df[id] ?? 0)") }
         let list = try RankedStore(db: db, indexID: indexID).postingList(id)
         var previousLast = DocID.min
         var live = 0

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// A delete or rewrite takes the retired document's terms from the texts of its record (the
+/// file keeps no forward lists since schema version 7): the tokens FTS5's delete emits,
+/// versions written twice in one transaction, mass deletes in bounded memory, and a document
+/// retired without its texts.
+@Suite struct RankedRemovalTests {
+  /// Rewrites and deletes reuse the tokens FTS5's tokenizer emits for the delete: no text is
+  /// analysed a second time.
+  @Test func deletesAndRewritesTakeTheTokensOfTheFullTextDelete() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 5, vocabularySize: 200)
+    try fixture.upsert((0..<60).map { generator.item("item-\($0)") })
+    var reanalysed = -1
+    let rewritten = (0..<20).map { generator.item("item-\($0)") }
+    let doomed = try (40..<50).compactMap { try fixture.rowid("item-\($0)") }
+    try fixture.index.write { writer in
+      for item in rewritten { try writer.upsert(item) }
+      _ = try writer.delete(identifiers: (40..<50).map { "item-\($0)" })
+      reanalysed = writer.ranked.reanalysedColumns
+    }
+    #expect(reanalysed == 0)
+    try fixture.refresh(rewritten.map(\.uniqueIdentifier))
+    fixture.deleteFromModel(doomed)
+    #expect(try fixture.consistencyProblems() == [])
+    for _ in 0..<6 { try fixture.expectExact(generator.query(), k: generator.k(), "after rewrites") }
+  }
+
+  /// One transaction writes an item three times, deletes it, writes others twice and deletes
+  /// them, with intermediate flushes between some of the steps: the retired version is
+  /// always the stored one.
+  @Test(arguments: [400, 1_000_000])
+  func versionsWrittenSeveralTimesInOneTransactionRetireTheStoredOne(_ flushThreshold: Int) throws {
+    try RankedWriter.$flushThreshold.withValue(flushThreshold) {
+      let fixture = try RankedTestIndex()
+      var generator = RandomItems(seed: 11, vocabularySize: 150)
+      try fixture.upsert((0..<80).map { generator.item("item-\($0)") })
+      var last: [String: SearchableItem] = [:]
+      // Items 0, 1 and 2 are deleted (and 0 and 1 written again under new rowids).
+      let replaced = try (0..<3).map { try #require(try fixture.rowid("item-\($0)")) }
+      try fixture.index.write { writer in
+        for round in 0..<3 {
+          for number in 0..<30 {
+            let item = generator.item("item-\(number)")
+            try writer.upsert(item)
+            last[item.uniqueIdentifier] = item
+          }
+          _ = try writer.delete(identifiers: ["item-\(round)"])
+          last["item-\(round)"] = nil
+        }
+        for number in 80..<100 {
+          let item = generator.item("item-\(number)")
+          try writer.upsert(item)
+          last[item.uniqueIdentifier] = item
+        }
+        _ = try writer.delete(identifiers: ["item-85", "item-86"])
+        last["item-85"] = nil
+        last["item-86"] = nil
+      }
+      fixture.deleteFromModel(replaced)
+      try fixture.refresh(last.keys.sorted())
+      #expect(try fixture.consistencyProblems() == [])
+      for _ in 0..<6 { try fixture.expectExact(generator.query(), k: generator.k(), "flush every \(flushThreshold)") }
+    }
+  }
+
+  /// A delete of many items flushes whenever it holds `retiredBeforeFlush` retired documents.
+  @Test func massDeletesFlushAsTheyGo() throws {
+    try RankedWriter.$retiredBeforeFlush.withValue(7) {
+      let fixture = try RankedTestIndex()
+      var generator = RandomItems(seed: 23, vocabularySize: 200)
+      try fixture.upsert((0..<200).map { generator.item("item-\($0)") })
+      try fixture.delete((0..<200).filter { $0 % 3 != 0 }.map { "item-\($0)" })
+      #expect(try fixture.consistencyProblems() == [])
+      for _ in 0..<6 { try fixture.expectExact(generator.query(), k: generator.k(), "after the mass delete") }
+      try fixture.upsert((0..<50).map { generator.item("item-\($0 * 2)") })
+      #expect(try fixture.consistencyProblems() == [])
+      for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "after re-adding") }
+    }
+  }
+
+  /// A stored document indexed again without its old texts (no caller of the writer does
+  /// this) cannot have its postings found: the ranked index is built again from the records.
+  @Test func aDocumentRetiredWithoutItsTextsRebuildsFromTheRecords() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 29, vocabularySize: 120)
+    try fixture.upsert((0..<40).map { generator.item("item-\($0)") })
+    let rowid = try #require(try fixture.rowid("item-7"))
+    try fixture.index.write { writer in
+      try writer.ranked.index(rowid, columns: ["zzunrecorded", "", "", "", ""])
+    }
+    // The records did not change, so neither do the answers; the stray text is nowhere.
+    #expect(try fixture.consistencyProblems() == [])
+    #expect(try fixture.ranked([QueryTerm("zzunrecorded")], k: 5).isEmpty)
+    for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "after the rebuild") }
+  }
+}
