@@ -110,7 +110,7 @@ func gzip(_ bytes: [UInt8]) -> [UInt8] { GzipFixture.compress(bytes) }
         try reader.read(file) { item, _, _ in items.append(item) }
       }
       #expect(items.map(\.uniqueIdentifier) == ["docs/NOTES.md.gz", "docs/changelog.Debian.gz", "docs/hello.txt.gz"])
-      #expect(items.map { $0.attributeSet["title"] } == [.string("Release notes"), .string("changelog.Debian"), .string("hello")])
+      #expect(items.map { $0.attributeSet["title"] } == [.string("Release notes"), .string("changelog.Debian (docs)"), .string("hello")])
       #expect(items[0].attributeSet["rating"] == .number(4))
       #expect(items[0].attributeSet["textContent"] == .string("Fixed the parser."))
       #expect(items[1].attributeSet["textContent"] == .string("pkg (1.0-1) unstable; urgency=low\n\n  * First upload."))

@@ -47,6 +47,31 @@ import Testing
     #expect(item.attributeSet["fileSize"] == .number(0))
   }
 
+  /// The documents every package ships under the same names take their folder into the
+  /// title; other names, files at the top of the folder given and Markdown headings do not.
+  @Test func namesWithoutASubjectTakeTheirFolderIntoTheTitle() throws {
+    try withTemporaryDirectory { dir in
+      _ = try writeFile("Bash notes\n", named: "bash/README", in: dir)
+      _ = try writeFile("Format: x\n", named: "bash/copyright", in: dir)
+      _ = try writeFile("vim (2:9.0) unstable\n", named: "vim/changelog.Debian", in: dir)
+      _ = try writeFile("text\n", named: "vim/NEWS.txt", in: dir)
+      _ = try writeFile("No heading here\n", named: "tmux/README.md", in: dir)
+      _ = try writeFile("# tmux plugins\nText\n", named: "tmux/plugins/Readme.md", in: dir)
+      _ = try writeFile("Plain\n", named: "vim/usage.txt", in: dir)
+      _ = try writeFile("Top\n", named: "README", in: dir)
+      _ = try writeFile("Nearly\n", named: "vim/READMEs", in: dir)
+      _ = try writeFile("<!doctype html><p>no title</p>\n", named: "site/index.html", in: dir)
+      var reader = ItemReader(decoder: ItemDecoder(catalog: AttributeCatalog()))
+      var titles: [String: String] = [:]
+      try reader.read(path: dir.path) { item, _, _ in titles[item.uniqueIdentifier] = item.attributeSet["title"]?.stringValue ?? "" }
+      #expect(titles == [
+        "bash/README": "README (bash)", "bash/copyright": "copyright (bash)", "vim/changelog.Debian": "changelog.Debian (vim)",
+        "vim/NEWS.txt": "NEWS (vim)", "tmux/README.md": "README (tmux)", "tmux/plugins/Readme.md": "tmux plugins",
+        "vim/usage.txt": "usage", "README": "README", "vim/READMEs": "READMEs", "site/index.html": "index.html (site)",
+      ])
+    }
+  }
+
   @Test func aDottedNameKeepsItsWholeNameAsTitleButTxtLosesItsExtension() throws {
     try withTemporaryDirectory { dir in
       _ = try writeFile("Debian notes\n", named: "README.Debian", in: dir)

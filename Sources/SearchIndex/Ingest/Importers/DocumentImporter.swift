@@ -49,6 +49,25 @@ package struct DocumentFile: Sendable, Hashable {
     let last = (identifier as NSString).lastPathComponent
     return isCompressed && (last as NSString).pathExtension.lowercased() == "gz" ? (last as NSString).deletingPathExtension : last
   }
+  /// A title made from the file's name `stem`: the stem itself, followed by the folder the file
+  /// is in when the name says nothing of its subject (a package's `README`, `changelog.Debian`
+  /// or `copyright`), so the documents of a folder of packages do not share a handful of
+  /// titles. Only a folder inside the one given counts: a file given by itself, or at the top
+  /// of the folder given, keeps its stem.
+  package func title(fromName stem: String) -> String {
+    let folder = ((identifier as NSString).deletingLastPathComponent as NSString).lastPathComponent
+    let subject = stem.split(separator: ".", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+    guard !folder.isEmpty, Self.namesWithoutSubject.contains(subject) else { return stem }
+    return "\(stem) (\(folder))"
+  }
+
+  /// File names (before their first dot, lowercased) that name a kind of document, not its
+  /// subject: the files every project and every Debian package ships under the same names.
+  static let namesWithoutSubject: Set<String> = [
+    "readme", "changelog", "changes", "news", "history", "copyright", "copying", "license", "licence", "authors",
+    "thanks", "todo", "install", "bugs", "faq", "contributing", "index", "notice",
+  ]
+
   /// The lowercased extension of the document (`contentName`), empty when there is none.
   package var pathExtension: String { (contentName as NSString).pathExtension.lowercased() }
 

@@ -39,7 +39,7 @@ package enum HTMLImporter: DocumentImporter {
     if let language = page.language { attributes["languages"] = .list([.string(language)]) }
     item.attributeSet = attributes
     let name = file.documentName
-    NoteFields.finish(&item, file: file, title: page.title ?? name, text: Substring(page.text))
+    NoteFields.finish(&item, file: file, title: page.title ?? file.title(fromName: name), text: Substring(page.text))
     return item
   }
 }

@@ -31,7 +31,7 @@ package enum MarkdownImporter: DocumentImporter {
     }
     let item = try NoteFields.item(file, frontMatter: front.entries, with: &reader)
     var body = front.body
-    var title = (file.documentName as NSString).deletingPathExtension
+    var title = file.title(fromName: (file.documentName as NSString).deletingPathExtension)
     if item.attributeSet["title"] == nil, let (heading, rest) = leadingHeading(body) {
       title = heading
       body = rest

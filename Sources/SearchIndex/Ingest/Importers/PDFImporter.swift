@@ -54,7 +54,7 @@ package enum PDFImporter: DocumentImporter {
     let firstLine = text.split(separator: "\n").lazy.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
       .first(where: { !$0.isEmpty })
     let name = file.documentName
-    let title = info["Title"].flatMap { $0.isEmpty ? nil : $0 } ?? firstLine.map { String($0.prefix(200)) } ?? name
+    let title = info["Title"].flatMap { $0.isEmpty ? nil : $0 } ?? firstLine.map { String($0.prefix(200)) } ?? file.title(fromName: name)
     NoteFields.finish(&item, file: file, title: title, text: Substring(text))
     try body(item, 1, [])
   }

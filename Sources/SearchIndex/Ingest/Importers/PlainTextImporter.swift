@@ -16,7 +16,7 @@ package enum PlainTextImporter: DocumentImporter {
     let text = try NoteFields.text(of: file)
     var item = try NoteFields.item(file, frontMatter: [], with: &reader)
     let name = file.documentName
-    let title = extensions.contains(file.pathExtension) ? (name as NSString).deletingPathExtension : name
+    let title = file.title(fromName: extensions.contains(file.pathExtension) ? (name as NSString).deletingPathExtension : name)
     NoteFields.finish(&item, file: file, title: title, text: Substring(text))
     return item
   }
