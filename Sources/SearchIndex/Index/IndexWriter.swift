@@ -270,15 +270,25 @@ package struct IndexWriter {
       try db.run("INSERT INTO fts_unstored(item, text) VALUES (?, ?)", [.integer(rowid), .text(unstoredText)])
     }
     let columns = FullTextColumns.texts(of: attributes, catalog: catalog, unstoredText: unstoredText)
-    // The ranked index takes the tokens FTS5's tokenizer emits for these texts during the
-    // insert instead of analysing them a second time (see `TokenCapture`).
+    try sharingTokens(of: columns, { try FullTextColumns.insert(rowid, columns, into: db) }) {
+      try ranked.index(rowid, columns: columns, capture: $0)
+    }
+  }
+
+  /// Runs `fullTextChange` (FTS5's insert or delete of the texts `columns`) with the
+  /// connection's token capture armed for them, then `rankedChange` with the capture: the
+  /// ranked index takes the tokens FTS5's tokenizer emits instead of analysing the texts a
+  /// second time (see `TokenCapture`).
+  private func sharingTokens(
+    of columns: [String], _ fullTextChange: () throws -> Void, then rankedChange: (TokenCapture?) throws -> Void
+  ) throws {
     let capture = ranked.isEnabled ? db.tokenCapture : nil
     defer { capture?.disarm() }
     if columns.contains(where: { !$0.isEmpty }) {
       capture?.arm(columns)
-      try FullTextColumns.insert(rowid, columns, into: db)
+      try fullTextChange()
     }
-    try ranked.index(rowid, columns: columns, capture: capture)
+    try rankedChange(capture)
   }
 
   /// Writes the `vals` rows of the item at `rowid` (`ValueRows`: long text as marker rows).
@@ -320,16 +330,12 @@ package struct IndexWriter {
   }
 
   /// Deletes the full-text row and the ranked postings of the item at `rowid`, indexed with
-  /// the texts `columns`: the ranked index takes the terms from the tokens FTS5's tokenizer
-  /// emits for the delete (see `TokenCapture`).
+  /// the texts `columns`: the ranked index takes the retired document's terms from the tokens
+  /// of the full-text delete.
   private func removeTexts(_ rowid: Int64, _ columns: [String]) throws {
-    let capture = ranked.isEnabled ? db.tokenCapture : nil
-    defer { capture?.disarm() }
-    if columns.contains(where: { !$0.isEmpty }) {
-      capture?.arm(columns)
-      try FullTextColumns.delete(rowid, columns, from: db)
+    try sharingTokens(of: columns, { try FullTextColumns.delete(rowid, columns, from: db) }) {
+      try ranked.remove(rowid, columns: columns, capture: $0)
     }
-    try ranked.remove(rowid, columns: columns, capture: capture)
   }
 
   /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns.
