@@ -231,6 +231,25 @@ import Testing
     }
   }
 
+  /// A folder of documents has records of megabytes: a sample keeps the first kilobytes of
+  /// each, and such records compress and read back whole.
+  @Test func largeRecordsTrainFromTheirFirstKilobytesAndReadBackWhole() throws {
+    let huge = String(repeating: "granite switchbacks above the valley ", count: 2_000)
+    #expect(RecordDictionaryBuilder.sample(Array(huge.utf8)).count == RecordDictionaryBuilder.sampleBytes)
+    #expect(RecordDictionaryBuilder.sample(Array("{}".utf8)) == Array("{}".utf8))
+    try withTemporaryDirectory { directory in
+      let index = try Self.open(directory, "index.db")
+      var items = Self.items(0..<30)
+      for offset in items.indices { items[offset].attributeSet["textContent"] = .string("\(offset) " + huge) }
+      try RecordDictionaryBuilder.$trainingRecords.withValue(Self.training) {
+        try index.indexSearchableItems(items)
+      }
+      #expect(try Self.storage(index).allSatisfy { $0.type == "blob" })
+      #expect(try index.item(withIdentifier: "i29")?.attributeSet["textContent"] == .string("29 " + huge))
+      #expect(try index.checkIntegrity().isHealthy)
+    }
+  }
+
   @Test func trainingOnTooLittleGivesAnEmptyDictionaryThatStillReads() throws {
     #expect(RecordCodec.train([Array("{}".utf8)]).isEmpty)
     try withTemporaryDirectory { directory in

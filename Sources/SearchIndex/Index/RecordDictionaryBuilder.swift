@@ -15,6 +15,10 @@ struct RecordDictionaryBuilder {
   /// reach it with a few items.
   @TaskLocal package static var trainingRecords = 2_000
   private let trainingRecords = RecordDictionaryBuilder.trainingRecords
+  /// The bytes of a record a sample keeps: what repeats across records (member names, the
+  /// values and words they share) shows in their first kilobytes, and a folder of documents
+  /// has records of megabytes (2,000 of them whole held hundreds of megabytes).
+  static let sampleBytes = 4_096
   /// This write's sampled records; nil once the file has its dictionary.
   private var samples: [[UInt8]]?
 
@@ -23,10 +27,13 @@ struct RecordDictionaryBuilder {
     samples = try db.records.hasDictionary(db) ? nil : []
   }
 
+  /// What a sample keeps of a record's bytes.
+  static func sample(_ record: some Collection<UInt8>) -> [UInt8] { Array(record.prefix(sampleBytes)) }
+
   /// Offers the record `json` of `item`, about to be written.
   mutating func offer(_ json: String, of item: SearchableItem, _ db: Connection) throws {
     guard samples != nil, item.protectionClass == nil, item.expirationDate == nil else { return }
-    samples?.append(Array(json.utf8))
+    samples?.append(Self.sample(json.utf8))
     if let samples, samples.count >= trainingRecords { try build(from: samples, db) }
   }
 
@@ -37,7 +44,7 @@ struct RecordDictionaryBuilder {
     let stored = try db.rows(
       "SELECT attributes FROM items WHERE protection IS NULL AND expiration IS NULL ORDER BY rowid DESC LIMIT ?",
       [.integer(Int64(trainingRecords))]
-    ) { try $0.record(0) }
+    ) { Self.sample(try $0.record(0)) }
     guard stored.count >= trainingRecords else { return }
     try build(from: stored, db)
   }
