@@ -100,6 +100,30 @@ import Testing
     #expect(try Set(ids("search \(predicate)", in: Self.compressed.index)) == pushed, "\(predicate), compressed records")
   }
 
+  /// A compressed record that no longer decompresses reads, in a query, as an item without
+  /// attributes (as one that no longer parses does): the query answers, `check` names it.
+  @Test func aDamagedCompressedRecordLeavesTheQueryStanding() throws {
+    let damaged = try RecordDictionaryBuilder.$trainingRecords.withValue(Self.items.count) { try TemporaryIndex(Self.items) }
+    let path = damaged.directory.appendingPathComponent("index.db").path
+    do {
+      let writer = try Connection(path: path)
+      try writer.execute("UPDATE items SET attributes = CAST(X'28B52FFD2040' || randomblob(40) AS BLOB) WHERE id = 'a'")
+    }
+    let found = try ids("search * | sort id", in: damaged.index)
+    #expect(found == Self.items.map(\.uniqueIdentifier).sorted())
+    guard case .items(let items) = try data(#"search id == "a""#, in: damaged.index) else {
+      Issue.record("not items")
+      return
+    }
+    #expect(items.map(\.id) == ["a"])
+    #expect(items.first?.item.attributeSet.isEmpty == true)
+    // The other items' long text still answers comparisons.
+    #expect(try Set(ids(#"search textContent == "*frederic*"cd"#, in: damaged.index)) == ["b"])
+    let report = try damaged.index.checkIntegrity()
+    #expect(!report.isHealthy)
+    #expect(report.lines.contains { $0.hasPrefix("records: item a does not decode") }, "\(report.lines)")
+  }
+
   @Test func theCompressedIndexKeepsItsLongRecordsCompressed() throws {
     let forms = try Self.compressed.index.read { db in
       try db.rows("SELECT typeof(attributes), count(*) FROM items GROUP BY 1 ORDER BY 1") { "\($0.string(0) ?? "") \($0.int64(1))" }

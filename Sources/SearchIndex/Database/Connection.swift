@@ -57,10 +57,12 @@ package final class Connection {
       guard case .text(let text) = arguments[0] else { return .null }
       return .text(TextFolding.fold(text))
     }
-    // The JSON of a stored record, for SQL that reads a member of it (`json_extract`).
+    // The JSON of a stored record, for SQL that reads a member of it (`json_extract`). A
+    // compressed record that does not decompress has no members (NULL), as a query reads it
+    // (`StoredItem.decode`); `check` names it.
     try installFunction("sl_record", argumentCount: 1) { [unowned self] arguments in
       switch arguments[0] {
-      case .blob(let bytes): .text(String(decoding: try recordJSON(bytes), as: UTF8.self))
+      case .blob(let bytes): (try? recordJSON(bytes)).map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null
       case .text: arguments[0]
       default: .null
       }
