@@ -76,14 +76,7 @@ package final class RecordCodec {
 
   /// True when `bytes` (a record column) is a compressed record.
   static func isCompressed(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    bytes.count >= 4 && bytes[0] == frameMagic[0] && bytes[1] == frameMagic[1] && bytes[2] == frameMagic[2]
-      && bytes[3] == frameMagic[3]
-  }
-
-  /// True once the file on `db` has a dictionary (loading it when it has one and this codec
-  /// has not read it yet).
-  func hasDictionary(_ db: Connection) throws(DatabaseError) -> Bool {
-    try loadedDictionary(db) != nil
+    bytes.starts(with: frameMagic)
   }
 
   private func loadedDictionary(_ db: Connection) throws(DatabaseError) -> Dictionary? {
@@ -92,10 +85,11 @@ package final class RecordCodec {
     return dictionary
   }
 
-  /// Reads the dictionary the file holds now, keeping the loaded one when it is the same.
-  /// A write starts with this: a dictionary stored by a transaction that rolled back must not
-  /// compress the next one's records.
-  func reload(_ db: Connection) throws(DatabaseError) {
+  /// Reads the dictionary the file holds now, keeping the loaded one when it is the same;
+  /// returns whether the file has one. A write starts with this: a dictionary stored by a
+  /// transaction that rolled back must not compress the next one's records.
+  @discardableResult
+  func reload(_ db: Connection) throws(DatabaseError) -> Bool {
     switch try db.scalar("SELECT value FROM meta WHERE key = ?", [.text(Self.dictionaryKey)]) {
     case nil: dictionary = nil
     case .blob(let bytes)?: if dictionary?.bytes != bytes { dictionary = Dictionary(bytes) }
@@ -103,6 +97,7 @@ package final class RecordCodec {
     case .null?: if dictionary?.bytes.isEmpty != true { dictionary = Dictionary([]) }
     default: throw DatabaseError(code: .corrupt, message: "the record dictionary in meta is not a BLOB")
     }
+    return dictionary != nil
   }
 
   /// Trains a dictionary from `samples` (records as JSON). Empty when zstd finds too little to

@@ -164,9 +164,7 @@ package final class Statement {
   /// Calls `body` with column `index`'s bytes in place (no copy); empty for NULL. The bytes
   /// are valid only inside `body` (https://www.sqlite.org/c3ref/column_blob.html).
   package func withBlob<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-    let pointer = sqlite3_column_blob(handle, Int32(index))
-    let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-    return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
+    try body(columnBytes(index))
   }
 
   /// Column `index`'s bytes in place, valid until the statement steps or resets; empty for

@@ -23,8 +23,7 @@ struct RecordDictionaryBuilder {
   private var samples: [[UInt8]]?
 
   init(_ db: Connection) throws {
-    try db.records.reload(db)
-    samples = try db.records.hasDictionary(db) ? nil : []
+    samples = try db.records.reload(db) ? nil : []
   }
 
   /// What a sample keeps of a record's bytes.

@@ -134,25 +134,24 @@ final class RankedWriter {
     try load()
     guard !needsRebuild, !disabled else { return }
     precondition(columns.count == fieldCount, "one text per FTS5 column")
-    // A local array (swapped back at the end): class properties would pay an
-    // exclusivity check per token.
-    var keys = self.keys
-    self.keys = []
-    // The scratch stays for the next item unless a huge text grew it past 4 MB.
-    defer { self.keys = keys.capacity <= 1 << 19 ? keys : [] }
-    let lengths = try addKeys(of: columns, capture: capture, to: &keys)
-    pending.remove(rowid)
-    removed.insert(rowid)
-    guard !keys.isEmpty else { return }
-    keys.sort()
-    keys.withUnsafeBufferPointer { pending.add(rowid, lengths: lengths, keys: $0) }
-    if pending.postingCount >= flushThreshold || pending.byteCount >= Self.flushBytes { try flush(final: false) }
+    try withKeys(of: columns, capture: capture) { keys, lengths in
+      pending.remove(rowid)
+      removed.insert(rowid)
+      guard !keys.isEmpty else { return }
+      keys.withUnsafeBufferPointer { pending.add(rowid, lengths: lengths, keys: $0) }
+      if pending.postingCount >= flushThreshold || pending.byteCount >= Self.flushBytes { try flush(final: false) }
+    }
   }
 
-  /// The posting keys (`PostingKey`) of the texts `columns` into `keys` (emptied first),
-  /// from the tokens `capture` holds for a column's exact text, else analysed here; returns
-  /// each field's length in positions.
-  private func addKeys(of columns: [String], capture: TokenCapture?, to keys: inout [UInt64]) throws -> [Int] {
+  /// Calls `body` with the sorted posting keys (`PostingKey`) of the texts `columns` and each
+  /// field's length in positions: from the tokens `capture` holds for a column's exact text,
+  /// else analysed here. The keys live in the writer's scratch, a local array while `body`
+  /// runs (class properties would pay an exclusivity check per token), kept for the next
+  /// item unless a huge text grew it past 4 MB.
+  private func withKeys(of columns: [String], capture: TokenCapture?, _ body: (inout [UInt64], [Int]) throws -> Void) throws {
+    var keys = self.keys
+    self.keys = []
+    defer { self.keys = keys.capacity <= 1 << 19 ? keys : [] }
     keys.removeAll(keepingCapacity: true)
     var lengths = Array(repeating: 0, count: fieldCount)
     for (field, text) in columns.enumerated() where !text.isEmpty {
@@ -171,7 +170,8 @@ final class RankedWriter {
       }
       lengths[field] = positions
     }
-    return lengths
+    keys.sort()
+    try body(&keys, lengths)
   }
 
   /// Removes the item at `rowid`, whose stored version was indexed with the texts
@@ -186,21 +186,18 @@ final class RankedWriter {
     // Texts of a version this transaction indexed after the last flush are not the stored
     // version's; that version's terms were taken when it was retired.
     guard !indexedSinceFlush, retiredTerms[rowid] == nil else { return }
-    var keys = self.keys
-    self.keys = []
-    defer { self.keys = keys.capacity <= 1 << 19 ? keys : [] }
     let newTerms = terms.newTerms.count
-    _ = try addKeys(of: columns, capture: capture, to: &keys)
-    guard terms.newTerms.count == newTerms else {
-      // A term the stored postings cannot hold: they do not match the records, so the
-      // flush builds them again from the records.
-      needsRebuild = true
-      return
+    try withKeys(of: columns, capture: capture) { keys, _ in
+      guard terms.newTerms.count == newTerms else {
+        // A term the stored postings cannot hold: they do not match the records, so the
+        // flush builds them again from the records.
+        needsRebuild = true
+        return
+      }
+      var documentTerms: [TermID] = []
+      for key in keys where documentTerms.last != PostingKey.term(key) { documentTerms.append(PostingKey.term(key)) }
+      retiredTerms[rowid] = documentTerms
     }
-    keys.sort()
-    var documentTerms: [TermID] = []
-    for key in keys where documentTerms.last != PostingKey.term(key) { documentTerms.append(PostingKey.term(key)) }
-    retiredTerms[rowid] = documentTerms
     if retiredTerms.count >= retiredBeforeFlush { try flush(final: false) }
   }
 
