@@ -27,6 +27,9 @@ public struct IndexStatistics: Sendable, Hashable {
   public var clientState: Data?
   /// Size of the index file (and its WAL) in bytes.
   public var fileSize: Int64
+  /// Bytes of the file's free pages: space that later writes reuse, and that
+  /// `SearchIndex.compact()` gives back (deletes and upgrades leave it).
+  public var freeBytes: Int64 = 0
   /// The write generation.
   public var generation: Int64
 
@@ -60,6 +63,7 @@ public struct IndexStatistics: Sendable, Hashable {
       object["clientState"] = .null
     }
     object["fileSize"] = .number(Double(fileSize))
+    object["freeBytes"] = .number(Double(freeBytes))
     object["generation"] = .number(Double(generation))
     return .object(object)
   }
@@ -97,14 +101,25 @@ extension SearchIndex {
         state = nil
       }
       let generation = try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
-      return IndexStatistics(
+      var result = IndexStatistics(
         items: Int(items), expiredItems: Int(expired), protectedItems: Int(total - items - expired),
         domains: domains, attributes: attributes, clientState: state, fileSize: 0, generation: generation)
+      result.freeBytes = try Self.freeBytes(db)
+      return result
     }
     var result = stats
-    result.fileSize = Self.fileSize(path) + Self.fileSize(path + "-wal")
+    result.fileSize = Self.fileBytes(path)
     return result
   }
+
+  /// Bytes of the file's free pages (`PRAGMA freelist_count` pages).
+  static func freeBytes(_ db: Connection) throws -> Int64 {
+    let pages = try db.scalar("PRAGMA freelist_count")?.int64Value ?? 0
+    return pages * (try db.scalar("PRAGMA page_size")?.int64Value ?? 4096)
+  }
+
+  /// Bytes of the index file and its write-ahead log.
+  package static func fileBytes(_ path: String) -> Int64 { fileSize(path) + fileSize(path + "-wal") }
 
   private static func fileSize(_ path: String) -> Int64 {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0

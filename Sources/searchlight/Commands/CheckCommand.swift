@@ -24,15 +24,29 @@ enum CheckCommand: Command {
 /// `searchlight rebuild`: rebuilds derived structures from stored data, or from the sources.
 enum RebuildCommand: Command {
   static let name = "rebuild"
-  static let abstract = "Rebuild the full-text index from stored items, or re-read every item from the synced sources."
-  static let usage = "rebuild --db FILE [--from-sources]"
+  static let abstract =
+    "Rebuild the full-text index from stored items, re-read every item from the synced sources, or give the file's free space back."
+  static let usage = "rebuild --db FILE [--from-sources | --compact]"
   static let options: [OptionSpec] = [
     Common.db, Common.indexName,
     OptionSpec(name: "from-sources", kind: .flag, help: "Ask every synced source to re-donate all its items."),
+    OptionSpec(
+      name: "compact", kind: .flag,
+      help: "Only rewrite the file without its free space (SQLite's VACUUM), after large deletes or an upgrade; rebuilds nothing. Needs free disk space up to twice the file's size while it runs."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    if arguments.has("compact") && arguments.has("from-sources") {
+      throw CommandFailure(.usage, "--compact rebuilds nothing: give it alone, or run it after --from-sources")
+    }
     let index = try Common.openIndex(arguments, command: name, create: false)
+    if arguments.has("compact") {
+      Terminal.err("compacting \(index.path) (\(Common.formatBytes(SearchIndex.fileBytes(index.path))))…\n")
+      let compaction: SearchIndex.Compaction
+      do { compaction = try index.compact() } catch { throw CommandFailure(error) }
+      Terminal.out("compacted \(index.path): \(Common.formatBytes(compaction.bytesBefore)) → \(Common.formatBytes(compaction.bytesAfter))\n")
+      return .success
+    }
     do {
       if arguments.has("from-sources") {
         let sources = try index.recordedSources()

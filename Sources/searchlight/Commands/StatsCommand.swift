@@ -24,7 +24,12 @@ enum StatsCommand: Command {
     if stats.expiredItems > 0 { hidden.append("\(stats.expiredItems) expired") }
     if stats.protectedItems > 0 { hidden.append("\(stats.protectedItems) protected") }
     if !hidden.isEmpty { text += " (not shown: \(hidden.joined(separator: ", ")))" }
-    text += "\nfile size:   \(Common.formatBytes(stats.fileSize))\n"
+    text += "\nfile size:   \(Common.formatBytes(stats.fileSize))"
+    // Free pages are reused by later writes; worth giving back only when they are a real share.
+    if stats.freeBytes >= 1 << 20, stats.freeBytes * 10 >= stats.fileSize {
+      text += " (\(Common.formatBytes(stats.freeBytes)) free: `searchlight rebuild --db \(index.path) --compact` gives it back)"
+    }
+    text += "\n"
     text += "generation:  \(stats.generation)\n"
     let state = stats.clientState.map { String(data: $0, encoding: .utf8) ?? "\($0.count) bytes" } ?? "none"
     text += "clientState: \(state)\n"

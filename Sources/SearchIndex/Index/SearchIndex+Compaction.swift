@@ -1,0 +1,40 @@
+extension SearchIndex {
+  /// What `compact()` did: the file's size (with its write-ahead log) before and after.
+  public struct Compaction: Sendable, Equatable {
+    public var bytesBefore: Int64
+    public var bytesAfter: Int64
+  }
+
+  /// Rewrites the file without its free space (SQLite's `VACUUM`), for every named index in it.
+  ///
+  /// Deletes and upgrades leave free pages that later writes reuse but the file keeps (an
+  /// upgrade to schema version 7 compresses every record and drops the ranked forward lists:
+  /// a third of a million-item file). The rewrite is one transaction: interrupted, or out of
+  /// disk space (it needs up to twice the file's size while it runs), the file stays as it was.
+  /// Items, rowids and every index are unchanged; readers in other processes keep reading
+  /// meanwhile. The copy SQLite builds goes to a temporary file, not to memory.
+  ///
+  /// A file upgraded from schema version 6 has its records compressed here first, as its next
+  /// write would (`RecordDictionaryBuilder`), so the rewrite gives back that space too.
+  @discardableResult
+  public func compact() throws(SearchIndexError) -> Compaction {
+    do {
+      return try pool.withWriter { db in
+        let before = Self.fileBytes(path)
+        try db.transaction(.immediate) {
+          var records = try RecordDictionaryBuilder(db)
+          try records.finish(db, lastRowid: try db.scalar("SELECT max(rowid) FROM items")?.int64Value ?? 0)
+        }
+        try db.execute("PRAGMA temp_store = FILE")
+        defer { try? db.execute("PRAGMA temp_store = MEMORY") }
+        try db.execute("VACUUM")
+        // The rewritten pages are in the write-ahead log until a checkpoint moves them into
+        // the file and truncates it; a reader still on an older snapshot may delay that.
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return Compaction(bytesBefore: before, bytesAfter: Self.fileBytes(path))
+      }
+    } catch {
+      throw Self.wrap(error)
+    }
+  }
+}

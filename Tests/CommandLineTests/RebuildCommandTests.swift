@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// `searchlight rebuild --compact` end to end: the free space goes, the answers stay, and the
+/// option's misuse is a usage error that touches nothing.
+@Suite struct RebuildCommandTests {
+  /// A workspace whose `index.db` held 300 items with long texts, 260 of them deleted.
+  func withHollowIndex<T>(_ body: (Workspace) throws -> T) throws -> T {
+    try Workspace.with { workspace in
+      let lines = (0..<300).map { number in
+        let text = (0..<300).map { "word\(($0 * 7 + number) % 500)" }.joined(separator: " ")
+        return #"{"id":"i\#(number)","domain":"\#(number < 40 ? "kept" : "gone")","attributes":{"title":"Report \#(number)","textContent":"\#(text) granite"}}"#
+      }
+      try workspace.write("items.jsonl", lines.joined(separator: "\n") + "\n")
+      #expect(try workspace.run("index", "--db", "index.db", "items.jsonl").status == 0)
+      #expect(try workspace.run("delete", "--db", "index.db", "--domain", "gone").status == 0)
+      return try body(workspace)
+    }
+  }
+
+  func stats(_ workspace: Workspace) throws -> JSONValue {
+    try JSONParser.parse(try workspace.run("stats", "--db", "index.db", "--format", "json").stdout)
+  }
+
+  static let queries = ["search \"granite\" | count", "search \"word7\" || \"word123\" | top 5", "search * | limit 3"]
+
+  func answers(_ workspace: Workspace) throws -> [String] {
+    try Self.queries.map { query in
+      let result = try workspace.run("query", "--db", "index.db", "--format", "json", query)
+      #expect(result.status == 0, "\(result)")
+      // Query tokens differ per run; the items and counts must not.
+      return result.stdout.replacing(/"queryToken":"[^"]*"/, with: "")
+    }
+  }
+
+  @Test func compactGivesTheFreeSpaceBackAndTheAnswersStay() throws {
+    try withHollowIndex { workspace in
+      let before = try stats(workspace)
+      let free = try #require(before["freeBytes"]?.numberValue)
+      let size = try #require(before["fileSize"]?.numberValue)
+      #expect(free > 500_000)
+      let table = try workspace.run("stats", "--db", "index.db").stdout
+      #expect(table.contains(" free: `searchlight rebuild --db index.db --compact` gives it back)"), "\(table)")
+      let answers = try answers(workspace)
+
+      let result = try workspace.run("rebuild", "--db", "index.db", "--compact")
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout.hasPrefix("compacted index.db: "), "\(result)")
+      #expect(result.stdout.contains(" → "))
+      #expect(result.stderr.hasPrefix("compacting index.db ("), "\(result)")
+
+      let after = try stats(workspace)
+      #expect(after["freeBytes"] == 0)
+      #expect(try #require(after["fileSize"]?.numberValue) <= size - free)
+      #expect(after["items"] == 40)
+      #expect(try !workspace.run("stats", "--db", "index.db").stdout.contains("--compact"))
+      #expect(try self.answers(workspace) == answers)
+      #expect(try workspace.run("check", "--db", "index.db").stdout.hasSuffix("ok\n"))
+    }
+  }
+
+  @Test func compactWithFromSourcesIsAUsageErrorThatChangesNothing() throws {
+    try withHollowIndex { workspace in
+      let before = workspace.contents("index.db")
+      let result = try workspace.run("rebuild", "--db", "index.db", "--compact", "--from-sources")
+      #expect(result.status == 64, "\(result)")
+      #expect(result.stderr.contains("--compact rebuilds nothing"), "\(result)")
+      #expect(result.stdout == "")
+      #expect(workspace.contents("index.db") == before)
+    }
+  }
+
+  @Test func compactOfAMissingIndexExits66AndCreatesNothing() throws {
+    try Workspace.with { workspace in
+      let result = try workspace.run("rebuild", "--db", "missing.db", "--compact")
+      #expect(result.status == 66, "\(result)")
+      #expect(!workspace.exists("missing.db"))
+    }
+  }
+}
