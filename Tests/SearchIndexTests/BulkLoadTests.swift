@@ -80,4 +80,25 @@ import Testing
       #expect(try index.allItems().count == 3)
     }
   }
+
+  /// The sort that builds the dropped indexes again holds every value of the write: it must
+  /// spill to temporary files beyond the page cache, not to memory (a million notes and mails
+  /// took `index` to 725 MB that way), and so must `check`'s re-derivations and `compact`.
+  @Test func theWritersSortsAndTemporaryTablesSpillToFilesNotMemory() throws {
+    try withTemporaryDirectory { directory in
+      let index = try SearchIndex(path: directory.appendingPathComponent("index.db").path)
+      var during: Int64?
+      try IndexWriter.$bulkLoadRows.withValue(4) {
+        try index.write { writer in
+          for item in Self.items(0..<12) { try writer.upsert(item) }
+          during = try writer.db.scalar("PRAGMA temp_store")?.int64Value
+        }
+      }
+      // 1 is FILE (0 the compile-time default, 2 MEMORY).
+      #expect(during == 1)
+      #expect(try index.checkIntegrity().isHealthy)
+      try index.compact()
+      #expect(try index.write { writer in try writer.db.scalar("PRAGMA temp_store")?.int64Value } == 1)
+    }
+  }
 }

@@ -469,9 +469,8 @@ package struct IndexWriter {
 
   /// Builds the indexes a bulk load dropped (`bulkLoadRows`), with their planner statistics
   /// when the file keeps some. The page cache is emptied to a quarter first (its dirty pages
-  /// go to the log, where the commit would put them): the sort keeps every key in memory
-  /// (`temp_store = MEMORY`), and the two together took `index` of a million items past its
-  /// 300 MB.
+  /// go to the log, where the commit would put them), leaving the memory to the sort, which
+  /// spills what exceeds it to temporary files (the writer's `temp_store = FILE`).
   private func rebuildValueIndexes() throws {
     let cacheSize = try db.scalar("PRAGMA cache_size")?.int64Value ?? -2000
     try db.execute("PRAGMA cache_size = \(cacheSize / 4); PRAGMA shrink_memory")

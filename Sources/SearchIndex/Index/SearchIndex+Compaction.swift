@@ -12,7 +12,8 @@ extension SearchIndex {
   /// a third of a million-item file). The rewrite is one transaction: interrupted, or out of
   /// disk space (it needs up to twice the file's size while it runs), the file stays as it was.
   /// Items, rowids and every index are unchanged; readers in other processes keep reading
-  /// meanwhile. The copy SQLite builds goes to a temporary file, not to memory.
+  /// meanwhile. The copy SQLite builds goes to a temporary file (the writer's `temp_store`), not
+  /// to memory.
   ///
   /// A file upgraded from schema version 6 has its records compressed here first, as its next
   /// write would (`RecordDictionaryBuilder`), so the rewrite gives back that space too.
@@ -25,8 +26,6 @@ extension SearchIndex {
           var records = try RecordDictionaryBuilder(db)
           try records.finish(db, lastRowid: try db.scalar("SELECT max(rowid) FROM items")?.int64Value ?? 0)
         }
-        try db.execute("PRAGMA temp_store = FILE")
-        defer { try? db.execute("PRAGMA temp_store = MEMORY") }
         try db.execute("VACUUM")
         // The rewritten pages are in the write-ahead log until a checkpoint moves them into
         // the file and truncates it; a reader still on an older snapshot may delay that.

@@ -107,9 +107,8 @@ extension SearchIndex {
   /// contentless, so this re-derives every record into a temporary table and compares the two
   /// vocabularies (https://www.sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
   static func fullTextAgreesWithRecords(_ db: Connection) throws -> (line: String, healthy: Bool) {
-    // The re-index is as large as the full-text index: on disk, not in memory.
-    try db.execute("PRAGMA temp_store = FILE")
-    defer { try? db.execute("PRAGMA temp_store = MEMORY") }
+    // The re-index is as large as the full-text index: on disk (the writer's temporary
+    // storage), not in memory.
     try db.execute("DROP TABLE IF EXISTS temp.fts_vocab_expected; DROP TABLE IF EXISTS temp.fts_vocab_actual; DROP TABLE IF EXISTS temp.fts_expected")
     try db.execute(Schema.ftsStatement.replacingOccurrences(of: "IF NOT EXISTS fts ", with: "temp.fts_expected "))
     defer {
@@ -147,8 +146,6 @@ extension SearchIndex {
   /// markers), and `attributes.hasLong` set for every attribute with a marker row. Every
   /// record is derived again into a temporary table, as for the full-text index.
   static func valuesAgreeWithRecords(_ db: Connection) throws -> [(line: String, healthy: Bool)] {
-    try db.execute("PRAGMA temp_store = FILE")
-    defer { try? db.execute("PRAGMA temp_store = MEMORY") }
     try db.execute(
       """
       DROP TABLE IF EXISTS temp.vals_expected;
