@@ -5,8 +5,9 @@ import Testing
 /// `searchlight rebuild --compact` end to end: the free space goes, the answers stay, and the
 /// option's misuse is a usage error that touches nothing.
 @Suite struct RebuildCommandTests {
-  /// A workspace whose `index.db` held 300 items with long texts, 260 of them deleted.
-  func withHollowIndex<T>(_ body: (Workspace) throws -> T) throws -> T {
+  /// A workspace whose `index.db` held 300 items with long texts, 260 of them deleted (the
+  /// delete's run is `deletion`).
+  func withHollowIndex<T>(_ body: (_ workspace: Workspace, _ deletion: CLIResult) throws -> T) throws -> T {
     try Workspace.with { workspace in
       let lines = (0..<300).map { number in
         let text = (0..<300).map { "word\(($0 * 7 + number) % 500)" }.joined(separator: " ")
@@ -14,8 +15,9 @@ import Testing
       }
       try workspace.write("items.jsonl", lines.joined(separator: "\n") + "\n")
       #expect(try workspace.run("index", "--db", "index.db", "items.jsonl").status == 0)
-      #expect(try workspace.run("delete", "--db", "index.db", "--domain", "gone").status == 0)
-      return try body(workspace)
+      let deletion = try workspace.run("delete", "--db", "index.db", "--domain", "gone")
+      #expect(deletion.status == 0, "\(deletion)")
+      return try body(workspace, deletion)
     }
   }
 
@@ -34,8 +36,21 @@ import Testing
     }
   }
 
+  @Test func aDeleteThatFreesMuchOfTheFileSaysHowToGiveItBack() throws {
+    try withHollowIndex { workspace, deletion in
+      #expect(deletion.stdout == "deleted 260 items\n")
+      #expect(deletion.stderr.hasPrefix("note: the file has "), "\(deletion)")
+      #expect(deletion.stderr.hasSuffix(" free: `searchlight rebuild --db index.db --compact` gives it back (later writes reuse it)\n"))
+      // A delete that frees little says nothing.
+      let small = try workspace.run("delete", "--db", "index.db", "--id", "i0")
+      #expect(small.stdout == "deleted 1 item\n")
+      #expect(try workspace.run("rebuild", "--db", "index.db", "--compact").status == 0)
+      #expect(try workspace.run("delete", "--db", "index.db", "--id", "i1").stderr == "")
+    }
+  }
+
   @Test func compactGivesTheFreeSpaceBackAndTheAnswersStay() throws {
-    try withHollowIndex { workspace in
+    try withHollowIndex { workspace, _ in
       let before = try stats(workspace)
       let free = try #require(before["freeBytes"]?.numberValue)
       let size = try #require(before["fileSize"]?.numberValue)
@@ -61,7 +76,7 @@ import Testing
   }
 
   @Test func compactWithFromSourcesIsAUsageErrorThatChangesNothing() throws {
-    try withHollowIndex { workspace in
+    try withHollowIndex { workspace, _ in
       let before = workspace.contents("index.db")
       let result = try workspace.run("rebuild", "--db", "index.db", "--compact", "--from-sources")
       #expect(result.status == 64, "\(result)")

@@ -36,4 +36,11 @@ extension SearchIndex {
       throw Self.wrap(error)
     }
   }
+
+  /// The file's size (with its write-ahead log) and the bytes of its free pages, which later
+  /// writes reuse and `compact()` gives back.
+  public func spaceUsage() throws(SearchIndexError) -> (fileBytes: Int64, freeBytes: Int64) {
+    let free = try read { db in try Self.freeBytes(db) }
+    return (Self.fileBytes(path), free)
+  }
 }

@@ -73,6 +73,14 @@ enum Common {
   }
 
   /// Human-readable byte counts.
+  /// "X free: `searchlight rebuild --db F --compact` gives it back" when the file's free pages
+  /// are a real share of it (a tenth and at least a megabyte); nil otherwise, since later
+  /// writes reuse them anyway.
+  static func compactionHint(path: String, fileBytes: Int64, freeBytes: Int64) -> String? {
+    guard freeBytes >= 1 << 20, freeBytes * 10 >= fileBytes else { return nil }
+    return "\(formatBytes(freeBytes)) free: `searchlight rebuild --db \(path) --compact` gives it back"
+  }
+
   static func formatBytes(_ bytes: Int64) -> String {
     let units = ["B", "KB", "MB", "GB", "TB"]
     var value = Double(bytes)

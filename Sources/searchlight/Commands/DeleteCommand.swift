@@ -45,6 +45,12 @@ enum DeleteCommand: Command {
       throw CommandFailure(error)
     }
     Terminal.out("deleted \(deleted) item\(deleted == 1 ? "" : "s")\n")
+    // The file keeps its size; say so when what the delete freed is worth giving back.
+    if deleted > 0, let space = try? index.spaceUsage(),
+      let hint = Common.compactionHint(path: index.path, fileBytes: space.fileBytes, freeBytes: space.freeBytes)
+    {
+      Terminal.err("note: the file has \(hint) (later writes reuse it)\n")
+    }
     return .success
   }
 }

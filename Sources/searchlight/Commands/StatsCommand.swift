@@ -25,9 +25,8 @@ enum StatsCommand: Command {
     if stats.protectedItems > 0 { hidden.append("\(stats.protectedItems) protected") }
     if !hidden.isEmpty { text += " (not shown: \(hidden.joined(separator: ", ")))" }
     text += "\nfile size:   \(Common.formatBytes(stats.fileSize))"
-    // Free pages are reused by later writes; worth giving back only when they are a real share.
-    if stats.freeBytes >= 1 << 20, stats.freeBytes * 10 >= stats.fileSize {
-      text += " (\(Common.formatBytes(stats.freeBytes)) free: `searchlight rebuild --db \(index.path) --compact` gives it back)"
+    if let hint = Common.compactionHint(path: index.path, fileBytes: stats.fileSize, freeBytes: stats.freeBytes) {
+      text += " (\(hint))"
     }
     text += "\n"
     text += "generation:  \(stats.generation)\n"
