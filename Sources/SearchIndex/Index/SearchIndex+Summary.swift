@@ -61,19 +61,37 @@ extension SearchIndex {
   /// generation and for clock times at which no item expires or stops being expired, so an
   /// item that expires later is hidden from the summary at once.
   public func summary(scope: AccessScope) throws(SearchIndexError) -> IndexSummary {
+    let lookup = try read { db in try summaryLookup(db, scope: scope) }
+    keep(lookup)
+    return lookup.entry.summary
+  }
+
+  /// The summary of `scope` as the read transaction open on `db` sees it: from memory, from
+  /// the file, or computed (then `keep` stores it, once the read has ended).
+  struct SummaryLookup {
+    var entry: SummaryCache.Entry
+    var state: SummaryState?
+    var key: String
+    var computed: Bool
+  }
+
+  func summaryLookup(_ db: Connection, scope: AccessScope) throws -> SummaryLookup {
     let key = Self.summaryKey(scope)
     let now = scope.now.timeIntervalSince1970
-    let (entry, state, computed) = try read { db -> (SummaryCache.Entry, SummaryState?, Bool) in
-      let generation = try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
-      if let entry = summaryCache.entry(key, generation: generation, now: now) { return (entry, nil, false) }
-      if let entry = Self.storedSummary(db, indexID: indexID, key: key, generation: generation, now: now) { return (entry, nil, false) }
-      summaryCache.computations.withLock { $0 += 1 }
-      let (entry, state) = try computeSummary(db, scope: scope, generation: generation)
-      return (entry, state, true)
+    let generation = try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
+    if let entry = summaryCache.entry(key, generation: generation, now: now) { return SummaryLookup(entry: entry, key: key, computed: false) }
+    if let entry = Self.storedSummary(db, indexID: indexID, key: key, generation: generation, now: now) {
+      return SummaryLookup(entry: entry, key: key, computed: false)
     }
-    summaryCache.store(entry, key: key)
-    if computed { storeSummary(entry, state: state, key: key) }
-    return entry.summary
+    summaryCache.computations.withLock { $0 += 1 }
+    let (entry, state) = try computeSummary(db, scope: scope, generation: generation)
+    return SummaryLookup(entry: entry, state: state, key: key, computed: true)
+  }
+
+  /// Keeps a looked-up summary in memory, and in the file when it was computed.
+  func keep(_ lookup: SummaryLookup) {
+    summaryCache.store(lookup.entry, key: lookup.key)
+    if lookup.computed { storeSummary(lookup.entry, state: lookup.state, key: lookup.key) }
   }
 
   /// The cache key of a scope: its granted classes (the clock is checked against the
