@@ -84,7 +84,7 @@ public final class SearchIndex: Sendable {
       // A larger page cache keeps the value indexes in memory during ingest (the default 2 MB
       // rereads and rewrites pages). Sorts larger than the cache spill to temporary files, not
       // to memory: the value indexes a bulk load builds at its end sort every value of the
-      // write (14 million keys for a million notes and mails took `index` to 725 MB in memory).
+      // write (11 million keys for a million notes and mails took `index` to 725 MB in memory).
       try writer.execute("PRAGMA cache_size = -65536; PRAGMA temp_store = FILE")
       let indexID = try namedIndexID(writer, name: name, create: create && writable, path: path)
       if writable { prepareRankedIndex(writer, indexID: indexID) }

@@ -72,7 +72,6 @@ enum Common {
     return AccessScope(protectionClasses: Set(classes))
   }
 
-  /// Human-readable byte counts.
   /// "X free: `searchlight rebuild --db F --compact` gives it back" when the file's free pages
   /// are a real share of it (a tenth and at least a megabyte); nil otherwise, since later
   /// writes reuse them anyway.
@@ -81,6 +80,7 @@ enum Common {
     return "\(formatBytes(freeBytes)) free: `searchlight rebuild --db \(path) --compact` gives it back"
   }
 
+  /// Human-readable byte counts.
   static func formatBytes(_ bytes: Int64) -> String {
     let units = ["B", "KB", "MB", "GB", "TB"]
     var value = Double(bytes)
