@@ -64,6 +64,7 @@ import Testing
       #expect(result.stdout.hasPrefix("compacted index.db: "), "\(result)")
       #expect(result.stdout.contains(" → "))
       #expect(result.stderr.hasPrefix("compacting index.db ("), "\(result)")
+      #expect(!result.stderr.contains("note:"), "no other process reads the file")
 
       let after = try stats(workspace)
       #expect(after["freeBytes"] == 0)
@@ -72,6 +73,22 @@ import Testing
       #expect(try !workspace.run("stats", "--db", "index.db").stdout.contains("--compact"))
       #expect(try self.answers(workspace) == answers)
       #expect(try workspace.run("check", "--db", "index.db").stdout.hasSuffix("ok\n"))
+    }
+  }
+
+  @Test func compactWhileAnotherProcessReadsSaysWhenTheFileShrinks() throws {
+    try withHollowIndex { workspace, _ in
+      let answers = try answers(workspace)
+      // This test process reads an older state of the file while the command rewrites it.
+      let reader = try Connection(path: workspace.path("index.db"), readOnly: true, create: false)
+      try reader.execute("BEGIN")
+      #expect(try reader.scalar("SELECT count(*) FROM items")?.int64Value == 40)
+      let result = try workspace.run("rebuild", "--db", "index.db", "--compact")
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout.hasPrefix("compacted index.db: "))
+      #expect(result.stderr.contains("note: other processes are reading the file; it shrinks once they finish"), "\(result)")
+      try reader.execute("COMMIT")
+      #expect(try self.answers(workspace) == answers)
     }
   }
 

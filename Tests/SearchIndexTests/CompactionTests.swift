@@ -87,6 +87,34 @@ import Testing
     }
   }
 
+  @Test func aReaderOnAnOlderStateDelaysTheShrinkingAndIsToldSo() throws {
+    try withTemporaryDirectory { directory in
+      let index = try SearchIndex(path: directory.appendingPathComponent("index.db").path)
+      try index.indexSearchableItems(Self.items(0..<300))
+      try index.deleteSearchableItems(withDomainIdentifiers: ["gone"])
+      let before = try Self.contents(index)
+      // Another process's read, begun before the rewrite, still sees the old pages.
+      let reader = try Connection(path: index.path, readOnly: true, create: false)
+      try reader.execute("BEGIN")
+      #expect(try reader.scalar("SELECT count(*) FROM items")?.int64Value == 40)
+
+      let waiting = try index.compact()
+      #expect(waiting.waitsForReaders)
+      #expect(waiting.bytesAfter < waiting.bytesBefore)
+      #expect(SearchIndex.fileBytes(index.path) > waiting.bytesAfter, "the rewrite is still in the log")
+      #expect(try reader.scalar("SELECT count(*) FROM items")?.int64Value == 40)
+      #expect(try Self.contents(index) == before)
+
+      try reader.execute("COMMIT")
+      let done = try index.compact()
+      #expect(!done.waitsForReaders)
+      #expect(done.bytesAfter <= waiting.bytesAfter)
+      #expect(SearchIndex.fileBytes(index.path) == done.bytesAfter)
+      #expect(try Self.contents(index) == before)
+      #expect(try index.checkIntegrity().isHealthy)
+    }
+  }
+
   @Test func aReadOnlyIndexIsNotCompacted() throws {
     try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("index.db").path

@@ -2,7 +2,12 @@ extension SearchIndex {
   /// What `compact()` did: the file's size (with its write-ahead log) before and after.
   public struct Compaction: Sendable, Equatable {
     public var bytesBefore: Int64
+    /// The compacted file's size; while `waitsForReaders`, the size it takes once they finish.
     public var bytesAfter: Int64
+    /// True when other connections were reading an older state of the file: the rewritten
+    /// pages stay in the write-ahead log, and the file shrinks at the first checkpoint after
+    /// those reads end (the next write's, or the last connection's close).
+    public var waitsForReaders: Bool
   }
 
   /// Rewrites the file without its free space (SQLite's `VACUUM`), for every named index in it.
@@ -28,9 +33,15 @@ extension SearchIndex {
         }
         try db.execute("VACUUM")
         // The rewritten pages are in the write-ahead log until a checkpoint moves them into
-        // the file and truncates it; a reader still on an older snapshot may delay that.
-        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return Compaction(bytesBefore: before, bytesAfter: Self.fileBytes(path))
+        // the file and truncates it; a reader still on an older snapshot blocks that (the
+        // first column says so).
+        let blocked = try db.scalar("PRAGMA wal_checkpoint(TRUNCATE)")?.int64Value ?? 0
+        if blocked != 0 {
+          let pages = try db.scalar("PRAGMA page_count")?.int64Value ?? 0
+          let pageSize = try db.scalar("PRAGMA page_size")?.int64Value ?? 4096
+          return Compaction(bytesBefore: before, bytesAfter: pages * pageSize, waitsForReaders: true)
+        }
+        return Compaction(bytesBefore: before, bytesAfter: Self.fileBytes(path), waitsForReaders: false)
       }
     } catch {
       throw Self.wrap(error)

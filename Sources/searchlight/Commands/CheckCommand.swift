@@ -45,6 +45,9 @@ enum RebuildCommand: Command {
       let compaction: SearchIndex.Compaction
       do { compaction = try index.compact() } catch { throw CommandFailure(error) }
       Terminal.out("compacted \(index.path): \(Common.formatBytes(compaction.bytesBefore)) → \(Common.formatBytes(compaction.bytesAfter))\n")
+      if compaction.waitsForReaders {
+        Terminal.err("note: other processes are reading the file; it shrinks once they finish (at the next write, or when the last one closes it)\n")
+      }
       return .success
     }
     do {
