@@ -57,7 +57,11 @@ import Testing
       index.clearRankedCache()
       #expect(try Self.ranked(index) == ranked)
       #expect(try Self.matches(index, "granite") == 40)
-      #expect(try index.checkIntegrity().isHealthy)
+      var streamed: [String] = []
+      let report = try index.checkIntegrity { streamed.append($0) }
+      #expect(report.isHealthy)
+      #expect(streamed == report.lines)
+      #expect(streamed.last == "journal: no pending work")
 
       // The file takes writes as before, and another handle reads them.
       try index.indexSearchableItems(Self.items(300..<310))

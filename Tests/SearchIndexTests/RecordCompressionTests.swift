@@ -223,8 +223,12 @@ import Testing
       #expect(throws: SearchIndexError.self) { try index.item(withIdentifier: "i3") }
       #expect(throws: SearchIndexError.self) { try index.item(withIdentifier: "i4") }
       #expect(try index.item(withIdentifier: "i5") != nil)
-      let report = try index.checkIntegrity()
+      // `check` shows each line as its check ends: the same lines, in order, once each.
+      var streamed: [String] = []
+      let report = try index.checkIntegrity { streamed.append($0) }
       #expect(!report.isHealthy)
+      #expect(streamed == report.lines)
+      #expect(report.lines.contains { $0.hasPrefix("records: item i3 does not decode") })
       let damaged = try index.read { db in try SearchIndex.recordsThatDoNotDecode(db) }
       #expect(damaged.map(\.id) == ["i3", "i4"])
       #expect(damaged.allSatisfy { $0.message.contains("decompress") || $0.message.contains("content size") })

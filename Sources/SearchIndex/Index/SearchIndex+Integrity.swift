@@ -9,10 +9,20 @@ public struct IntegrityReport: Sendable, Hashable {
 extension SearchIndex {
   /// Runs SQLite's integrity check, FTS5's integrity-check and consistency checks between
   /// items and their derived rows; reports pending journal work.
-  public func checkIntegrity() throws(SearchIndexError) -> IntegrityReport {
+  ///
+  /// `onLine` receives each line of the report as soon as its check is done (a million
+  /// items take minutes to check, and `check` shows how far it got).
+  public func checkIntegrity(onLine: (String) -> Void = { _ in }) throws(SearchIndexError) -> IntegrityReport {
     var report = IntegrityReport()
+    var reported = 0
+    /// Hands the lines added since the last call to `onLine`.
+    func publish() {
+      for line in report.lines[reported...] { onLine(line) }
+      reported = report.lines.count
+    }
     do {
       try pool.withWriter { db in
+        defer { publish() }
         let problems = try db.rows("PRAGMA integrity_check(20)") { $0.string(0) ?? "" }
         if problems == ["ok"] {
           report.lines.append("sqlite integrity_check: ok")
@@ -20,6 +30,7 @@ extension SearchIndex {
           report.isHealthy = false
           report.lines += problems.map { "sqlite integrity_check: \($0)" }
         }
+        publish()
         do {
           try db.execute("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 0)")
           report.lines.append("fts5 integrity-check: ok")
@@ -27,6 +38,7 @@ extension SearchIndex {
           report.isHealthy = false
           report.lines.append("fts5 integrity-check: \(error.message)")
         }
+        publish()
         let orphans = try db.scalar("SELECT count(*) FROM fts WHERE rowid NOT IN (SELECT rowid FROM items)")?.int64Value ?? 0
         let orphanValues = try db.scalar("SELECT count(*) FROM vals WHERE item NOT IN (SELECT rowid FROM items)")?.int64Value ?? 0
         let orphanTexts = try db.scalar("SELECT count(*) FROM fts_unstored WHERE item NOT IN (SELECT rowid FROM items)")?.int64Value ?? 0
@@ -36,6 +48,7 @@ extension SearchIndex {
         } else {
           report.lines.append("derived rows: consistent with items")
         }
+        publish()
         // Both comparisons decode every record, so when they finish every record decodes;
         // only when one fails are the records read again to name those that do not.
         do {
@@ -55,6 +68,7 @@ extension SearchIndex {
           report.lines += damaged.map { "records: item \($0.id) does not decode: \($0.message)" }
           report.lines.append("full text and values: not compared with the records (index the items above again from their source)")
         }
+        publish()
         report.lines.append(try Self.itemIndexesLine(db))
         let ranked = try Self.rankedIntegrity(db, indexID: indexID)
         report.lines += ranked.lines
