@@ -37,7 +37,7 @@ enum RebuildCommand: Command {
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     if arguments.has("compact") && arguments.has("from-sources") {
-      throw CommandFailure(.usage, "--compact rebuilds nothing: give it alone, or run it after --from-sources")
+      throw UsageError(message: "--compact rebuilds nothing: give it alone, or run it after --from-sources", command: name)
     }
     let index = try Common.openIndex(arguments, command: name, create: false)
     if arguments.has("compact") {
