@@ -66,6 +66,46 @@ import Testing
     #expect(try run(#"search "memo" | top 5"#, on: index) == ["open"])
   }
 
+  /// A query binds its names against the catalogue the process read last, without a read of
+  /// its own; a graph prepared before a write runs against what the write left.
+  @Test func aGraphPreparedBeforeAWriteRunsOnTheIndexAfterIt() throws {
+    let fixture = try TemporaryIndex([item("a", domain: "d", [("title", .string("First")), ("colour", .string("red"))])])
+    let index = fixture.index
+    let executor = QueryExecutor(index: index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    func ids(_ graph: QueryGraph) throws -> [String] {
+      var ids: [String] = []
+      try executor.execute(graph, options: options) { reply in ids += reply.content.resultItems.map(\.id) }
+      return ids.sorted()
+    }
+    let red = try executor.prepare(#"search colour == "red""#, options: options)
+    let before = try index.generation()
+    #expect(red.catalogGeneration == before)
+    _ = try index.write { writer in
+      try writer.upsert(item("b", domain: "d", [("title", .string("Second")), ("colour", .string("red")), ("shape", .string("round"))]))
+    }
+    // Bound against the catalogue read before the write (no read of its own), run against
+    // the index after it.
+    let redAgain = try executor.prepare(#"search colour == "red""#, options: options)
+    #expect(redAgain.catalogGeneration == before)
+    // That catalogue has no `shape`: bound against the index as it is now.
+    let round = try executor.prepare(#"search shape == "round""#, options: options)
+    #expect(round.catalogGeneration == before + 1)
+    #expect(try ids(red) == ["a", "b"])
+    #expect(try ids(redAgain) == ["a", "b"])
+    #expect(try ids(round) == ["b"])
+    // Only a protected item holds `colour` now, so the caller's catalogue has no such name.
+    // A graph whose prepare read the index runs as it was bound and finds nothing the caller
+    // may see; one bound without a read fails as a prepare that read would have.
+    _ = try index.write { writer in
+      _ = try writer.delete(identifiers: ["a", "b"])
+      _ = try writer.upsert(item("c", domain: "d", protection: "hr", [("title", .string("Third")), ("colour", .string("red"))]))
+    }
+    #expect(try ids(red) == [])
+    #expect(throws: QueryError.self) { try ids(redAgain) }
+    #expect(isUnknown(#"search colour == "red""#, on: index))
+  }
+
   /// The token names the generation the execution read, which the kept entries belong to.
   @Test func theTokenNamesTheGenerationRead() throws {
     let fixture = try TemporaryIndex([item("a", domain: "d", [("title", .string("First"))])])

@@ -100,7 +100,7 @@ struct IndexVocabulary: Sendable {
       // A prefix term ("model*") counts the items with any word it begins.
       let prefix = term.hasSuffix("*")
       let word = prefix ? String(term.dropLast()) : term
-      return "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+      return FullTextQuery.quoted(word) + (prefix ? "*" : "")
     }
     for (term, count) in zip(unique, try index.itemCounts(matching: queries, scope: scope)) { counts[term] = count }
     return counts

@@ -94,7 +94,7 @@ package struct BenchmarkQuery: Sendable {
   /// An FTS5 query string of quoted terms (quotes doubled), joined by AND or OR.
   /// https://www.sqlite.org/fts5.html#full_text_query_syntax
   static func match(_ words: [String], all: Bool) -> String {
-    words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: all ? " AND " : " OR ")
+    words.map(FullTextQuery.quoted).joined(separator: all ? " AND " : " OR ")
   }
 
   /// Ranked text search, best `k` (the engine: `search "a b" | top k`).

@@ -50,13 +50,77 @@ public enum Aggregation {
   public static func order(_ a: Value, _ b: Value) -> Bool {
     switch (a, b) {
     case (.number(let x), .number(let y)): x < y
-    case (.string(let x), .string(let y)): x.localizedStandardCompare(y) == .orderedAscending
+    case (.string(let x), .string(let y)): finderOrder(x, y)
     case (.date(let x), .date(let y)): x < y
     case (.null, _): false
     case (_, .null): true
     default: a.displayText < b.displayText
     }
   }
+
+  /// Whether `x` sorts before `y` as Finder sorts names (`localizedStandardCompare`: case
+  /// ignored, digit runs by value). Foundation builds a locale for every comparison, which
+  /// cost more than the statement of a grouped text count; so ASCII printable names are
+  /// compared here by the same order (Unicode's root collation: spaces, punctuation, symbols,
+  /// digits, letters), and Foundation decides only non-ASCII names and names equal but for case
+  /// or leading zeros.
+  static func finderOrder(_ x: String, _ y: String) -> Bool {
+    if let primary = asciiPrimaryOrder(x, y) { return primary }
+    return x.localizedStandardCompare(y) == .orderedAscending
+  }
+
+  /// `x < y` (true or false) when the two differ in ASCII printable characters ignoring case
+  /// and leading zeros; nil when either has another character or they are equal that way.
+  static func asciiPrimaryOrder(_ x: String, _ y: String) -> Bool? {
+    var x = x, y = y
+    return x.withUTF8 { a in
+      y.withUTF8 { b -> Bool? in
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+          let ca = a[i], cb = b[j]
+          if Self.isDigit(ca), Self.isDigit(cb) {
+            // Digit runs compare by value: skip leading zeros, then the longer run is larger,
+            // then the first differing digit decides.
+            while i < a.count, a[i] == 0x30 { i += 1 }
+            while j < b.count, b[j] == 0x30 { j += 1 }
+            var endA = i, endB = j
+            while endA < a.count, Self.isDigit(a[endA]) { endA += 1 }
+            while endB < b.count, Self.isDigit(b[endB]) { endB += 1 }
+            if endA - i != endB - j { return endA - i < endB - j }
+            while i < endA {
+              if a[i] != b[j] { return a[i] < b[j] }
+              i += 1
+              j += 1
+            }
+            continue
+          }
+          guard let ra = Self.primaryRank[Int(ca)], let rb = Self.primaryRank[Int(cb)] else { return nil }
+          if ra != rb { return ra < rb }
+          i += 1
+          j += 1
+        }
+        for k in i..<a.count where Self.primaryRank[Int(a[k])] == nil { return nil }
+        for k in j..<b.count where Self.primaryRank[Int(b[k])] == nil { return nil }
+        if i < a.count || j < b.count { return i == a.count }
+        return nil
+      }
+    }
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  /// The root collation's primary order of the ASCII printable characters (upper and lower
+  /// case letters share a rank); nil for every other byte.
+  static let primaryRank: [Int?] = {
+    var rank = [Int?](repeating: nil, count: 256)
+    let order = Array(" _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789".utf8)
+    for (position, byte) in order.enumerated() { rank[Int(byte)] = position }
+    for letter in UInt8(ascii: "a")...UInt8(ascii: "z") {
+      rank[Int(letter)] = order.count + Int(letter - UInt8(ascii: "a"))
+      rank[Int(letter - 32)] = order.count + Int(letter - UInt8(ascii: "a"))
+    }
+    return rank
+  }()
 
   /// The median of values sorted ascending; nil for none.
   public static func median(ofSorted values: [Double]) -> Double? {

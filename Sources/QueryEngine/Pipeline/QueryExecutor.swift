@@ -95,7 +95,7 @@ public struct QueryExecutor: Sendable {
     try QueryError.catching {
       let source = SourceText(text, name: sourceName)
       let syntax = try Parser.parse(source)
-      return try builder(options: options, variables: [:]).build(syntax, source: source)
+      return try bind(syntax, source: source, options: options)
     }
   }
 
@@ -104,8 +104,44 @@ public struct QueryExecutor: Sendable {
   public func prepare(_ syntax: QuerySyntax, source: SourceText, options: QueryOptions) throws(QueryError) -> QueryGraph {
     try QueryError.catching {
       try Parser.checkLimits(syntax, source: source)
-      return try builder(options: options, variables: [:]).build(syntax, source: source)
+      return try bind(syntax, source: source, options: options)
     }
+  }
+
+  /// Binds names against the catalogue this process read last, without a read transaction of
+  /// its own (a query then opens one transaction, not two); `current(_:in:options:)` binds
+  /// again when the execution reads another generation. A query that fails to bind against
+  /// that catalogue is bound against the index as it is now, so a name added since is found.
+  private func bind(_ syntax: QuerySyntax, source: SourceText, options: QueryOptions) throws -> QueryGraph {
+    if let last = index.lastQueryCatalog(scope: options.scope),
+      var graph = try? builder(options: options, variables: [:], catalog: last.catalog).build(syntax, source: source)
+    {
+      graph.catalogGeneration = last.generation
+      graph.boundWithoutRead = true
+      return graph
+    }
+    let (catalog, generation) = try index.queryCatalogAndGeneration(scope: options.scope)
+    var graph = try builder(options: options, variables: [:], catalog: catalog).build(syntax, source: source)
+    graph.catalogGeneration = generation
+    return graph
+  }
+
+  /// `graph` bound against the catalogue of the generation `context` reads. When that
+  /// catalogue lacks a name of the query (the caller may no longer see any item holding it),
+  /// a graph bound without a read fails as `prepare` would have failed after one; a graph
+  /// whose prepare read the index runs as it was bound, and finds nothing under that name.
+  private func current(_ graph: QueryGraph, in context: ExecutionContext, options: QueryOptions) throws -> QueryGraph {
+    guard let bound = graph.catalogGeneration, bound != context.token.generation else { return graph }
+    let catalog = try index.queryVisibleCatalog(context.connection, scope: options.scope, generation: context.token.generation)
+    var rebound: QueryGraph
+    do {
+      rebound = try builder(options: options, variables: [:], catalog: catalog).build(graph.syntax, source: graph.source)
+    } catch {
+      if graph.boundWithoutRead { throw error }
+      return graph
+    }
+    rebound.catalogGeneration = context.token.generation
+    return rebound
   }
 
   /// `prepare` for text a person typed: when `text` fails to prepare and is only words,
@@ -126,13 +162,8 @@ public struct QueryExecutor: Sendable {
     }
   }
 
-  private func builder(options: QueryOptions, variables: [String: Value]) throws -> GraphBuilder {
-    // Names bind (and are suggested) only as the caller may see them; the catalogue is read
-    // once per index generation and scope.
-    let catalog = try index.queryCatalog(scope: options.scope)
-    return builder(options: options, variables: variables, catalog: catalog)
-  }
-
+  /// Names bind (and are suggested) only as the caller may see them (`catalog`, read once per
+  /// index generation and scope).
   private func builder(options: QueryOptions, variables: [String: Value], catalog: AttributeCatalog) -> GraphBuilder {
     let context = BindingContext(catalog: catalog, clock: options.clock, variables: variables, identity: options.identity)
     return GraphBuilder(registry: registry, bindingContext: context)
@@ -143,7 +174,9 @@ public struct QueryExecutor: Sendable {
   /// (`QueryCancelled`, a `QueryError` of a nested query) comes back as its case.
   @discardableResult
   public func execute(_ graph: QueryGraph, options: QueryOptions, onReply: (Reply) throws -> Void) throws(QueryError) -> QueryToken {
-    try QueryError.catching { try execute(planned: { try $0.plan(graph, window: options.itemWindow) }, options: options, onReply: onReply) }
+    try QueryError.catching {
+      try execute(planned: { try $0.plan(current(graph, in: $0, options: options), window: options.itemWindow) }, options: options, onReply: onReply)
+    }
   }
 
   /// Runs a plan made by `plan(_:options:)`, handing each reply to `onReply` as soon as it
@@ -156,7 +189,12 @@ public struct QueryExecutor: Sendable {
   /// The plan of `graph` over this index as it is now: what `execute` runs and `explain`
   /// shows.
   public func plan(_ graph: QueryGraph, options: QueryOptions) throws(QueryError) -> ExecutionPlan {
-    try QueryError.catching { try index.readPassingErrors { connection in try makeContext(connection, options: options).plan(graph, window: options.itemWindow) } }
+    try QueryError.catching {
+      try index.readPassingErrors { connection in
+        let context = try makeContext(connection, options: options)
+        return try context.plan(current(graph, in: context, options: options), window: options.itemWindow)
+      }
+    }
   }
 
   /// A context for one execution (or one explanation) on `connection`, inside its read

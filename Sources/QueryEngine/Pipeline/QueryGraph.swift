@@ -44,6 +44,12 @@ public struct QueryGraph: Sendable {
   public var statements: [Statement]
   /// The parsed query, kept to bind `let` variables once their values are known.
   public var syntax: QuerySyntax
+  /// The index generation whose catalogue bound the names (nil: not bound by
+  /// `QueryExecutor.prepare`). An execution that reads another generation binds again.
+  var catalogGeneration: Int64?
+  /// True when that catalogue was the one the process had read last, not read for this
+  /// graph: the execution's read confirms it, and a name it no longer has is reported then.
+  var boundWithoutRead = false
 }
 
 /// A reply: what one terminal of a query produced, tagged with the execution's query token.

@@ -1386,11 +1386,7 @@ public struct SQLCompiler {
   /// terms with `*`, phrases as one quoted string; generated only from parsed terms, never
   /// from raw input. https://www.sqlite.org/fts5.html#full_text_query_syntax
   public static func matchExpression(_ search: TextSearch) -> String {
-    // FTS5 ends a query at a NUL byte, so a NUL (a separator to the tokenizer anyway) becomes
-    // a space.
-    func quote(_ s: String) -> String {
-      "\"" + s.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ") + "\""
-    }
+    let quote = FullTextQuery.quoted
     var body: String
     if search.phrase {
       body = quote(search.terms.map(\.text).joined(separator: " "))

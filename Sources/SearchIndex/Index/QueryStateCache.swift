@@ -35,6 +35,15 @@ final class QueryStateCache: Sendable {
     }
   }
 
+  /// The entry under `key` whatever its generation, if it holds at `now`: what the last read
+  /// found, for a caller that checks the generation later.
+  func latest(_ key: String, now: Double) -> Entry? {
+    entries.withLock { entries in
+      guard let entry = entries[key], entry.holds(generation: entry.generation, now: now) else { return nil }
+      return entry
+    }
+  }
+
   func store(_ entry: Entry, key: String) {
     entries.withLock { entries in
       // Keys are few (a handful of kinds per scope); a process that sees many scopes starts over.
@@ -96,7 +105,27 @@ extension SearchIndex {
   /// The catalogue as `scope` sees it (`catalog(scope:)`), kept per generation and scope:
   /// what queries bind names against.
   public func queryCatalog(scope: AccessScope) throws(SearchIndexError) -> AttributeCatalog {
-    try read { db in try queryVisibleCatalog(db, scope: scope, generation: Self.generation(in: db)) }
+    try queryCatalogAndGeneration(scope: scope).catalog
+  }
+
+  /// `queryCatalog(scope:)` with the generation it belongs to.
+  package func queryCatalogAndGeneration(scope: AccessScope) throws(SearchIndexError) -> (catalog: AttributeCatalog, generation: Int64) {
+    try read { db in
+      let generation = try Self.generation(in: db)
+      return (try queryVisibleCatalog(db, scope: scope, generation: generation), generation)
+    }
+  }
+
+  /// The catalogue `scope` saw at the last generation this process read, without opening a
+  /// read transaction (a query's parse and bind need none); nil when none was read or the
+  /// scope's expiry has changed what it hides since. Whoever binds with it must check the
+  /// generation again in the transaction that runs the query.
+  package func lastQueryCatalog(scope: AccessScope) -> (catalog: AttributeCatalog, generation: Int64)? {
+    let key = "visible-catalog|" + Self.summaryKey(scope)
+    guard let entry = queryStateCache.latest(key, now: scope.now.timeIntervalSince1970),
+      let boxed = entry.value as? QueryStateCache.Boxed<AttributeCatalog>
+    else { return nil }
+    return (boxed.value, entry.generation)
   }
 
   /// The rowids `scope` hides in this named index (`AccessScope.hiddenRowsSQL`), ascending,

@@ -55,7 +55,7 @@ extension SearchIndex {
     // Every candidate within the distance is counted among the visible items (the order by
     // distance does not depend on hidden items; the dictionary's frequencies do).
     let shortlist = Array(candidates.prefix(200))
-    let quoted = shortlist.map { "\"" + $0.word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    let quoted = shortlist.map { FullTextQuery.quoted($0.word) }
     let visible = try itemCounts(matching: quoted, scope: scope)
     var suggestions: [SpellingSuggestion] = []
     for (candidate, items) in zip(shortlist, visible) where items > 0 {

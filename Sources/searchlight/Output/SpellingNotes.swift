@@ -11,7 +11,7 @@ enum SpellingNotes {
     var notes: [String] = []
     var seen = Set<String>()
     for word in quotedWords(query) where word.count >= 3 && word.allSatisfy(\.isLetter) && seen.insert(word).inserted {
-      let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      let quoted = FullTextQuery.quoted(word)
       guard let count = try? index.itemCounts(matching: [quoted], scope: scope).first, count == 0,
         let suggestions = try? index.spellingSuggestions(for: word, scope: scope), !suggestions.isEmpty
       else { continue }
