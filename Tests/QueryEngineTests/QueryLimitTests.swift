@@ -64,6 +64,14 @@ import Testing
     #expect(found.first?.message == "the query's strings have more than 10000 words")
   }
 
+  @Test func wordsAreCountedAsWhitespaceSeparatesThem() {
+    let words = "\"" + Array(repeating: "quokka", count: 10_000).joined(separator: "\u{3000}\t") + "\""
+    #expect(parseDiagnostics(words).isEmpty)
+    for text in ["", " ", "one", " two  words ", "tab\tnew\nline\r\nend", "ideographic\u{3000}space", "nbsp\u{A0}too", "zürich\u{2003}café", "\u{85}x"] {
+      #expect(Parser.wordCount(text) == text.split(whereSeparator: \.isWhitespace).count, "\(text.debugDescription)")
+    }
+  }
+
   @Test func tooManyStatementsIsAnError() {
     let statements = (0..<257).map { "s\($0) = search \"w\($0)\"" }.joined(separator: "; ")
     let found = parseDiagnostics(statements)

@@ -17,6 +17,7 @@ public struct Lexer {
   public static func tokenize(_ source: SourceText) -> (tokens: [Token], diagnostics: [Diagnostic]) {
     var lexer = Lexer(source)
     var tokens: [Token] = []
+    tokens.reserveCapacity(source.bytes.count / 4 + 4)
     while true {
       let token = lexer.next()
       tokens.append(token)
