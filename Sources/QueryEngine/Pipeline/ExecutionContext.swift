@@ -32,10 +32,9 @@ public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
 
   /// A new token with a random identifier (`q` + 10 base-36 characters).
   public init(now: Date, timeZone: TimeZone, generation: Int64) {
-    // The ten digits of one draw (36^10 < 2^64): the system generator is a system call per
-    // draw, and a query is a few of them long.
-    var generator = SystemRandomNumberGenerator()
-    var random: UInt64 = generator.next()
+    // The ten digits of one draw (36^10 < 2^64) from a generator the system seeds once per
+    // process: a system call per query cost more than planning a short one.
+    var random = Self.generator.withLock { $0.next() }
     var bytes: [UInt8] = [UInt8(ascii: "q")]
     for _ in 0..<10 {
       bytes.append(Self.digits[Int(random % 36)])
@@ -48,6 +47,8 @@ public struct QueryToken: Sendable, Hashable, CustomStringConvertible {
   }
 
   private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+  /// SplitMix64 visits every 64-bit state once per period, so a process never repeats a draw.
+  private static let generator = Mutex(SplitMix64(seed: UInt64.random(in: .min ... .max)))
 
   public var description: String { "\(id) (now \(ISO8601.format(now)), TZ \(timeZone), index generation \(generation))" }
 

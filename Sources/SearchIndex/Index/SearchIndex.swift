@@ -239,8 +239,9 @@ public final class SearchIndex: Sendable {
   package func readPassingErrors<T>(_ body: (Connection) throws -> T) throws -> T {
     do {
       return try pool.withReader { db in
-        try db.execute("BEGIN DEFERRED")
-        defer { try? db.execute("COMMIT") }
+        // Prepared once per connection: every query opens and ends a read transaction.
+        try db.run("BEGIN DEFERRED")
+        defer { try? db.run("COMMIT") }
         return try body(db)
       }
     } catch let error as DatabaseError {
