@@ -16,6 +16,22 @@ import Testing
     TextSearch(terms: TextSearch.terms(of: text), requireAll: all, phrase: phrase)
   }
 
+  /// A search text's words are cut byte by byte when it is ASCII: the same terms as cutting it
+  /// by `Character`, which every other text still goes through.
+  @Test func asciiWordsAreCutAsCharactersCutThem() {
+    let alphabet = Array(" \t\n\r\r\n\u{1}\u{0B}\u{0C}\"\"??**aZ09-_.'!~").map(String.init) + ["ab", "x*", "\"q\""]
+    var random = SplitMix64(seed: 26)
+    for _ in 0..<20_000 {
+      let length = Int(random.next() % 12)
+      let text = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+      var copy = text
+      let fast = copy.withUTF8(TextSearch.asciiTerms)
+      #expect(fast == TextSearch.termsByCharacter(text), "\(text.debugDescription)")
+    }
+    #expect(TextSearch.terms(of: "zürich \"caf\u{E9}*\"") == TextSearch.termsByCharacter("zürich \"caf\u{E9}*\""))
+    #expect(TextSearch.terms(of: "launch* \"plan?\"") == [TextSearch.Term(text: "launch", isPrefix: true), TextSearch.Term(text: "plan", isPrefix: false)])
+  }
+
   @Test(arguments: [
     "window", "mywindowclass", "launch", "launch*", "orion launch", "zürich", "zurich", "don't", "sign-ups",
     "waterfall", "trail", "4.8", "macos", "nswindow",

@@ -663,6 +663,41 @@ extension ComparisonOperator {
 extension TextSearch {
   /// The words of a search text: split at whitespace; a trailing `*` makes a prefix term.
   static func terms(of text: String) -> [Term] {
+    var text = text
+    return text.withUTF8(asciiTerms) ?? termsByCharacter(text)
+  }
+
+  /// `termsByCharacter` for ASCII text, byte by byte (every text search binds its words, and
+  /// splitting by `Character` cost a fifth of preparing a short query); nil for other text.
+  static func asciiTerms(_ bytes: UnsafeBufferPointer<UInt8>) -> [Term]? {
+    guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+    // Whitespace as `Character.isWhitespace` has it in ASCII, and U+0001.
+    func separates(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) || byte == 0x01 }
+    func trimmed(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "*") }
+    func alphanumeric(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || (byte >= 0x30 && byte <= 0x39) }
+    var terms: [Term] = []
+    var index = 0
+    while index < bytes.count {
+      while index < bytes.count, separates(bytes[index]) { index += 1 }
+      var end = index
+      while end < bytes.count, !separates(bytes[end]) { end += 1 }
+      var first = index, last = end
+      var prefix = false
+      while last > first, bytes[last - 1] == UInt8(ascii: "*") {
+        last -= 1
+        prefix = true
+      }
+      while first < last, trimmed(bytes[first]) { first += 1 }
+      while last > first, trimmed(bytes[last - 1]) { last -= 1 }
+      if bytes[first..<last].contains(where: alphanumeric) {
+        terms.append(Term(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self), isPrefix: prefix))
+      }
+      index = end
+    }
+    return terms
+  }
+
+  static func termsByCharacter(_ text: String) -> [Term] {
     // U+0001 asks the tokenizer for stems; only the s modifier may ask, never the text.
     text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{1}" }).compactMap { word in
       var w = String(word)

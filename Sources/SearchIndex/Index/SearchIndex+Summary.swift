@@ -97,7 +97,9 @@ extension SearchIndex {
   /// The cache key of a scope: its granted classes (the clock is checked against the
   /// entry's validity instead).
   static func summaryKey(_ scope: AccessScope) -> String {
-    JSONValue.array(scope.protectionClasses.sorted().map(JSONValue.string)).compactText
+    // Most queries grant nothing: the key every query looks up, spelt without the encoder.
+    guard !scope.protectionClasses.isEmpty else { return "[]" }
+    return JSONValue.array(scope.protectionClasses.sorted().map(JSONValue.string)).compactText
   }
 
   private static func storedSummary(_ db: Connection, indexID: Int64, key: String, generation: Int64, now: Double) -> SummaryCache.Entry? {
