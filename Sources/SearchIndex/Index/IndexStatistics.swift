@@ -104,8 +104,11 @@ extension SearchIndex {
   }
 
   /// Bytes of the file's free pages (`PRAGMA freelist_count` pages).
-  static func freeBytes(_ db: Connection) throws -> Int64 {
-    let pages = try db.scalar("PRAGMA freelist_count")?.int64Value ?? 0
+  static func freeBytes(_ db: Connection) throws -> Int64 { try pageBytes(db, counting: "freelist_count") }
+
+  /// Bytes of the pages `PRAGMA <pragma>` counts (`page_count`, `freelist_count`).
+  static func pageBytes(_ db: Connection, counting pragma: String) throws -> Int64 {
+    let pages = try db.scalar("PRAGMA \(pragma)")?.int64Value ?? 0
     return pages * (try db.scalar("PRAGMA page_size")?.int64Value ?? 4096)
   }
 

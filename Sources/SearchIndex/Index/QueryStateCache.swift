@@ -72,10 +72,16 @@ extension SearchIndex {
 
   /// `compute()` read once per index generation and access scope (under `key`), for the
   /// clock times at which the scope's expiry hides the same items as at `scope.now`.
+  /// The cache key of `key` read for `scope` (`cachedForScope`).
+  private static func scopedKey(_ key: String, scope: AccessScope) -> String { key + "|" + summaryKey(scope) }
+
+  /// The key of the catalogue a scope sees (`queryVisibleCatalog`, `lastQueryCatalog`).
+  private static let visibleCatalogKey = "visible-catalog"
+
   package func cachedForScope<T: Sendable>(
     _ key: String, scope: AccessScope, generation: Int64, in db: Connection, _ compute: () throws -> T
   ) throws -> T {
-    let fullKey = key + "|" + Self.summaryKey(scope)
+    let fullKey = Self.scopedKey(key, scope: scope)
     let now = scope.now.timeIntervalSince1970
     if let boxed = queryStateCache.entry(fullKey, generation: generation, now: now) as? QueryStateCache.Boxed<T> { return boxed.value }
     let value = try compute()
@@ -99,7 +105,7 @@ extension SearchIndex {
 
   /// `visibleCatalog(_:scope:)`, read once per generation and scope.
   package func queryVisibleCatalog(_ db: Connection, scope: AccessScope, generation: Int64) throws -> AttributeCatalog {
-    try cachedForScope("visible-catalog", scope: scope, generation: generation, in: db) { try visibleCatalog(db, scope: scope) }
+    try cachedForScope(Self.visibleCatalogKey, scope: scope, generation: generation, in: db) { try visibleCatalog(db, scope: scope) }
   }
 
   /// The catalogue as `scope` sees it (`catalog(scope:)`), kept per generation and scope:
@@ -121,7 +127,7 @@ extension SearchIndex {
   /// scope's expiry has changed what it hides since. Whoever binds with it must check the
   /// generation again in the transaction that runs the query.
   package func lastQueryCatalog(scope: AccessScope) -> (catalog: AttributeCatalog, generation: Int64)? {
-    let key = "visible-catalog|" + Self.summaryKey(scope)
+    let key = Self.scopedKey(Self.visibleCatalogKey, scope: scope)
     guard let entry = queryStateCache.latest(key, now: scope.now.timeIntervalSince1970),
       let boxed = entry.value as? QueryStateCache.Boxed<AttributeCatalog>
     else { return nil }

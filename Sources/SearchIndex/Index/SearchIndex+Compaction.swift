@@ -37,9 +37,7 @@ extension SearchIndex {
         // first column says so).
         let blocked = try db.scalar("PRAGMA wal_checkpoint(TRUNCATE)")?.int64Value ?? 0
         if blocked != 0 {
-          let pages = try db.scalar("PRAGMA page_count")?.int64Value ?? 0
-          let pageSize = try db.scalar("PRAGMA page_size")?.int64Value ?? 4096
-          return Compaction(bytesBefore: before, bytesAfter: pages * pageSize, waitsForReaders: true)
+          return Compaction(bytesBefore: before, bytesAfter: try Self.pageBytes(db, counting: "page_count"), waitsForReaders: true)
         }
         return Compaction(bytesBefore: before, bytesAfter: Self.fileBytes(path), waitsForReaders: false)
       }

@@ -78,7 +78,7 @@ extension SearchIndex {
   func summaryLookup(_ db: Connection, scope: AccessScope) throws -> SummaryLookup {
     let key = Self.summaryKey(scope)
     let now = scope.now.timeIntervalSince1970
-    let generation = try db.scalar("SELECT value FROM meta WHERE key = 'generation'")?.int64Value ?? 0
+    let generation = try Self.generation(in: db)
     if let entry = summaryCache.entry(key, generation: generation, now: now) { return SummaryLookup(entry: entry, key: key, computed: false) }
     if let entry = Self.storedSummary(db, indexID: indexID, key: key, generation: generation, now: now) {
       return SummaryLookup(entry: entry, key: key, computed: false)
