@@ -87,6 +87,24 @@ import Testing
     #"contentDescription == "*Class draws*""#,
     #"contentDescription == "mywindowclass draws*"c"#,
     #"* == "*the ccl19 team*"c"#,
+    // Pieces of words found among the full-text terms first.
+    #"textContent == "*rederi*"cd"#,
+    #"textContent == "*REDERIC*"c"#,
+    #"textContent == "*REDERIC*""#,
+    #"textContent == "*ederic end*""#,
+    #"textContent == "*CL1*""#,
+    #"textContent == "*Phon*""#,
+    #"textContent == "*aive caf*"d"#,
+    #"textContent == "*aive caf*""#,
+    #"textContent == "*aïv*""#,
+    #"textContent == "*xxxxxxxx*""#,
+    #"textContent == "*zqxw*""#,
+    #"textContent != "*rederi*"cd"#,
+    #"textContent != "*zqxw*""#,
+    #"contentDescription == "*indowCla*""#,
+    #"contentDescription == "*indowcla*"c"#,
+    #"title == "*rédér*"d"#,
+    #"* == "*ranit*"c"#,
   ]
 
   @Test(arguments: predicates)
@@ -98,6 +116,71 @@ import Testing
     }
     #expect(pushed == Set(items.map(\.id)), "\(predicate)")
     #expect(try Set(ids("search \(predicate)", in: Self.compressed.index)) == pushed, "\(predicate), compressed records")
+  }
+
+  /// The statements and identifiers of `search PREDICATE` over `index`.
+  static func run(_ predicate: String, in index: SearchIndex) throws -> (ids: Set<String>, sql: [String]) {
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let log = StatementLog()
+    options.statementLog = log
+    var ids: Set<String> = []
+    _ = try QueryExecutor(index: index, registry: standardRegistry).run("search \(predicate)", options: options) { reply in
+      ids.formUnion(reply.content.resultItems.map(\.id))
+    }
+    return (ids, log.all)
+  }
+
+  /// A piece of a word (`"*rederi*"`) is no word of its own, but every text that holds it has a
+  /// full-text term that does: the terms that contain it choose the records to read.
+  @Test func aPieceOfAWordFindsTheRecordsToReadInTheFullTextIndex() throws {
+    let index = Self.index.index
+    let terms = try #require(try index.read { db in try index.fullTextTerms(containing: "rederi", limit: 500, in: db) })
+    #expect(terms.contains("frederic") && terms.contains("frederics"), "\(terms)")
+    #expect(terms.allSatisfy { $0.contains("rederi") || $0.utf8.count > TextAnalyzer.maxTokenBytes - 4 }, "\(terms)")
+    #expect(!terms.contains { $0.utf8.first == TextAnalyzer.stemMarker }, "stems are no words: \(terms)")
+    #expect(try index.read { db in try index.fullTextTerms(containing: "e", limit: 3, in: db) } == nil, "more than the limit")
+
+    let piece = try Self.run(#"textContent == "*rederi*"cd"#, in: index)
+    #expect(piece.ids == ["a", "b"])
+    #expect(piece.sql.contains { $0.contains("fts MATCH") && $0.contains("sl_record") }, "\(piece.sql)")
+    // No term holds the piece, only the words that may have been cut (items f and g hold
+    // words of hundreds of letters): their records alone are read.
+    let cut = try Self.run(#"textContent == "*zqxw*""#, in: index)
+    #expect(cut.ids.isEmpty)
+    #expect(cut.sql.contains { $0.contains("fts MATCH") }, "\(cut.sql)")
+    // No term at all: no text can hold the piece, and no record is read.
+    let plain = try TemporaryIndex([Self.item("p", ("textContent", .string("Nothing to see. " + Self.long)))])
+    let none = try Self.run(#"textContent == "*zqxw*""#, in: plain.index)
+    #expect(none.ids.isEmpty)
+    #expect(!none.sql.contains { $0.contains("sl_record") }, "\(none.sql)")
+    #expect(try Self.run(#"textContent == "*othin*""#, in: plain.index).ids == ["p"])
+    // Pieces of two letters find too many terms to narrow anything: every record is read.
+    let short = try Self.run(#"textContent == "*re*"cd"#, in: index)
+    #expect(short.sql.contains { $0.contains("sl_record") && !$0.contains("fts MATCH") }, "\(short.sql)")
+  }
+
+  /// A word longer than the longest full-text term is cut at its end: a piece past the cut is
+  /// in no term, so every term that may have been cut is a candidate. And a ranked index that
+  /// is not current has no vocabulary to offer: the records are read.
+  @Test func aPiecePastTheCutOfALongWordIsFound() throws {
+    let word = String(repeating: "abcdefgh", count: 10) + "zqjv" + "tail"
+    let temporary = try TemporaryIndex([
+      Self.item("cut", ("textContent", .string("A long word: \(word). " + Self.long))),
+      Self.item("plain", ("textContent", .string("Nothing to see. " + Self.long))),
+    ])
+    let index = temporary.index
+    let terms = try #require(try index.read { db in try index.fullTextTerms(containing: "zqjv", limit: 500, in: db) })
+    #expect(!terms.isEmpty && !terms.contains { $0.contains("zqjv") }, "\(terms)")
+    let found = try Self.run(#"textContent == "*zqjvtail*"c"#, in: index)
+    #expect(found.ids == ["cut"])
+    #expect(found.sql.contains { $0.contains("fts MATCH") }, "\(found.sql)")
+
+    try index.pool.withWriter { db in try db.execute("UPDATE rk_stats SET generation = generation - 1") }
+    index.clearRankedCache()
+    #expect(try index.read { db in try index.fullTextTerms(containing: "zqjv", limit: 500, in: db) } == nil)
+    let stale = try Self.run(#"textContent == "*zqjvtail*"c"#, in: index)
+    #expect(stale.ids == ["cut"])
+    #expect(stale.sql.contains { $0.contains("sl_record") && !$0.contains("fts MATCH") }, "\(stale.sql)")
   }
 
   /// A compressed record that no longer decompresses reads, in a query, as an item without

@@ -130,6 +130,10 @@ package final class ExecutionContext {
   public func compiler() -> SQLCompiler {
     var compiler = SQLCompiler(attributes: attributeMap, scope: scope, indexID: index.indexID)
     compiler.similarHits = similarHits
+    let (index, connection) = (index, connection)
+    compiler.fullTextTerms = { piece in
+      try index.fullTextTerms(containing: piece, limit: SQLCompiler.pieceTermLimit, in: connection)
+    }
     return compiler
   }
 

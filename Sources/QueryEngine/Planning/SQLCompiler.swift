@@ -110,6 +110,10 @@ public struct SQLCompiler {
   let attributes: AttributeMap
   let scope: AccessScope
   let indexID: Int64
+  /// The index's full-text terms that hold a piece of a word (`SearchIndex.fullTextTerms`),
+  /// set by the execution context; nil, or a nil answer, leaves long-text patterns to read
+  /// every record.
+  package var fullTextTerms: ((String) throws -> [String]?)?
   private var matchers: [PatternMatcher] = []
   /// Whether value tests compile as a lookup per item (`EXISTS (... item = i.rowid ...)`)
   /// rather than as the list of items that pass (`i.rowid IN (SELECT item ...)`): set while
@@ -1104,8 +1108,8 @@ public struct SQLCompiler {
         guard let attribute = attributes.longAttributes[id] else { return false }
         return Self.canMatchLongText(pattern) || Schema.longTextAttributes.contains(attribute.name)
       }
-      guard !long.isEmpty else { return sql }
-      return "(" + sql + " OR " + (try longValuesCondition(long, pattern)) + ")"
+      guard !long.isEmpty, let longCondition = try longValuesCondition(long, pattern) else { return sql }
+      return "(" + sql + " OR " + longCondition + ")"
     }
     return sql + ")"
   }
@@ -1163,8 +1167,8 @@ public struct SQLCompiler {
   }
 
   /// Items whose long values of `attributeIDs` (marker rows in `vals`) match `pattern`,
-  /// tested on the text in the record.
-  private mutating func longValuesCondition(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment {
+  /// tested on the text in the record; nil when the full-text index shows that none can.
+  private mutating func longValuesCondition(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment? {
     matchers.append(try PatternMatcher(pattern))
     let slot = SQLValue.integer(Int64(matchers.count - 1))
     var tests: [Fragment] = []
@@ -1180,13 +1184,51 @@ public struct SQLCompiler {
     let columns = attributeIDs.compactMap { attributes.longTextColumns[$0] }
     let words = Self.wordsEveryMatchHolds(pattern)
     // Every attribute's text must be in the full-text index for its words to be a filter.
-    if !words.isEmpty, columns.count == attributeIDs.count {
-      let names = Set(columns).sorted().map { Schema.ftsColumns[$0] }
-      let search = TextSearch(terms: words, requireAll: true, columns: names)
-      return Fragment("i.rowid IN (SELECT v.item FROM (SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE ",
-                      [.text(Self.matchExpression(search))]) + test + ")"
+    guard columns.count == attributeIDs.count else {
+      return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
     }
-    return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
+    let names = Set(columns).sorted().map { Schema.ftsColumns[$0] }
+    var search: TextSearch?
+    if !words.isEmpty {
+      search = TextSearch(terms: words, requireAll: true, columns: names)
+    } else if let terms = try termsHoldingAPiece(of: pattern) {
+      // No term holds the piece: no text matches.
+      guard !terms.isEmpty else { return nil }
+      search = TextSearch(terms: terms.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false, columns: names)
+    }
+    guard let search else {
+      return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
+    }
+    return Fragment("i.rowid IN (SELECT v.item FROM (SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE ",
+                    [.text(Self.matchExpression(search))]) + test + ")"
+  }
+
+  /// The most terms a piece of a word may find in the vocabulary and still narrow a long-text
+  /// pattern: an OR of more costs FTS5 about what reading the records costs.
+  static let pieceTermLimit = 500
+
+  /// The full-text terms of which a text that `pattern` matches holds at least one: those
+  /// containing one of its pieces (`"*rederi*"` finds `frederic`, `frederick`, `alfrederico`),
+  /// the piece that finds fewest; nil when no piece narrows (pieces shorter than three
+  /// characters, too many terms, or no vocabulary to read).
+  ///
+  /// A piece is a run of ASCII letters and digits in `requiredFoldedRuns`: the folded text holds
+  /// it, and the tokenizer cuts words only at characters that are not letters or digits (an
+  /// apostrophe it drops only joins them), so one word's folded token holds it, unless the word
+  /// was longer than the longest token: `fullTextTerms` adds every term that may have been cut.
+  private func termsHoldingAPiece(of pattern: MatchPattern) throws(QueryRuntimeError) -> [String]? {
+    guard let fullTextTerms else { return nil }
+    let pieces = Self.requiredFoldedRuns(pattern)
+      .flatMap { $0.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) }
+      .filter { $0.count >= 3 }
+      .sorted { $0.count > $1.count }
+    var best: [String]?
+    for piece in pieces.prefix(3) {
+      let terms: [String]?
+      do { terms = try fullTextTerms(String(piece)) } catch { throw QueryRuntimeError("reading the full-text terms: \(error)") }
+      if let terms, terms.count <= Self.pieceTermLimit, terms.count < best?.count ?? Int.max { best = terms }
+    }
+    return best
   }
 
   /// The words (ASCII letters and digits) that every value matching `pattern` holds, as

@@ -134,6 +134,32 @@ extension SearchIndex {
     }
   }
 
+  /// The full-text terms of this index that contain `piece` (folded ASCII letters and
+  /// digits), with every term long enough to have been cut at `TextAnalyzer.maxTokenBytes`
+  /// (the piece may lie in the part cut off), stems left out; each is one term when quoted in
+  /// an FTS5 query. Nil when the ranked index, whose lexicon lists the terms, is not current
+  /// for the generation `connection` reads, when a listed term would not be one term in a query,
+  /// or when more than `limit` terms are listed.
+  package func fullTextTerms(containing piece: String, limit: Int, in connection: Connection) throws -> [String]? {
+    guard indexID >= 0, try RankedReader(store: RankedStore(db: connection, indexID: indexID), cache: rankedCache).snapshot() != nil
+    else { return nil }
+    let statement = try connection.cachedStatement(
+      "SELECT term FROM rk_terms WHERE indexId = ? AND (instr(term, ?) > 0 OR length(CAST(term AS BLOB)) > ?)")
+    try statement.bind(int: indexID, at: 1)
+    try statement.bind(text: piece, at: 2)
+    // A cut ends at a scalar boundary: up to three bytes short of the limit.
+    try statement.bind(int: Int64(TextAnalyzer.maxTokenBytes - 4), at: 3)
+    defer { statement.reset() }
+    var terms: [String] = []
+    while try statement.step() {
+      guard let term = statement.string(0) else { continue }
+      if term.utf8.first == TextAnalyzer.stemMarker { continue }
+      guard terms.count < limit, RankedAnalysis.queryTerms(of: term) == [term] else { return nil }
+      terms.append(term)
+    }
+    return terms
+  }
+
   /// The ranked statistics (N, average field lengths, tombstones) as a reader sees them,
   /// nil when the ranked index is unavailable.
   package func rankedStatistics(in connection: Connection) throws -> RankedStatistics? {
