@@ -1188,19 +1188,22 @@ public struct SQLCompiler {
       return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
     }
     let names = Set(columns).sorted().map { Schema.ftsColumns[$0] }
-    var search: TextSearch?
-    if !words.isEmpty {
-      search = TextSearch(terms: words, requireAll: true, columns: names)
-    } else if let terms = try termsHoldingAPiece(of: pattern) {
+    // The words, and one of the terms that hold a piece of a word (`"*review budg*"`: `budg*`
+    // and a term holding `review`).
+    var parts: [String] = []
+    if !words.isEmpty { parts.append(Self.matchExpression(TextSearch(terms: words, requireAll: true))) }
+    // A whole word narrows enough: the vocabulary is read only without one.
+    if !words.contains(where: { !$0.isPrefix }), let terms = try termsHoldingAPiece(of: pattern) {
       // No term holds the piece: no text matches.
       guard !terms.isEmpty else { return nil }
-      search = TextSearch(terms: terms.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false, columns: names)
+      parts.append("(" + Self.matchExpression(TextSearch(terms: terms.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false)) + ")")
     }
-    guard let search else {
+    guard !parts.isEmpty else {
       return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
     }
+    let match = "{\(names.joined(separator: " "))} : (\(parts.joined(separator: " AND ")))"
     return Fragment("i.rowid IN (SELECT v.item FROM (SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE ",
-                    [.text(Self.matchExpression(search))]) + test + ")"
+                    [.text(match)]) + test + ")"
   }
 
   /// The most terms a piece of a word may find in the vocabulary and still narrow a long-text
