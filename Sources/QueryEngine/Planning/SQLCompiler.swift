@@ -1207,7 +1207,8 @@ public struct SQLCompiler {
   }
 
   /// The most terms a piece of a word may find in the vocabulary and still narrow a long-text
-  /// pattern: an OR of more costs FTS5 about what reading the records costs.
+  /// pattern (beside the terms that may have been cut, `SearchIndex.cutTermLimit`): an OR of
+  /// more costs FTS5 about what reading the records costs.
   static let pieceTermLimit = 500
 
   /// The full-text terms of which a text that `pattern` matches holds at least one: those
@@ -1229,7 +1230,7 @@ public struct SQLCompiler {
     for piece in pieces.prefix(3) {
       let terms: [String]?
       do { terms = try fullTextTerms(String(piece)) } catch { throw QueryRuntimeError("reading the full-text terms: \(error)") }
-      if let terms, terms.count <= Self.pieceTermLimit, terms.count < best?.count ?? Int.max { best = terms }
+      if let terms, terms.count < best?.count ?? Int.max { best = terms }
     }
     return best
   }

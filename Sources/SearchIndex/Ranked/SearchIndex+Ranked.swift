@@ -139,7 +139,7 @@ extension SearchIndex {
   /// (the piece may lie in the part cut off), stems left out; each is one term when quoted in
   /// an FTS5 query. Nil when the ranked index, whose lexicon lists the terms, is not current
   /// for the generation `connection` reads, when a listed term would not be one term in a query,
-  /// or when more than `limit` terms are listed.
+  /// or when more than `limit` terms hold the piece or more than `cutTermLimit` may have been cut.
   package func fullTextTerms(containing piece: String, limit: Int, in connection: Connection) throws -> [String]? {
     guard indexID >= 0, try RankedReader(store: RankedStore(db: connection, indexID: indexID), cache: rankedCache).snapshot() != nil
     else { return nil }
@@ -151,14 +151,21 @@ extension SearchIndex {
     try statement.bind(int: Int64(TextAnalyzer.maxTokenBytes - 4), at: 3)
     defer { statement.reset() }
     var terms: [String] = []
+    var (holding, cut) = (0, 0)
     while try statement.step() {
       guard let term = statement.string(0) else { continue }
       if term.utf8.first == TextAnalyzer.stemMarker { continue }
-      guard terms.count < limit, RankedAnalysis.queryTerms(of: term) == [term] else { return nil }
+      if term.contains(piece) { holding += 1 } else { cut += 1 }
+      guard holding <= limit, cut <= Self.cutTermLimit, RankedAnalysis.queryTerms(of: term) == [term] else { return nil }
       terms.append(term)
     }
     return terms
   }
+
+  /// The most terms that may have been cut at the longest token `fullTextTerms` lists: a
+  /// collection of documentation has thousands (hashes, encoded data, long paths), each in few
+  /// documents; past this many, reading every record costs less than asking FTS5 for them.
+  package static let cutTermLimit = 20_000
 
   /// The ranked statistics (N, average field lengths, tombstones) as a reader sees them,
   /// nil when the ranked index is unavailable.
