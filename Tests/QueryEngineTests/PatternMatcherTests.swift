@@ -1,6 +1,7 @@
 import SearchlightTestSupport
 import Testing
 @testable import QueryEngine
+import SearchIndex
 
 @Suite struct PatternMatcherTests {
   func matcher(_ text: String, _ modifiers: String = "", form: StringLiteral.Form = .doubleQuoted) throws -> PatternMatcher {
@@ -32,6 +33,62 @@ import Testing
     // A title that can match does, well inside the limit.
     #expect(regex.matches("aaaaaaac") == (matched: true, limitExceeded: false))
     #expect(try !matches("*a*a*a*a*a*a*a*c", title))
+  }
+
+  /// Literals between `*` are found one after the other: one regex with `.*` between them
+  /// backtracked once per character, and a document of a few hundred kilobytes ran into the
+  /// match limit and read as no match (`*Format:*` missed Debian's 2 MB copyright files).
+  @Test func wildcardsAroundLiteralsMatchALongDocument() throws {
+    let value = "Format: https://www.debian.org/doc/\nUpstream-Name: Boost\n"
+      + String(repeating: "Files: *.o\n", count: 100_000) + "License: BSL-1.0\n"
+    #expect(value.utf8.count > 1_000_000)
+    #expect(try matches("*Format:*", value))
+    #expect(try matches("*format:*", "c", value))
+    #expect(try matches("*Upstream-Name*BSL*", value))
+    #expect(try matches("Format:*BSL-1.0", value))
+    #expect(try matches("*BSL-1.0", value), "the end is before a final newline, as `$` has it")
+    #expect(try matches("*débian*", "d", value))
+    #expect(try !matches("*Upstream-Name*Format:*", value))
+    #expect(try !matches("*nowhere*", value))
+    #expect(try !matches("Upstream*", value))
+  }
+
+  /// The glob form answers as the one regex did, wherever that regex stays inside its limits:
+  /// random patterns of literals and `*` over random values, with every modifier set.
+  @Test func literalsBetweenWildcardsMatchAsOneRegexDid() throws {
+    var generator = SplitMix64(seed: 27)
+    let alphabet = Array("aAbBkK\u{212A}éE\u{301}. \n")
+    func text(_ count: Int) -> String {
+      String((0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+    }
+    for _ in 0..<4_000 {
+      var patternText = ""
+      for _ in 0..<(1 + Int(generator.next() % 4)) {
+        patternText += generator.next() % 2 == 0 ? "*" : text(1 + Int(generator.next() % 3))
+      }
+      if !patternText.contains("*") { patternText = "*" + patternText }
+      for modifiers in ["", "c", "d", "cd"] {
+        let pattern = MatchPattern(literal: StringLiteral(text: patternText, form: .doubleQuoted), modifiers: Set(modifiers))
+        // A literal then `*` is a prefix, compared as Swift strings (canonical equivalence).
+        if pattern.pieces.count == 2, case .literal = pattern.pieces[0] { continue }
+        var regex = "^(?:"
+        for piece in pattern.pieces {
+          switch piece {
+          case .literal(let literal): regex += Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(literal) : literal)
+          case .anyRun: regex += ".*"
+          case .anyCharacter: regex += "."
+          }
+        }
+        let oneRegex = try Regex(regex + ")$", caseless: pattern.caseInsensitive)
+        let matcher = try PatternMatcher(pattern)
+        for _ in 0..<5 {
+          let value = text(Int(generator.next() % 12))
+          let expected = oneRegex.matches(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(value) : value)
+          #expect(!expected.limitExceeded)
+          #expect(matcher.matches(value) == expected.matched, "\(patternText) \(modifiers) \(value.debugDescription)")
+        }
+      }
+    }
   }
 
   // MARK: Words

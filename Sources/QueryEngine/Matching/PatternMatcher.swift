@@ -16,6 +16,8 @@ public final class PatternMatcher: Sendable {
     case prefix(String)
     /// Whole value matched by a regex.
     case regex(Regex)
+    /// Whole value matched by literals between `*` wildcards, found one after the other.
+    case glob(Glob)
     /// A run of consecutive words, each matched by one word pattern.
     case words([WordPattern])
   }
@@ -26,10 +28,40 @@ public final class PatternMatcher: Sendable {
     case regex(Regex)
   }
 
+  /// Literals with `*` between them (`"*Format:*Boost*"`), each its own regex: the first
+  /// matched at the start unless the pattern starts with `*`, the last at the end unless it
+  /// ends with `*`, the rest each at its first place after the one before (for literals the
+  /// earliest match is always the one to take). One regex with `.*` between the literals
+  /// would backtrack once per character of the value, and a document of a few hundred
+  /// kilobytes ran into PCRE2's match limit and read as no match.
+  struct Glob {
+    var head: Regex?
+    var middle: [Regex] = []
+    var tail: Regex?
+
+    func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+      var position = 0
+      if let head {
+        guard let found = head.firstMatch(in: subject, from: 0, anchored: true) else { return false }
+        position = found.upperBound
+      }
+      for literal in middle {
+        guard let found = literal.firstMatch(in: subject, from: position, anchored: false) else { return false }
+        position = found.upperBound
+      }
+      guard let tail else { return true }
+      return tail.firstMatch(in: subject, from: position, anchored: false) != nil
+    }
+  }
+
   public init(_ pattern: MatchPattern) throws(QueryRuntimeError) {
     self.pattern = pattern
     if pattern.isWholeValue {
-      self.form = try Self.wholeValueForm(pattern.pieces, pattern)
+      if let glob = try Self.glob(pattern) {
+        self.form = glob
+      } else {
+        self.form = try Self.wholeValueForm(pattern.pieces, pattern)
+      }
     } else {
       var words: [WordPattern] = []
       for piecesOfWord in Self.splitIntoWords(pattern.pieces) {
@@ -37,11 +69,32 @@ public final class PatternMatcher: Sendable {
         case .equal(let text): words.append(.equal(text))
         case .prefix(let text): words.append(.prefix(text))
         case .regex(let regex): words.append(.regex(regex))
-        case .words: break
+        case .words, .glob: break
         }
       }
       self.form = .words(words)
     }
+  }
+
+  /// The glob form of a whole-value pattern of literals and `*` that equality or a prefix
+  /// does not already decide; nil for other patterns.
+  private static func glob(_ pattern: MatchPattern) throws(QueryRuntimeError) -> Form? {
+    let pieces = pattern.pieces
+    guard pieces.contains(.anyRun), !pieces.contains(.anyCharacter) else { return nil }
+    if pieces.count == 2, case .literal = pieces[0], pieces[1] == .anyRun { return nil }
+    var literals: [Regex] = []
+    for case .literal(let text) in pieces where !text.isEmpty {
+      literals.append(try Regex("(?:" + Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(text) : text) + ")", caseless: pattern.caseInsensitive))
+    }
+    var glob = Glob()
+    if case .literal(let text) = pieces.first, !text.isEmpty { glob.head = literals.removeFirst() }
+    if case .literal(let text) = pieces.last, !text.isEmpty, !literals.isEmpty {
+      literals.removeLast()
+      guard case .literal(let last) = pieces.last else { return nil }
+      glob.tail = try Regex("(?:" + Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(last) : last) + ")$", caseless: pattern.caseInsensitive)
+    }
+    glob.middle = literals
+    return .glob(glob)
   }
 
   private static func wholeValueForm(_ pieces: [MatchPattern.Piece], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Form {
@@ -78,6 +131,9 @@ public final class PatternMatcher: Sendable {
     case .prefix(let text): return Self.prepare(value, pattern).hasPrefix(text)
     case .regex(let regex):
       return regex.matches(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(value) : value).matched
+    case .glob(let glob):
+      var subject = pattern.diacriticInsensitive ? TextFolding.stripDiacritics(value) : value
+      return subject.withUTF8 { glob.matches($0) }
     case .words(let wordPatterns):
       guard !wordPatterns.isEmpty else { return false }
       let words = Self.words(of: value, splitCamelCase: pattern.wordBased)

@@ -58,6 +58,18 @@ final class Regex: @unchecked Sendable {
     return (false, false)
   }
 
+  /// The first match in `subject` that starts at or after the byte offset `start` (only at
+  /// `start` when `anchored`), as byte offsets; nil when there is none or the work limits cut
+  /// the search off (a literal, the only pattern `PatternMatcher` searches this way, never
+  /// backtracks).
+  func firstMatch(in subject: UnsafeBufferPointer<UInt8>, from start: Int, anchored: Bool) -> Range<Int>? {
+    guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
+    defer { pcre2_match_data_free_8(data) }
+    let rc = pcre2_match_8(code, subject.baseAddress, subject.count, start, anchored ? UInt32(PCRE2_ANCHORED) : 0, data, matchContext)
+    guard rc >= 0, let vector = pcre2_get_ovector_pointer_8(data) else { return nil }
+    return vector[0]..<vector[1]
+  }
+
   /// `text` with every regex metacharacter escaped.
   static func escape(_ text: String) -> String {
     var out = ""
