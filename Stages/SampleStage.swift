@@ -1,4 +1,5 @@
 import QueryEngine
+import SearchIndex
 
 /// A reproducible random sample, optionally stratified by an attribute.
 public struct SampleStage: StageDefinition {
@@ -45,18 +46,6 @@ public struct SampleStage: StageDefinition {
     return Bound(count: count, seed: seed, stratum: stratum, outputType: input)
   }
 
-  /// SplitMix64: a small, fast generator whose sequence depends only on the seed.
-  struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   struct Bound: BoundStage {
     let count: Int
     let seed: UInt64
@@ -75,7 +64,8 @@ public struct SampleStage: StageDefinition {
     var readsOnlyPositions: Bool { stratum == nil }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
-      var generator = SeededGenerator(state: seed)
+      // SplitMix64: the sequence depends only on the seed.
+      var generator = SplitMix64(seed: seed)
       let items = input.resultItems
       guard count < items.count else { return input }
       guard let stratum else {
@@ -97,7 +87,7 @@ public struct SampleStage: StageDefinition {
     }
 
     /// `n` items chosen uniformly, kept in their input order.
-    static func pick(_ items: [ResultItem], _ n: Int, _ generator: inout SeededGenerator) -> [ResultItem] {
+    static func pick(_ items: [ResultItem], _ n: Int, _ generator: inout SplitMix64) -> [ResultItem] {
       var indices = Array(items.indices)
       for i in 0..<min(n, indices.count) {
         let j = i + Int(generator.next() % UInt64(indices.count - i))
