@@ -82,19 +82,23 @@ public final class PatternMatcher: Sendable {
     let pieces = pattern.pieces
     guard pieces.contains(.anyRun), !pieces.contains(.anyCharacter) else { return nil }
     if pieces.count == 2, case .literal = pieces[0], pieces[1] == .anyRun { return nil }
-    var literals: [Regex] = []
-    for case .literal(let text) in pieces where !text.isEmpty {
-      literals.append(try Regex("(?:" + Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(text) : text) + ")", caseless: pattern.caseInsensitive))
+    func regex(_ text: String, atEnd: Bool = false) throws(QueryRuntimeError) -> Regex {
+      try Regex("(?:" + literalRegex(text, pattern) + ")" + (atEnd ? "$" : ""), caseless: pattern.caseInsensitive)
+    }
+    // Wildcards never stand side by side (`MatchPattern` merges them): literals alternate with them.
+    var texts = pieces.compactMap { piece -> String? in
+      if case .literal(let text) = piece { text } else { nil }
     }
     var glob = Glob()
-    if case .literal(let text) = pieces.first, !text.isEmpty { glob.head = literals.removeFirst() }
-    if case .literal(let text) = pieces.last, !text.isEmpty, !literals.isEmpty {
-      literals.removeLast()
-      guard case .literal(let last) = pieces.last else { return nil }
-      glob.tail = try Regex("(?:" + Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(last) : last) + ")$", caseless: pattern.caseInsensitive)
-    }
-    glob.middle = literals
+    if case .literal = pieces.first { glob.head = try regex(texts.removeFirst()) }
+    if case .literal = pieces.last, let last = texts.popLast() { glob.tail = try regex(last, atEnd: true) }
+    for text in texts { glob.middle.append(try regex(text)) }
     return .glob(glob)
+  }
+
+  /// A literal of `pattern` as regex text: escaped, without diacritics for `d`.
+  private static func literalRegex(_ text: String, _ pattern: MatchPattern) -> String {
+    Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(text) : text)
   }
 
   private static func wholeValueForm(_ pieces: [MatchPattern.Piece], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Form {
@@ -105,7 +109,7 @@ public final class PatternMatcher: Sendable {
     var regex = "^(?:"
     for piece in pieces {
       switch piece {
-      case .literal(let text): regex += Regex.escape(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(text) : text)
+      case .literal(let text): regex += literalRegex(text, pattern)
       case .anyRun: regex += ".*"
       case .anyCharacter: regex += "."
       }

@@ -1183,24 +1183,23 @@ public struct SQLCompiler {
     // descriptions for one exact description, 150 ms).
     let columns = attributeIDs.compactMap { attributes.longTextColumns[$0] }
     let words = Self.wordsEveryMatchHolds(pattern)
-    // Every attribute's text must be in the full-text index for its words to be a filter.
-    guard columns.count == attributeIDs.count else {
-      return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
-    }
-    let names = Set(columns).sorted().map { Schema.ftsColumns[$0] }
     // The words, and one of the terms that hold a piece of a word (`"*review budg*"`: `budg*`
-    // and a term holding `review`).
+    // and a term holding `review`). Every attribute's text must be in the full-text index for
+    // them to be a filter.
     var parts: [String] = []
-    if !words.isEmpty { parts.append(Self.matchExpression(TextSearch(terms: words, requireAll: true))) }
-    // A whole word narrows enough: the vocabulary is read only without one.
-    if !words.contains(where: { !$0.isPrefix }), let terms = try termsHoldingAPiece(of: pattern) {
-      // No term holds the piece: no text matches.
-      guard !terms.isEmpty else { return nil }
-      parts.append("(" + Self.matchExpression(TextSearch(terms: terms.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false)) + ")")
+    if columns.count == attributeIDs.count {
+      if !words.isEmpty { parts.append(Self.matchExpression(TextSearch(terms: words, requireAll: true))) }
+      // A whole word narrows enough: the vocabulary is read only without one.
+      if !words.contains(where: { !$0.isPrefix }), let terms = try termsHoldingAPiece(of: pattern) {
+        // No term holds the piece: no text matches.
+        guard !terms.isEmpty else { return nil }
+        parts.append("(" + Self.matchExpression(TextSearch(terms: terms.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false)) + ")")
+      }
     }
     guard !parts.isEmpty else {
       return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
     }
+    let names = Set(columns).sorted().map { Schema.ftsColumns[$0] }
     let match = "{\(names.joined(separator: " "))} : (\(parts.joined(separator: " AND ")))"
     return Fragment("i.rowid IN (SELECT v.item FROM (SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE ",
                     [.text(match)]) + test + ")"

@@ -70,14 +70,14 @@ extension SearchIndex {
     return value
   }
 
-  /// `compute()` read once per index generation and access scope (under `key`), for the
-  /// clock times at which the scope's expiry hides the same items as at `scope.now`.
   /// The cache key of `key` read for `scope` (`cachedForScope`).
   private static func scopedKey(_ key: String, scope: AccessScope) -> String { key + "|" + summaryKey(scope) }
 
   /// The key of the catalogue a scope sees (`queryVisibleCatalog`, `lastQueryCatalog`).
   private static let visibleCatalogKey = "visible-catalog"
 
+  /// `compute()` read once per index generation and access scope (under `key`), for the
+  /// clock times at which the scope's expiry hides the same items as at `scope.now`.
   package func cachedForScope<T: Sendable>(
     _ key: String, scope: AccessScope, generation: Int64, in db: Connection, _ compute: () throws -> T
   ) throws -> T {
