@@ -43,11 +43,13 @@ public struct SelectStage: StageDefinition {
       which = .nth(n)
     case ("max-by", 2), ("min-by", 2):
       var keyName = clause[1].identifierName ?? ""
-      // A table column may be named by a string: select max-by "avg(distance)".
-      if case .string(let literal) = clause[1].kind, input == .table { keyName = literal.text }
       var key: BoundExpression?
-      // `count` picks the largest group, or a table's count column.
-      if !(keyName == "count" && (input == .groupedItems || input == .table)) && input != .table {
+      if input == .table {
+        // A column: `count`, `"avg(distance)"` or `avg(distance)`.
+        guard let column = context.tableColumn(clause[1], purpose: "'\(word)' on a table") else { return nil }
+        keyName = column
+      } else if !(keyName == "count" && input == .groupedItems) {
+        // `count` picks the largest group.
         guard let (bound, _) = context.bindValue(clause[1]) else { return nil }
         key = bound
       }
@@ -65,7 +67,6 @@ public struct SelectStage: StageDefinition {
       default: output = .items
       }
     }
-    if input == .table, case .maxBy(_, let column) = which, column.isEmpty { return nil }
     return Bound(which: which, outputType: output)
   }
 
@@ -122,9 +123,7 @@ public struct SelectStage: StageDefinition {
       case .last: return table.rows.last
       case .nth(let n): return n <= table.rows.count ? table.rows[n - 1] : nil
       case .maxBy(_, let column), .minBy(_, let column):
-        guard let index = table.columns.firstIndex(of: column) else {
-          throw QueryRuntimeError("the table has no column '\(column)'; columns are \(table.columns.joined(separator: ", "))")
-        }
+        let index = try table.columnIndex(of: column)
         let isMax: Bool = if case .maxBy = which { true } else { false }
         return table.rows.filter { $0[index].number != nil }.max { a, b in
           isMax ? a[index].number! < b[index].number! : a[index].number! > b[index].number!

@@ -17,14 +17,12 @@ public struct TableStage: StageDefinition {
       // Keep chosen columns of a table: table count, stateOrProvince.
       var names: [String] = []
       for clause in clauses {
-        guard clause.count == 1 else { return nil }
-        switch clause[0].kind {
-        case .identifier(let name): names.append(name)
-        case .string(let literal): names.append(literal.text)
-        default:
-          context.report(Diagnostic("stage.usage", "after a table, 'table' takes column names", at: clause[0].span))
+        guard clause.count == 1 else {
+          context.report(Diagnostic("stage.usage", "expected ',' between columns", at: clause[1].span))
           return nil
         }
+        guard let name = context.tableColumn(clause[0], purpose: "'table' after a table") else { return nil }
+        names.append(name)
       }
       guard !names.isEmpty else {
         context.report(Diagnostic("stage.usage", "'table' needs at least one column", at: call.nameSpan))
@@ -84,13 +82,7 @@ public struct TableStage: StageDefinition {
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       guard case .table(let table) = input else { return input }
-      var indexes: [Int] = []
-      for name in names {
-        guard let index = table.columns.firstIndex(of: name) else {
-          throw QueryRuntimeError("the table has no column '\(name)'; its columns are \(table.columns.joined(separator: ", "))")
-        }
-        indexes.append(index)
-      }
+      let indexes = try names.map { try table.columnIndex(of: $0) }
       return .table(Table(columns: indexes.map { table.columns[$0] }, rows: table.rows.map { row in indexes.map { row[$0] } }))
     }
   }

@@ -67,7 +67,7 @@ import Testing
   @Test func errorsAreQueryErrors() throws {
     let result = try runOnSamples("explain", ["--", "search * | count | sort title"])
     #expect(result.status == 65)
-    #expect(result.stderr.hasPrefix("error: 'sort' needs items or scoredItems; 'count' produces count\n --> query:1:20\n"))
+    #expect(result.stderr.hasPrefix("error: 'sort' needs items or scoredItems or table; 'count' produces count\n --> query:1:20\n"))
     let unknown = try runOnSamples("explain", ["--", "titel == 1"])
     #expect(unknown.status == 65)
     #expect(unknown.stderr.hasSuffix("help: did you mean 'title'?\n"))
@@ -105,7 +105,7 @@ import Testing
       let result = try workspace.run("stages")
       #expect(result.status == 0)
       for name in Self.names { #expect(result.stdout.contains("\n\(name)    ") || result.stdout.hasPrefix("\(name)    "), "\(name)") }
-      #expect(result.stdout.contains("sort    items -> items; scoredItems -> scoredItems\n  Order items by one or more keys"))
+      #expect(result.stdout.contains("sort    items -> items; scoredItems -> scoredItems; table -> table\n  Order items (or a table's rows) by one or more keys"))
     }
   }
 
@@ -113,8 +113,8 @@ import Testing
     try Workspace.with { workspace in
       let result = try workspace.run("stages", "sort")
       #expect(result.status == 0)
-      #expect(result.stdout.hasPrefix("sort    items -> items; scoredItems -> scoredItems\n"))
-      #expect(result.stdout.contains("  usage: sort KEY [asc|desc], ...\n"))
+      #expect(result.stdout.hasPrefix("sort    items -> items; scoredItems -> scoredItems; table -> table\n"))
+      #expect(result.stdout.contains("  usage: sort [by] KEY [asc|desc], ...\n"))
       let typo = try workspace.run("stages", "srot")
       #expect(typo.status == 65)
       #expect(typo.stderr.hasPrefix("error: unknown stage 'srot'; did you mean 'sort'?\n"))

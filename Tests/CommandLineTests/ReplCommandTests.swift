@@ -92,8 +92,8 @@ import Testing
       }
       let stage = try workspace.repl(".help sort\n.help .format\n")
       #expect(stage.status == 0)
-      #expect(stage.stdout.hasPrefix("sort    items -> items; scoredItems -> scoredItems\n"))
-      #expect(stage.stdout.contains("  usage: sort KEY [asc|desc], ...\n"))
+      #expect(stage.stdout.hasPrefix("sort    items -> items; scoredItems -> scoredItems; table -> table\n"))
+      #expect(stage.stdout.contains("  usage: sort [by] KEY [asc|desc], ...\n"))
       #expect(stage.stdout.hasSuffix(".format table|json|csv\n  Print replies as aligned tables, JSON Lines or CSV\n"))
       let unknown = try workspace.repl(".help sotr\n")
       #expect(unknown.status == 65)

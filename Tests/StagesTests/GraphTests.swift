@@ -60,17 +60,17 @@ import Testing
     expectError(#"search "x" | fork (count)"#, id: "parse.fork-branches", message: "fork needs at least two branches in parentheses", column: 14,
                 help: #"write fork (count as "Matches") (top 3 | text)"#)
     expectError(#"search "x" | fork (count | sort title) (top 1)"#, id: "type.stage-input",
-                message: "'sort' needs items or scoredItems; 'count' produces count", column: 28, help: "stages that accept count: text")
+                message: "'sort' needs items or scoredItems or table; 'count' produces count", column: 28, help: "stages that accept count: text")
   }
 
   @Test func typeErrorsPointAtTheStageAndListWhatFits() throws {
     let error = try #require(failure("search * | count | sort title"))
     #expect(error.primary.id == "type.stage-input")
-    #expect(error.primary.message == "'sort' needs items or scoredItems; 'count' produces count")
+    #expect(error.primary.message == "'sort' needs items or scoredItems or table; 'count' produces count")
     #expect(error.primary.span == SourceSpan(19, 23))
     #expect(error.primary.help == "stages that accept count: text")
     #expect(DiagnosticRenderer.render(error) == """
-      error: 'sort' needs items or scoredItems; 'count' produces count
+      error: 'sort' needs items or scoredItems or table; 'count' produces count
        --> query:1:20
         |
       1 | search * | count | sort title

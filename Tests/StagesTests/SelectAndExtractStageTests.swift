@@ -48,6 +48,20 @@ import Testing
     #expect(try table("\(trails) | group by stateOrProvince | count | select nth 2").rows == [[.string("Arizona"), .number(8)]])
   }
 
+  @Test func aStatisticColumnIsNamedAsStatsWroteIt() throws {
+    let stats = "\(trails) | stats avg(distance), max(rating) by stateOrProvince"
+    let all = try table(stats)
+    let index = try #require(all.columns.firstIndex(of: "avg(distance)"))
+    let largest = try #require(all.rows.max { $0[index].number! < $1[index].number! })
+    let smallest = try #require(all.rows.min { $0[index].number! < $1[index].number! })
+    #expect(try table("\(stats) | select max-by avg(distance)").rows == [largest])
+    #expect(try table("\(stats) | select max-by avg( distance )").rows == [largest])
+    #expect(try table(#"\#(stats) | select max-by "avg(distance)""#).rows == [largest])
+    #expect(try table("\(stats) | select min-by avg(distance)").rows == [smallest])
+    expectError("\(stats) | select max-by 3", id: "stage.expected-column",
+                message: "'max-by' on a table needs a column of the table, such as count or avg(distance)", column: 107)
+  }
+
   @Test func aMissingTableColumnIsARuntimeError() throws {
     let error = #expect(throws: QueryError.self) { try data("\(trails) | group by stateOrProvince | count | select max-by rating") }
     #expect(error?.underlying is QueryRuntimeError)

@@ -48,19 +48,58 @@ import Testing
     #expect(try ids("search * | score rating | sort score", in: Self.index.index) == ["c", "e", "a", "d", "b"])
   }
 
+  @Test func byBeforeTheKeysReadsAsWithout() throws {
+    #expect(try sorted("by rating desc") == sorted("rating desc"))
+    #expect(try sorted("by title, rating") == sorted("title, rating"))
+    // A lone `by` (or `by desc`) names an attribute.
+    expectError("search * | sort by", id: "name.unknown-attribute", message: "unknown attribute 'by'", column: 17)
+    expectError("search * | sort by desc", id: "name.unknown-attribute", message: "unknown attribute 'by'", column: 17)
+  }
+
+  @Test func aTableSortsByItsColumns() throws {
+    let trails = #"search domainIdentifier == "trails""#
+    let stats = try table("\(trails) | stats avg(distance), count() by stateOrProvince")
+    let average = try #require(stats.columns.firstIndex(of: "avg(distance)"))
+    let byAverage = stats.rows.sorted { $0[average].number! > $1[average].number! }
+    #expect(try table("\(trails) | stats avg(distance), count() by stateOrProvince | sort avg(distance) desc").rows == byAverage)
+    #expect(try table(#"\#(trails) | stats avg(distance), count() by stateOrProvince | sort by "avg(distance)" desc"#).rows == byAverage)
+    #expect(try table("\(trails) | stats avg(distance), count() by stateOrProvince | sort avg(distance)").rows == byAverage.reversed())
+    // Ties keep the table's order (keys ascending); a second key breaks them.
+    let counts = try table("\(trails) | group by stateOrProvince | count")
+    let stable = counts.rows.enumerated().sorted { a, b in
+      a.element[1].number! != b.element[1].number! ? a.element[1].number! < b.element[1].number! : a.offset < b.offset
+    }.map(\.element)
+    #expect(try table("\(trails) | group by stateOrProvince | count | sort count").rows == stable)
+    let names = try table("\(trails) | group by stateOrProvince | count | sort count, stateOrProvince desc").rows
+    #expect(names.map { $0[1] } == stable.map { $0[1] })
+    for (a, b) in zip(names, names.dropFirst()) where a[1] == b[1] {
+      #expect(!SortStage.Bound.less(a[0], b[0]), "\(a) before \(b)")
+    }
+    #expect(try table("\(trails) | group by stateOrProvince | count | sort count desc | limit 1").rows == [[.string("California"), .number(12)]])
+  }
+
+  @Test func aTableSortOnAMissingColumnIsARuntimeError() throws {
+    let error = #expect(throws: QueryError.self) {
+      try data(#"search domainIdentifier == "trails" | stats avg(distance) by stateOrProvince | sort max(distance)"#, in: sampleIndex.index)
+    }
+    #expect((error?.underlying as? QueryRuntimeError)?.message == "the table has no column 'max(distance)'; columns are stateOrProvince, avg(distance)")
+    expectError("search * | group by title | count | sort 3", id: "stage.expected-column",
+                message: "sorting a table needs a column of the table, such as count or avg(distance)", column: 42)
+  }
+
   @Test func emptyInput() throws {
     #expect(try data("search false | sort rating", in: Self.index.index) == .items([]))
   }
 
   @Test func typeErrors() {
     expectError("search * | sort rating up", id: "stage.usage", message: "expected asc or desc after the sort key", column: 24,
-                help: "write sort KEY [asc|desc], ...")
+                help: "write sort [by] KEY [asc|desc], ...")
     expectError("search * | sort rating > 3", id: "type.sort-key", message: "cannot sort by a condition", column: 17)
-    expectError("search * | sort", id: "stage.usage", message: "'sort' needs at least one key", column: 12, help: "write sort KEY [asc|desc], ...")
-    expectError("search * | count | sort title", id: "type.stage-input", message: "'sort' needs items or scoredItems; 'count' produces count",
+    expectError("search * | sort", id: "stage.usage", message: "'sort' needs at least one key", column: 12, help: "write sort [by] KEY [asc|desc], ...")
+    expectError("search * | count | sort title", id: "type.stage-input", message: "'sort' needs items or scoredItems or table; 'count' produces count",
                 column: 20, help: "stages that accept count: text")
     expectError("search * | group by title | sort title", id: "type.stage-input",
-                message: "'sort' needs items or scoredItems; 'group' produces groupedItems", column: 29,
+                message: "'sort' needs items or scoredItems or table; 'group' produces groupedItems", column: 29,
                 help: "stages that accept groupedItems: count, extract, limit, select, table, text")
   }
 }

@@ -81,7 +81,7 @@ import Testing
 
   @Test func stagesAcceptingAType() {
     #expect(standardRegistry.stages(accepting: .count) == ["text"])
-    #expect(standardRegistry.stages(accepting: .table) == ["limit", "select", "table", "text"])
+    #expect(standardRegistry.stages(accepting: .table) == ["limit", "select", "sort", "table", "text"])
     #expect(standardRegistry.stages(accepting: .groupedItems) == ["count", "extract", "limit", "select", "table", "text"])
     #expect(standardRegistry.stages(accepting: .items).contains("where"))
   }

@@ -111,7 +111,7 @@ import Testing
     expectError("search * | stats", id: "stage.usage", message: "'stats' needs at least one function", column: 12,
                 help: "write stats FUNCTION(ATTRIBUTE), ... [by ATTRIBUTE]")
     expectError("search * | stats avg(rating) | sort rating", id: "type.stage-input",
-                message: "'sort' needs items or scoredItems; 'stats' produces statistic", column: 32, help: "stages that accept statistic: text")
+                message: "'sort' needs items or scoredItems or table; 'stats' produces statistic", column: 32, help: "stages that accept statistic: text")
     expectError("search * | stats avg(rating) by nosuch", id: "name.unknown-attribute", message: "unknown attribute 'nosuch'", column: 33)
   }
 }

@@ -85,6 +85,18 @@ public struct Table: Sendable, Hashable {
   }
 }
 
+extension Table {
+  /// The position of the column named `name` (spaces ignored, so `avg( distance )` finds
+  /// `avg(distance)`), or an error that lists the columns.
+  public func columnIndex(of name: String) throws -> Int {
+    let wanted = name.filter { !$0.isWhitespace }
+    guard let index = columns.firstIndex(where: { $0.filter { !$0.isWhitespace } == wanted }) else {
+      throw QueryRuntimeError("the table has no column '\(name)'; columns are \(columns.joined(separator: ", "))")
+    }
+    return index
+  }
+}
+
 /// One computed statistic: `avg(distance)` = 7.3.
 public struct Statistic: Sendable, Hashable {
   public var function: String

@@ -48,6 +48,22 @@ public struct StageBindingContext {
     return target
   }
 
+  /// The table column an expression names, or a diagnostic: a bare name (`count`,
+  /// `stateOrProvince`), a string (`"avg(distance)"`) or a statistic written as `stats`
+  /// wrote it (`avg(distance)`, compared without spaces). Whether the table has the column
+  /// is known only when it arrives (`Table.columnIndex(of:)`).
+  public mutating func tableColumn(_ expression: Expression, purpose: String) -> String? {
+    switch expression.kind {
+    case .identifier(let name): return name
+    case .string(let literal): return literal.text
+    case .call: return String(source.slice(expression.span).filter { !$0.isWhitespace })
+    default:
+      report(Diagnostic("stage.expected-column", "\(purpose) needs a column of the table, such as count or avg(distance)",
+                        at: expression.span))
+      return nil
+    }
+  }
+
   /// An integer literal in `range`, or a diagnostic.
   public mutating func bindInteger(_ expression: Expression, name: String, range: ClosedRange<Int>) -> Int? {
     var value: Double?
