@@ -140,7 +140,7 @@ import Testing
     let result = try runOnSamples("query", ["search * | count | sort title"])
     #expect(result.status == 65)
     #expect(result.stderr == """
-      error: 'sort' needs items or scoredItems; 'count' produces count
+      error: 'sort' needs items or scoredItems or table; 'count' produces count
        --> query:1:20
         |
       1 | search * | count | sort title

@@ -107,6 +107,63 @@ import Testing
     #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(#"["unterminated"#) }
   }
 
+  /// Strings with escapes (a document's text has one on every line) decode a run at a time:
+  /// random texts written with every escape form, or with the character itself, read back as
+  /// written, alone and as a record's member.
+  @Test func escapedStringsReadBackAsWritten() throws {
+    var generator = SplitMix64(seed: 28)
+    let pieces: [String] = ["plain words ", "\n", "\"", "\\", "/", "\u{01}", "\u{1F}", "\t", "é", "日本", "😀", "\u{7F}", "x"]
+    for round in 0..<3_000 {
+      var text = ""
+      var json = "\""
+      for _ in 0..<Int(generator.next() % 40) {
+        let piece = pieces[Int(generator.next() % UInt64(pieces.count))]
+        let repeats = round % 10 == 0 ? Int(generator.next() % 300) + 1 : 1
+        for _ in 0..<repeats {
+          text += piece
+          for scalar in piece.unicodeScalars {
+            let form = generator.next() % 3
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += form == 0 ? "\\u000a" : "\\n"
+            case "\t": json += form == 0 ? "\\u0009" : "\\t"
+            case "/": json += form == 0 ? "\\/" : "/"
+            case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value > 0xFFFF && form == 0:
+              let v = scalar.value - 0x10000
+              json += String(format: "\\u%04X\\u%04x", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF))
+            case _ where scalar.value >= 0x80 && scalar.value <= 0xFFFF && form == 0: json += String(format: "\\u%04x", scalar.value)
+            default: json.unicodeScalars.append(scalar)
+            }
+          }
+        }
+      }
+      json += "\""
+      #expect(try JSONParser.parse(json) == .string(text), "\(json)")
+      let record = "{\"skip\":\(json),\"keep\":\(json)}"
+      #expect(try JSONParser.parseObject(Array(record.utf8), keeping: { $0 == "keep" })["keep"] == .string(text), "\(json)")
+    }
+  }
+
+  /// A broken escape after many good ones is reported where it is, as a byte-by-byte reading
+  /// reports it.
+  @Test(arguments: [
+    (#"\x"#, "invalid escape '\\x'", 2), (#"\ud83d"#, "unpaired surrogate in \\u escape", 6),
+    (#"\ude00"#, "unpaired surrogate in \\u escape", 6), (#"\ud83d\u0041"#, "invalid low surrogate in \\u escape", 12),
+    (#"\u12G4"#, "invalid hex digit in \\u escape", 4), ("\u{01}", "control character in string", 0),
+  ])
+  func aBrokenEscapeAfterGoodOnesIsReportedWhereItIs(_ broken: String, _ message: String, _ offset: Int) {
+    let good = String(repeating: #"line\n\"é\" "#, count: 40)
+    let text = "\"" + good + broken + "\""
+    #expect {
+      _ = try JSONParser.parse(text)
+    } throws: { error in
+      guard let error = error as? JSONParser.SyntaxError else { return false }
+      return error.message == message && error.line == 1 && error.column == 1 + good.count + 1 + offset
+    }
+  }
+
   /// Reading a few members of a record builds only those, and they equal a whole parse's;
   /// the members passed over still have to be well formed.
   @Test func aRecordsChosenMembersEqualAWholeParses() throws {

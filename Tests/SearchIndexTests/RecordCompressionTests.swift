@@ -78,6 +78,35 @@ import Testing
     }
   }
 
+  /// `sl_member` reads one string of a record as `json_extract` of `sl_record` does, from
+  /// compressed and plain records alike: members, list elements, and NULL for a member that is
+  /// missing or not a string, an element past the list's end, or a scalar asked for an element.
+  @Test func aMemberReadsAsJSONExtractOfTheRecord() throws {
+    try withTemporaryDirectory { directory in
+      let compressed = try Self.open(directory, "compressed.db")
+      let plain = try Self.open(directory, "plain.db")
+      var items = Self.items(0..<30)
+      items[3].attributeSet["textContent"] = .string(String(repeating: "line \"quoted\" é 😀\n\t", count: 2_000))
+      try RecordDictionaryBuilder.$trainingRecords.withValue(Self.training) { try compressed.indexSearchableItems(items) }
+      try RecordDictionaryBuilder.$trainingRecords.withValue(.max) { try plain.indexSearchableItems(items) }
+      let cases: [(name: String, ord: Int64, path: String)] = [
+        ("title", -1, "$.title"), ("textContent", -1, "$.textContent"), ("keywords", 0, "$.keywords[0]"), ("keywords", 1, "$.keywords[1]"),
+        ("keywords", 2, "$.keywords[2]"), ("keywords", -1, "$.missing"), ("rating", -1, "$.missing"), ("missing", -1, "$.missing"),
+        ("title", 0, "$.missing"),
+      ]
+      for index in [compressed, plain] {
+        try index.read { db in
+          for (name, ord, path) in cases {
+            let sql = "SELECT count(*), sum(sl_member(attributes, ?, ?) IS json_extract(sl_record(attributes), ?)), count(sl_member(attributes, ?, ?)) FROM items"
+            let row = try db.rows(sql, [.text(name), .integer(ord), .text(path), .text(name), .integer(ord)]) { ($0.int64(0), $0.int64(1), $0.int64(2)) }[0]
+            #expect(row.0 == 30 && row.1 == 30, "\(name)[\(ord)] against \(path)")
+            #expect((row.2 == 0) == (path == "$.missing" || path == "$.keywords[2]"), "\(name)[\(ord)]")
+          }
+        }
+      }
+    }
+  }
+
   @Test func rewritesDeletesAndUnchangedItemsReadTheCompressedRecord() throws {
     try withTemporaryDirectory { directory in
       let index = try Self.open(directory, "index.db")

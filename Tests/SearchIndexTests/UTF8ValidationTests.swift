@@ -34,6 +34,20 @@ import Testing
     }
   }
 
+  /// Long texts take the standard library's path, short ones the package's: both agree with
+  /// `isValid`, whichever side of the length the sample falls on.
+  @Test(arguments: samples)
+  func longTextsAgreeToo(_ sample: [UInt8]) {
+    for padding in [UTF8Validation.longText - sample.count - 1, UTF8Validation.longText, 3 * UTF8Validation.longText] where padding >= 0 {
+      for bytes in [Array(repeating: UInt8(ascii: "a"), count: padding) + sample, sample + Array(repeating: UInt8(ascii: "b"), count: padding)] {
+        let valid = bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
+        let string = UTF8Validation.string(bytes, bytes.indices)
+        #expect(valid == (string != nil), "\(sample) with \(padding)")
+        #expect(string.map { Array($0.utf8) } == (valid ? bytes : nil), "\(sample) with \(padding)")
+      }
+    }
+  }
+
   @Test func aRangeIsReadAlone() {
     let bytes = Array("[é]".utf8)
     #expect(UTF8Validation.string(bytes, 1..<3) == "é")

@@ -16,7 +16,7 @@ import Testing
   static let index: TemporaryIndex = try! TemporaryIndex(items)
 
   /// The same items with every record compressed (`RecordCodec`): comparisons on long text
-  /// read the records through `sl_record`.
+  /// read the records through `sl_member`.
   static let compressed: TemporaryIndex = try! RecordDictionaryBuilder.$trainingRecords.withValue(items.count) {
     try TemporaryIndex(items)
   }
@@ -142,7 +142,7 @@ import Testing
 
     let piece = try Self.run(#"textContent == "*rederi*"cd"#, in: index)
     #expect(piece.ids == ["a", "b"])
-    #expect(piece.sql.contains { $0.contains("fts MATCH") && $0.contains("sl_record") }, "\(piece.sql)")
+    #expect(piece.sql.contains { $0.contains("fts MATCH") && $0.contains("sl_member") }, "\(piece.sql)")
     // No term holds the piece, only the words that may have been cut (items f and g hold
     // words of hundreds of letters): their records alone are read.
     let cut = try Self.run(#"textContent == "*zqxw*""#, in: index)
@@ -152,11 +152,11 @@ import Testing
     let plain = try TemporaryIndex([Self.item("p", ("textContent", .string("Nothing to see. " + Self.long)))])
     let none = try Self.run(#"textContent == "*zqxw*""#, in: plain.index)
     #expect(none.ids.isEmpty)
-    #expect(!none.sql.contains { $0.contains("sl_record") }, "\(none.sql)")
+    #expect(!none.sql.contains { $0.contains("sl_member") }, "\(none.sql)")
     #expect(try Self.run(#"textContent == "*othin*""#, in: plain.index).ids == ["p"])
     // Pieces of two letters find too many terms to narrow anything: every record is read.
     let short = try Self.run(#"textContent == "*re*"cd"#, in: index)
-    #expect(short.sql.contains { $0.contains("sl_record") && !$0.contains("fts MATCH") }, "\(short.sql)")
+    #expect(short.sql.contains { $0.contains("sl_member") && !$0.contains("fts MATCH") }, "\(short.sql)")
   }
 
   /// A word longer than the longest full-text term is cut at its end: a piece past the cut is
@@ -180,7 +180,7 @@ import Testing
     #expect(try index.read { db in try index.fullTextTerms(containing: "zqjv", limit: 500, in: db) } == nil)
     let stale = try Self.run(#"textContent == "*zqjvtail*"c"#, in: index)
     #expect(stale.ids == ["cut"])
-    #expect(stale.sql.contains { $0.contains("sl_record") && !$0.contains("fts MATCH") }, "\(stale.sql)")
+    #expect(stale.sql.contains { $0.contains("sl_member") && !$0.contains("fts MATCH") }, "\(stale.sql)")
   }
 
   /// A compressed record that no longer decompresses reads, in a query, as an item without

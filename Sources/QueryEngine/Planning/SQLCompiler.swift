@@ -1266,11 +1266,7 @@ public struct SQLCompiler {
   /// The text of the long value that the `vals` row `values` stands for, read from the record
   /// of `items` row `item`.
   static func recordText(_ attribute: (name: String, isList: Bool), values: String, item: String) -> Fragment {
-    let path = "$.\"" + attribute.name + "\""
-    if attribute.isList {
-      return Fragment("json_extract(sl_record(\(item).attributes), ? || '[' || \(values).ord || ']')", [.text(path)])
-    }
-    return Fragment("json_extract(sl_record(\(item).attributes), ?)", [.text(path)])
+    Fragment("sl_member(\(item).attributes, ?, \(attribute.isList ? "\(values).ord" : "-1"))", [.text(attribute.name)])
   }
 
   private mutating func itemFieldCondition(_ column: String, _ kind: AttributeTest.Kind) throws(QueryRuntimeError) -> Fragment {

@@ -32,7 +32,7 @@ extension Connection {
           case SQLITE_TEXT:
             let text = sqlite3_value_text(argument)
             let bytes = Int(sqlite3_value_bytes(argument))
-            values.append(.text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self) } ?? ""))
+            values.append(.text(text.map { UTF8Validation.repairing(UnsafeBufferPointer(start: $0, count: bytes)) } ?? ""))
           case SQLITE_BLOB:
             let bytes = Int(sqlite3_value_bytes(argument))
             let pointer = sqlite3_value_blob(argument)

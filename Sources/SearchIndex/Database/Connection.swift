@@ -62,10 +62,51 @@ package final class Connection {
     // (`StoredItem.decode`); `check` names it.
     try installFunction("sl_record", argumentCount: 1) { [unowned self] arguments in
       switch arguments[0] {
-      case .blob(let bytes): (try? recordJSON(bytes)).map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null
+      case .blob(let bytes): (try? recordJSON(bytes)).map { json in .text(json.withUnsafeBufferPointer(UTF8Validation.repairing)) } ?? .null
       case .text: arguments[0]
       default: .null
       }
+    }
+    // One string of a stored record: `sl_member(attributes, name, ord)` is the member `name`
+    // (its element `ord` when ord >= 0), what `json_extract(sl_record(attributes), path)`
+    // gives for a string, without making the record's JSON a string or parsing its other
+    // members' values (a long document is checked a pattern at a time: BENCHMARKS, session 28).
+    try installFunction("sl_member", argumentCount: 3) { [unowned self] arguments in
+      guard case .text(let name) = arguments[1], case .integer(let ord) = arguments[2] else { return .null }
+      return recordMember(arguments[0], name: name, ord: ord).map(SQLValue.text) ?? .null
+    }
+  }
+
+  /// The string `sl_member` reads from a record column: the member `name` of its JSON, or
+  /// element `ord` of that member when `ord >= 0`; nil when there is no such string (or the
+  /// record does not decompress or parse, as `json_extract` of `sl_record` gives NULL).
+  package func recordMember(_ record: SQLValue, name: String, ord: Int64) -> String? {
+    let json: [UInt8]
+    switch record {
+    case .blob(let bytes):
+      guard let decoded = try? recordJSON(bytes) else { return nil }
+      json = decoded
+    case .text(let text): json = Array(text.utf8)
+    default: return nil
+    }
+    /// Stops the walk once the member is read: the members after it are not looked at.
+    struct Found: Error { let value: JSONValue }
+    var member: JSONValue?
+    do {
+      try JSONParser.forEachMember(json, recognise: { _ in nil }, keeping: { candidate, _ in candidate == name }) { _, _, value in
+        throw Found(value: value)
+      }
+    } catch let found as Found {
+      member = found.value
+    } catch {
+      return nil
+    }
+    switch member {
+    case .string(let text)?: return ord < 0 ? text : nil
+    case .array(let elements)?:
+      guard ord >= 0, ord < elements.count, case .string(let text) = elements[Int(ord)] else { return nil }
+      return text
+    default: return nil
     }
   }
 

@@ -299,29 +299,112 @@ public struct JSONParser {
   /// https://graphics.stanford.edu/~seander/bithacks.html#ValueInWord).
   @inline(__always)
   static func firstSpecial(in bytes: [UInt8], from start: Int) -> Int {
-    bytes.withUnsafeBytes { buffer -> Int in
-      let count = buffer.count
-      var i = start
-      if count >= 8 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while i <= count - 8 {
-          let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-          let quotes = word ^ (ones &* 0x22)
-          let backslashes = word ^ (ones &* 0x5C)
-          let special =
-            ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
-          if special & highs != 0 { break }
-          i += 8
+    bytes.withUnsafeBufferPointer { firstSpecial(in: $0, from: start) }
+  }
+
+  @inline(__always)
+  static func firstSpecial(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    let count = buffer.count
+    guard let base = buffer.baseAddress else { return count }
+    var i = start
+    if count >= 8 {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while i <= count - 8 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let special =
+          ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+        if special & highs != 0 { break }
+        i += 8
+      }
+    }
+    while i < count {
+      let b = base[i]
+      if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { return i }
+      i += 1
+    }
+    return count
+  }
+
+  /// The bytes of a string with escapes, whose text starts at `start` (after its opening
+  /// quote), and the index after its closing quote; nil unless every escape is well formed
+  /// (the caller then decodes it byte by byte, which says where it is wrong).
+  ///
+  /// A document's text has an escape on every line: its closing quote is found first (an
+  /// escape's two bytes stepped over), so the text, never longer decoded than written, is
+  /// decoded into one buffer a run at a time.
+  static func decodeEscaped(_ source: UnsafeBufferPointer<UInt8>, start: Int) -> (bytes: [UInt8], end: Int)? {
+    guard let base = source.baseAddress else { return nil }
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    var close = start
+    while true {
+      close = firstSpecial(in: source, from: close)
+      guard close < source.count else { return nil }
+      if base[close] == quote { break }
+      guard base[close] == backslash, close + 1 < source.count else { return nil }
+      close += 2
+    }
+    /// Four hex digits at `at` (before the closing quote) as a number.
+    func hex4(_ at: Int) -> UInt32? {
+      guard at + 4 <= close else { return nil }
+      var value: UInt32 = 0
+      for b in UnsafeBufferPointer(start: base + at, count: 4) {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt32(b - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt32(b - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt32(b - UInt8(ascii: "A") + 10)
+        default: return nil
         }
       }
-      while i < count {
-        let b = buffer[i]
-        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { return i }
-        i += 1
-      }
-      return count
+      return value
     }
+    var wellFormed = true
+    let bytes = [UInt8](unsafeUninitializedCapacity: close - start) { out, written in
+      var (i, o) = (start, 0)
+      decoding: while true {
+        let next = firstSpecial(in: source, from: i)
+        if next > i {
+          (out.baseAddress! + o).initialize(from: base + i, count: next - i)
+          o += next - i
+          i = next
+        }
+        // Before the closing quote, `firstSpecial` stops only at escapes (found above).
+        if i == close { break }
+        let escaped = base[i + 1]
+        i += 2
+        switch escaped {
+        case quote, backslash, UInt8(ascii: "/"): out[o] = escaped
+        case UInt8(ascii: "b"): out[o] = 0x08
+        case UInt8(ascii: "f"): out[o] = 0x0C
+        case UInt8(ascii: "n"): out[o] = 0x0A
+        case UInt8(ascii: "r"): out[o] = 0x0D
+        case UInt8(ascii: "t"): out[o] = 0x09
+        case UInt8(ascii: "u"):
+          guard var code = hex4(i) else { wellFormed = false; break decoding }
+          i += 4
+          if (0xD800...0xDBFF).contains(code) {
+            guard i + 1 < close, base[i] == backslash, base[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00...0xDFFF).contains(low)
+            else { wellFormed = false; break decoding }
+            i += 6
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+          }
+          guard let scalar = Unicode.Scalar(code) else { wellFormed = false; break decoding }
+          for unit in UTF8.encode(scalar)! {
+            out[o] = unit
+            o += 1
+          }
+          continue decoding
+        default:
+          wellFormed = false
+          break decoding
+        }
+        o += 1
+      }
+      written = o
+    }
+    return wellFormed ? (bytes, close + 1) : nil
   }
 
   private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
@@ -349,6 +432,11 @@ public struct JSONParser {
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
       index = end + 1
       guard let s = UTF8Validation.string(bytes, start..<end) else { throw error("string is not valid UTF-8") }
+      return s
+    }
+    if let decoded = bytes.withUnsafeBufferPointer({ Self.decodeEscaped($0, start: start) }) {
+      index = decoded.end
+      guard let s = UTF8Validation.string(decoded.bytes, decoded.bytes.indices) else { throw error("string is not valid UTF-8") }
       return s
     }
     var buffer = Array(bytes[start..<end])

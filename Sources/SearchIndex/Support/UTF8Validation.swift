@@ -4,11 +4,24 @@
 /// The standard library's `String(validating:as:)` is generic over the sequence and the
 /// encoding, and here took a metadata lookup per call: a third of the time of decoding a
 /// stored item went to it. Valid bytes go through `String(decoding:as:)`, which then changes
-/// nothing.
+/// nothing; texts of `longText` bytes and more, where the lookup is paid once, go through it.
 package enum UTF8Validation {
+  /// From this many bytes on, `string` uses `String(validating:as:)`.
+  static let longText = 4096
+
   /// The string of `bytes`, nil when they are not valid UTF-8.
   package static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    // A long text pays the lookup once and is checked and made in one pass, twice as fast as
+    // `isValid` and then `String(decoding:as:)`, which checks again (a document's text).
+    if bytes.count >= longText { return String(validating: bytes, as: UTF8.self) }
+    return isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+  }
+
+  /// The string of `bytes`, invalid sequences replaced by U+FFFD as `String(decoding:as:)`
+  /// replaces them; a long valid text is made in one pass instead of a check and a repair.
+  package static func repairing(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    if bytes.count >= longText, let string = String(validating: bytes, as: UTF8.self) { return string }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The string of `bytes[range]`, nil when they are not valid UTF-8.
