@@ -62,6 +62,12 @@ public struct SampleStage: StageDefinition {
     }
     /// Without a stratum only the items' positions decide the sample.
     var readsOnlyPositions: Bool { stratum == nil }
+    /// Without a stratum, the count alone: the positions `execute` would pick.
+    func keptPositions(among total: Int) -> [Int]? {
+      guard stratum == nil, count < total else { return nil }
+      var generator = SplitMix64(seed: seed)
+      return Self.pickedPositions(total, count, &generator)
+    }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       // SplitMix64: the sequence depends only on the seed.
@@ -88,12 +94,22 @@ public struct SampleStage: StageDefinition {
 
     /// `n` items chosen uniformly, kept in their input order.
     static func pick(_ items: [ResultItem], _ n: Int, _ generator: inout SplitMix64) -> [ResultItem] {
-      var indices = Array(items.indices)
-      for i in 0..<min(n, indices.count) {
-        let j = i + Int(generator.next() % UInt64(indices.count - i))
-        indices.swapAt(i, j)
+      pickedPositions(items.count, n, &generator).map { items[$0] }
+    }
+
+    /// `n` of the positions `0..<total` chosen uniformly, ascending: the first `n` steps of a
+    /// Fisher-Yates shuffle, with only the swapped positions held (a sample of 3 from a
+    /// million needs 6, not a million).
+    static func pickedPositions(_ total: Int, _ n: Int, _ generator: inout SplitMix64) -> [Int] {
+      var swapped: [Int: Int] = [:]
+      var chosen: [Int] = []
+      for i in 0..<min(n, total) {
+        let j = i + Int(generator.next() % UInt64(total - i))
+        let atJ = swapped[j] ?? j
+        swapped[j] = swapped[i] ?? i
+        chosen.append(atJ)
       }
-      return indices.prefix(n).sorted().map { items[$0] }
+      return chosen.sorted()
     }
   }
 }

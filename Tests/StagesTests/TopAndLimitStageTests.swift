@@ -134,6 +134,30 @@ import Testing
     #expect(sizes.values.reduce(0, +) == 27)
   }
 
+  /// The positions a sample keeps are a Fisher-Yates shuffle's first steps, whatever holds
+  /// the shuffled positions: the same as shuffling an array of all of them.
+  @Test func thePickedPositionsAreAShufflesFirstSteps() {
+    for (total, n, seed) in [(1, 1, 1), (10, 3, 2), (81, 27, 4), (1_000, 999, 5), (100_000, 3, 6), (5, 0, 7)] as [(Int, Int, UInt64)] {
+      var generator = SplitMix64(seed: seed)
+      var reference = SplitMix64(seed: seed)
+      var indices = Array(0..<total)
+      for i in 0..<min(n, total) { indices.swapAt(i, i + Int(reference.next() % UInt64(total - i))) }
+      #expect(SampleStage.Bound.pickedPositions(total, n, &generator) == indices.prefix(n).sorted(), "\(total) \(n)")
+    }
+  }
+
+  /// A sample from positions alone makes only the items it keeps, and keeps the ones a sample
+  /// of all the items keeps.
+  @Test func aSampleOfPositionsKeepsWhatASampleOfItemsKeeps() throws {
+    for query in ["search * | sample 5 seed 3", "\(trails) | sample 1 seed 11", "search * | sample 40 seed 2", #"search "trail" | sample 2"#] {
+      #expect(try data(query) == (try inSwift(query)), "\(query)")
+    }
+    let stage = try #require(try boundStages("search * | sample 5 seed 3").first)
+    #expect(stage.keptPositions(among: 5) == nil && stage.keptPositions(among: 4) == nil)
+    #expect(stage.keptPositions(among: 100)?.count == 5)
+    #expect(try boundStages("search * | sample 5 by stateOrProvince").first?.keptPositions(among: 100) == nil)
+  }
+
   @Test func aSampleAsLargeAsTheInputIsTheInput() throws {
     #expect(try ids("\(trails) | sample 81") == ids(trails))
     #expect(try ids("\(trails) | sample 1000") == ids(trails))

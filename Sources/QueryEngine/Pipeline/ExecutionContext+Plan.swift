@@ -315,11 +315,13 @@ extension ExecutionContext {
   /// The items of a positions step: rowids (in rowid order) standing for items that hold
   /// nothing else yet, for a stage that reads only positions; `hydrate` reads the ones it
   /// keeps whole.
-  func positions(_ compiled: SQLCompiler.Compiled, sortsRowids: Bool) throws -> [ResultItem] {
+  func positions(_ compiled: SQLCompiler.Compiled, sortsRowids: Bool, keeping: ((Int) -> [Int]?)? = nil) throws -> [ResultItem] {
     var rowids: [Int64] = []
     try run(compiled) { rowids.append($0.int64(0)) }
     if sortsRowids { rowids.sort() }
     let placeholder = SearchableItem(uniqueIdentifier: "")
+    // A sample of 3 from a million matches makes 3 items, not a million.
+    if let kept = keeping?(rowids.count) { return kept.map { ResultItem(rowid: rowids[$0], item: placeholder) } }
     return rowids.map { ResultItem(rowid: $0, item: placeholder) }
   }
 

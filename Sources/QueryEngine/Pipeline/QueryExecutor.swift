@@ -347,7 +347,9 @@ private struct Run {
         // A Swift stage next that reads only some attributes gets items with only those;
         // the items it keeps are read whole before anything else sees them.
         if case .positions(let positions, let sortsRowids) = compiled {
-          data = .items(try context.positions(positions, sortsRowids: sortsRowids))
+          var keeping: ((Int) -> [Int]?)?
+          if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1] { keeping = next.stage.keptPositions(among:) }
+          data = .items(try context.positions(positions, sortsRowids: sortsRowids, keeping: keeping))
           carried = .positions
         } else if emit, offset == pipeline.steps.count - 1, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(_, let target) = compiled {
           let counts = try pipeline.window?.count.map { try context.compile($0) }

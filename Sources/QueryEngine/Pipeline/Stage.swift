@@ -32,6 +32,10 @@ public protocol BoundStage: Sendable {
   /// SQLite for it are then rowids alone, read from an index rather than from the rows that
   /// hold the records, and only the items it keeps are read whole. False by default.
   var readsOnlyPositions: Bool { get }
+  /// For a stage that reads only positions: the positions (ascending) of the items it keeps
+  /// out of `count`, when they depend on nothing but the count; the items at the others are
+  /// then never made, and `execute` is given the kept ones. Nil (the default): all of them.
+  func keptPositions(among count: Int) -> [Int]?
   /// False when `execute` reads no item field (identifier, domain, content type, expiry,
   /// protection) and no engagement of its input items, only `attributesRead`, relevance and
   /// scores: items read for it after a text search, when those attributes are numbers, are
@@ -43,5 +47,6 @@ extension BoundStage {
   public func push(into plan: inout SQLPlan) -> Bool { false }
   public var attributesRead: Set<String>? { nil }
   public var readsOnlyPositions: Bool { false }
+  public func keptPositions(among count: Int) -> [Int]? { nil }
   public var readsItemFields: Bool { true }
 }
