@@ -587,6 +587,21 @@ import Testing
     #expect(try statements(#"search domainIdentifier == "trails" | stats avg(distance), median(rating)"#).count == 2)
   }
 
+  /// A median or deviation of every item reads its values in the order of the (attr, num)
+  /// index: no sort of all the values (a million at 1M items); by a group they are sorted by
+  /// key and value. Either way the answer is the one computed in Swift.
+  @Test(arguments: [false, true])
+  func aMedianOfEveryItemWalksTheValueIndex(analyzed: Bool) throws {
+    for query in ["search * | stats median(distance)", "search * | stats stddev(rating)", #"search domainIdentifier == "trails" | stats median(rating)"#] {
+      let statement = try #require(try statements(query, analyzed: analyzed).first)
+      let plan = statement.plan.lines.joined(separator: "\n")
+      #expect(plan.contains("INDEX vals_num (attr=?") && !plan.contains("TEMP B-TREE"), "\(query)\n\(plan)")
+      #expect(try data(query) == (try inSwift(query)), "\(query)")
+    }
+    let grouped = "search * | stats median(distance) by stateOrProvince"
+    #expect(try data(grouped) == (try inSwift(grouped)))
+  }
+
   /// A text pattern that needs the matcher (words of a name, a substring) reads only the
   /// attribute's text values, from the (attr, fold) index: never a scan of the value table.
   @Test(arguments: [false, true])

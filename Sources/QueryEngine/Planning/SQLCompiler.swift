@@ -799,7 +799,10 @@ public struct SQLCompiler {
     let aggregate = Self.aggregate(request, of: value)
     let statement: Fragment
     if request.function == .median || request.function == .stddev {
-      statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY 1, 2"
+      // Without a group the key is NULL: ordered by the value alone, the rows come in the
+      // order of the (attr, num) index that finds them, with no sort of a million values.
+      let order = group == nil ? "2" : "1, 2"
+      statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY \(order)"
     } else if group != nil {
       // The key fragment stands twice, so its arguments do too, each in its place.
       statement = "SELECT " + groupKey + ", \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND " + groupKey + " IS NOT NULL GROUP BY 1 ORDER BY 1"
