@@ -18,6 +18,43 @@ import Testing
       id: "name.unknown-attribute", message: "unknown attribute 'zzzzqqq'", column: 1, help: nil))
   }
 
+  /// Operators written as words of SQL or NSPredicate say what to write instead, with the
+  /// user's attribute and string in the example; `and`, `or`, `not` and `like` carry a fix-it
+  /// that makes the query valid.
+  @Test func operatorWordsSayWhatToWrite() throws {
+    let cases: [(String, DiagnosticSpec)] = [
+      ("rating > 3 and distance < 5", .init(id: "parse.operator-word", message: "conditions are joined with '&&', not 'and'", column: 12,
+                                            help: "write '&&' (and '||' for or, '!' for not)")),
+      ("rating > 3 OR distance < 5", .init(id: "parse.operator-word", message: "either condition is written with '||', not 'or'", column: 12,
+                                           help: "write '||' (and '&&' for and, '!' for not)")),
+      ("not rating > 3", .init(id: "parse.operator-word", message: "a condition is negated with '!', not 'not'", column: 1,
+                               help: "write '!' before the condition")),
+      (#"title like "half*""#, .init(id: "parse.operator-word", message: "a pattern is compared with '=='", column: 7,
+                                     help: #"write title == "half*" (* and ? are wildcards; c, d or w after the string ignore case, diacritics, or match words)"#)),
+      (#"title CONTAINS "dome""#, .init(id: "parse.operator-word", message: "text inside a value is a pattern with '*' around it", column: 7,
+                                        help: #"write title == "*dome*"c"#)),
+      (#"title beginswith "half""#, .init(id: "parse.operator-word", message: "a value's start is a pattern that ends in '*'", column: 7,
+                                          help: #"write title == "half*"c"#)),
+      (#"stateOrProvince IN ("Utah", "Idaho")"#, .init(id: "parse.operator-word", message: "one of several values is written with '||'", column: 17,
+                                                       help: #"write stateOrProvince == "a" || stateOrProvince == "b""#)),
+      ("distance between 3 and 5", .init(id: "parse.operator-word", message: "a range is written with InRange or two comparisons", column: 10,
+                                         help: "write InRange(distance, LOW, HIGH), or distance >= LOW && distance <= HIGH")),
+    ]
+    for (text, spec) in cases { expectDiagnostic(text, spec) }
+    for (text, fixed) in [("rating > 3 and distance < 5", "rating > 3 && distance < 5"), ("rating > 3 or distance < 5", "rating > 3 || distance < 5"),
+                          ("not rating > 3", "! rating > 3"), (#"title like "half*""#, #"title == "half*""#)] {
+      let fixIts = try #require(failure(text)).primary.fixIts
+      #expect(fixIts.count == 1, "\(text)")
+      var bytes = Array(text.utf8)
+      for fixIt in fixIts { bytes.replaceSubrange(fixIt.span.start..<fixIt.span.end, with: Array(fixIt.replacement.utf8)) }
+      #expect(String(decoding: bytes, as: UTF8.self) == fixed)
+      _ = try Parser.parse(SourceText(fixed))
+    }
+    // A word that is no operator keeps the general message.
+    expectDiagnostic("rating > 3 extra", .init(id: "parse.expected-separator", message: "expected '|' or ';', found 'extra'", column: 12,
+                                               help: "separate stages with '|' and statements with ';'"))
+  }
+
   @Test func unknownAttributeCarriesAFixIt() throws {
     let error = try #require(failure(#"rating > 3 || titel == "x""#))
     #expect(error.primary.fixIts == [Diagnostic.FixIt(span: SourceSpan(14, 19), replacement: "title")])

@@ -12,6 +12,16 @@ import Testing
 
   func rating(_ item: SearchableItem) -> Double? { item.attributeSet["rating"]?.numericValue }
 
+  /// A condition with an operator written as a word says what to write instead.
+  @Test func operatorWordsInTheConditionSayWhatToWrite() {
+    expectError(#"search "x" | where rating > 3 and distance < 5"#, id: "parse.operator-word",
+                message: "conditions are joined with '&&', not 'and'", column: 31, help: "write '&&' (and '||' for or, '!' for not)")
+    expectError(#"search "x" | where not rating > 3"#, id: "parse.operator-word", message: "a condition is negated with '!', not 'not'",
+                column: 20, help: "write '!' before the condition")
+    expectError(#"search "x" | where rating > 3 extra"#, id: "stage.usage", message: "unexpected argument to 'where'", column: 31,
+                help: "write where CONDITION")
+  }
+
   @Test func keepsTheItemsForWhichTheConditionHolds() throws {
     #expect(try idSet(#"search domainIdentifier == "trails" | where rating >= 4.7"#) == trails { (rating($0) ?? 0) >= 4.7 })
     #expect(try idSet(#"search domainIdentifier == "trails" | where rating >= 4.7 && difficulty == "hard""#)

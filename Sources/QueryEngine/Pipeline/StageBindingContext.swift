@@ -88,6 +88,17 @@ public struct StageBindingContext {
   public mutating func singleExpression(_ call: StageSyntax, usage: String) -> Expression? {
     guard let clauses = clauses(call) else { return nil }
     guard clauses.count == 1, clauses[0].count == 1 else {
+      // `where rating > 3 and distance < 5`, `where not rating > 3`: the word says what was meant.
+      if clauses.count == 1, clauses[0].count > 1 {
+        let clause = clauses[0]
+        let (word, span) = clause[0].identifierName?.lowercased() == "not" ? (clause[0], clause[0].span) : (clause[1], clause[1].span)
+        var text: String?
+        if clause.count > 2, case .string(let literal) = clause[2].kind { text = literal.text }
+        if let name = word.identifierName, let misread = OperatorWords.diagnostic(name, at: span, attribute: nil, text: text) {
+          report(misread)
+          return nil
+        }
+      }
       let span = clauses.first.map { $0.count > 1 ? $0[1].span : call.span } ?? call.span
       report(Diagnostic("stage.usage", clauses.isEmpty ? "'\(call.name)' needs an argument" : "unexpected argument to '\(call.name)'",
                         at: clauses.isEmpty ? call.nameSpan : span, help: "write \(usage)"))

@@ -84,6 +84,31 @@ public struct Parser {
     return result!
   }
 
+  // MARK: Words of other query languages
+
+  /// Where a statement should end at a word that SQL or `NSPredicate` uses as an operator
+  /// (`rating > 3 and distance < 5`, `title contains "x"`, `not rating > 3`): what this
+  /// language writes instead, with a fix-it where one operator replaces the word; nil for any
+  /// other token.
+  func operatorWord() -> Diagnostic? {
+    let previous = position > 0 ? tokens[position - 1] : nil
+    func name(_ token: Token?) -> String? {
+      if case .identifier(let name)? = token?.kind { return name }
+      return nil
+    }
+    var word = name(current)?.lowercased()
+    var span = current.span
+    // `not rating > 3`: `not` was read as a bare value, and the statement ends after it.
+    if let before = name(previous), before.lowercased() == "not", word != "and", word != "or" {
+      word = "not"
+      span = previous!.span
+    }
+    guard let word else { return nil }
+    var text: String?
+    if case .string(let string) = token(at: 1).kind { text = string.text }
+    return OperatorWords.diagnostic(word, at: span, attribute: name(previous).flatMap { $0.lowercased() == "not" ? nil : $0 }, text: text)
+  }
+
   // MARK: Token helpers
 
   var current: Token { tokens[position] }
@@ -171,8 +196,12 @@ public struct Parser {
       }
       if isSemicolon { advance(); continue }
       if !atEnd {
-        error("parse.expected-separator", "expected '|' or ';', found \(describe(current))", at: current.span,
-              help: "separate stages with '|' and statements with ';'")
+        if let misread = operatorWord() {
+          if !diagnostics.contains(where: { $0.span.start == misread.span.start && $0.severity == .error }) { diagnostics.append(misread) }
+        } else {
+          error("parse.expected-separator", "expected '|' or ';', found \(describe(current))", at: current.span,
+                help: "separate stages with '|' and statements with ';'")
+        }
         recover()
         if isPipe { advance(); recover() }
       }
