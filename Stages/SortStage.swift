@@ -40,7 +40,12 @@ public struct SortStage: StageDefinition {
       if clause.count == 2, let word = clause[1].identifierName, word == "asc" || word == "desc" {
         descending = word == "desc"
       } else if clause.count != 1 {
-        context.report(Diagnostic("stage.usage", "expected asc or desc after the sort key", at: clause[1].span, help: "write \(descriptor.usage)"))
+        var diagnostic = Diagnostic("stage.usage", "expected asc or desc after the sort key", at: clause[1].span, help: "write \(descriptor.usage)")
+        // `descending`, `ascending`, `DESC`: the direction meant.
+        if clause.count == 2, let word = clause[1].identifierName?.lowercased() {
+          diagnostic = diagnostic.suggesting(word.hasPrefix("desc") ? "desc" : word.hasPrefix("asc") ? "asc" : nil)
+        }
+        context.report(diagnostic)
         return nil
       }
       if input == .table {

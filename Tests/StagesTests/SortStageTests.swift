@@ -94,6 +94,10 @@ import Testing
   @Test func typeErrors() {
     expectError("search * | sort rating up", id: "stage.usage", message: "expected asc or desc after the sort key", column: 24,
                 help: "write sort [by] KEY [asc|desc], ...")
+    expectError("search * | sort rating descending", id: "stage.usage", message: "expected asc or desc after the sort key", column: 24,
+                help: "did you mean 'desc'?")
+    expectError("search * | sort by rating DESC, title Ascending", id: "stage.usage", message: "expected asc or desc after the sort key",
+                column: 27, help: "did you mean 'desc'?")
     expectError("search * | sort rating > 3", id: "type.sort-key", message: "cannot sort by a condition", column: 17)
     expectError("search * | sort", id: "stage.usage", message: "'sort' needs at least one key", column: 12, help: "write sort [by] KEY [asc|desc], ...")
     expectError("search * | count | sort title", id: "type.stage-input", message: "'sort' needs items or scoredItems or table; 'count' produces count",
