@@ -95,11 +95,13 @@ import Testing
   }
 
   @Test func typeErrors() {
-    expectError("search * | limit -1", id: "stage.expected-integer", message: "limit needs a whole number", column: 18)
+    // -1 is a whole number, below the range.
     expectError("search * | limit 2000000", id: "stage.out-of-range", message: "limit must be between 0 and 1000000", column: 18)
     expectError("search * | limit", id: "stage.usage", message: "'limit' needs an argument", column: 12, help: "write limit N [offset M]")
     expectError("search * | limit 3 skip 2", id: "stage.usage", message: "unexpected argument to 'limit'", column: 20, help: "write limit N [offset M]")
     expectError("search * | limit 3 offset 2.5", id: "stage.expected-integer", message: "offset needs a whole number", column: 27)
+    expectError("search * | limit -1", id: "stage.out-of-range", message: "limit must be between 0 and 1000000", column: 18)
+    expectError("search * | limit -1.5", id: "stage.expected-integer", message: "limit needs a whole number", column: 18)
     expectError("search * | count | limit 1", id: "type.stage-input",
                 message: "'limit' needs items or scoredItems or groupedItems or table; 'count' produces count", column: 20,
                 help: "stages that accept count: text")

@@ -69,6 +69,8 @@ public struct StageBindingContext {
     var value: Double?
     switch expression.kind {
     case .number(let n): value = n
+    // `limit -1`: a whole number, out of range.
+    case .unary(.negate, let operand): if case .number(let n) = operand.kind { value = -n }
     case .identifier(let parameter): value = binder.context.parameters[parameter]?.number
     default: break
     }
