@@ -16,7 +16,12 @@ public struct TopStage: StageDefinition {
     var count = 10
     if !clauses.isEmpty {
       guard clauses.count == 1, clauses[0].count == 1 else {
-        context.report(Diagnostic("stage.usage", "unexpected argument to 'top'", at: call.span, help: "write top N"))
+        var help = "write top N"
+        // `top 5 by rating`: the best by an attribute is a sort.
+        if clauses.count == 1, clauses[0].count == 3, clauses[0][1].identifierName == "by", let name = clauses[0][2].identifierName {
+          help = "top keeps the best by relevance or score; for the highest \(name), write sort \(name) desc | limit \(context.source.slice(clauses[0][0].span))"
+        }
+        context.report(Diagnostic("stage.usage", "unexpected argument to 'top'", at: call.span, help: help))
         return nil
       }
       guard let n = context.bindInteger(clauses[0][0], name: "top", range: 1...10_000) else { return nil }

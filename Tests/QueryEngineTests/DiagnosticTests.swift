@@ -55,6 +55,20 @@ import Testing
                                                help: "separate stages with '|' and statements with ';'"))
   }
 
+  /// A date written as words that name a `$time` function suggests the function.
+  @Test func dateWordsSuggestTheTimeFunction() throws {
+    expectDiagnostic(#"dueDate > "last week""#, DiagnosticSpec(
+      id: "type.mismatch", message: #"'dueDate' is a date; "last week" is not an ISO-8601 date"#, column: 11, help: "did you mean '$time.last_week'?"))
+    expectDiagnostic("dueDate < Yesterday", DiagnosticSpec(
+      id: "type.mismatch", message: #"'dueDate' is a date; "Yesterday" is not an ISO-8601 date"#, column: 11, help: "did you mean '$time.yesterday'?"))
+    let fixIts = try #require(failure(#"dueDate >= "this_month""#)).primary.fixIts
+    #expect(fixIts == [Diagnostic.FixIt(span: SourceSpan(11, 23), replacement: "$time.this_month")])
+    // `iso` names a function that needs an argument: no suggestion.
+    expectDiagnostic(#"dueDate > "iso""#, DiagnosticSpec(
+      id: "type.mismatch", message: #"'dueDate' is a date; "iso" is not an ISO-8601 date"#, column: 11,
+      help: "write a date such as 2026-05-01, $time.iso(2026-05-01T08:00:00Z) or $time.today(-7)"))
+  }
+
   @Test func unknownAttributeCarriesAFixIt() throws {
     let error = try #require(failure(#"rating > 3 || titel == "x""#))
     #expect(error.primary.fixIts == [Diagnostic.FixIt(span: SourceSpan(14, 19), replacement: "title")])

@@ -45,6 +45,8 @@ import Testing
     expectError("search * | top 2.5", id: "stage.expected-integer", message: "top needs a whole number", column: 16)
     expectError("search * | top x", id: "stage.expected-integer", message: "top needs a whole number", column: 16)
     expectError("search * | top 1 2", id: "stage.usage", message: "unexpected argument to 'top'", column: 12, help: "write top N")
+    expectError("search * | top 5 by rating", id: "stage.usage", message: "unexpected argument to 'top'", column: 12,
+                help: "top keeps the best by relevance or score; for the highest rating, write sort rating desc | limit 5")
     expectError("search * | group by title | top 1", id: "type.stage-input",
                 message: "'top' needs items or scoredItems; 'group' produces groupedItems", column: 29,
                 help: "stages that accept groupedItems: count, extract, limit, select, table, text")

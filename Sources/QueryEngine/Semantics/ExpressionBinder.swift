@@ -305,8 +305,12 @@ public struct ExpressionBinder {
         try expectRepresentable(value.start, rhs.span)
       case .string(let s):
         guard let parsed = TimeResolver.resolve(iso: s.text, clock: context.clock) else {
-          throw error(Diagnostic("type.mismatch", "'\(target.displayName)' is a date; \"\(s.text)\" is not an ISO-8601 date", at: rhs.span,
-                                 help: "write a date such as 2026-05-01, $time.iso(2026-05-01T08:00:00Z) or $time.today(-7)"))
+          var diagnostic = Diagnostic("type.mismatch", "'\(target.displayName)' is a date; \"\(s.text)\" is not an ISO-8601 date", at: rhs.span,
+                                      help: "write a date such as 2026-05-01, $time.iso(2026-05-01T08:00:00Z) or $time.today(-7)")
+          // "yesterday", "last week": the `$time` function of that name.
+          let named = s.text.lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "_")
+          if named != "iso", TimeResolver.functionNames.contains(named) { diagnostic = diagnostic.suggesting("$time.\(named)") }
+          throw error(diagnostic)
         }
         value = parsed
       case .boolean:
