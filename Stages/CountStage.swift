@@ -17,11 +17,14 @@ public struct CountStage: StageDefinition {
                                 help: "to count per value, write group by ATTRIBUTE | count"))
       return nil
     }
-    return Bound(outputType: input == .groupedItems ? .table : .count)
+    return Bound(outputType: input == .groupedItems ? .table : .count, keyColumns: context.inputColumns)
   }
 
   struct Bound: BoundStage {
     let outputType: PipelineType
+    /// The groups' key column, when known.
+    var keyColumns: [String]?
+    var outputColumns: [String]? { outputType == .table ? keyColumns.map { $0 + ["count"] } : nil }
     var explanation: String { outputType == .table ? "count the items of each group" : "count the items" }
 
     func push(into plan: inout SQLPlan) -> Bool {

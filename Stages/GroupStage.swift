@@ -35,6 +35,8 @@ public struct GroupStage: StageDefinition {
     let target: AttributeTarget
     var outputType: PipelineType { .groupedItems }
     var explanation: String { "group by \(target.displayName)" }
+    /// The column the groups' key becomes in a table.
+    var outputColumns: [String]? { [target.displayName] }
 
     func push(into plan: inout SQLPlan) -> Bool {
       guard plan.groupBy == nil, plan.aggregate == nil, plan.limit == nil else { return false }

@@ -32,13 +32,15 @@ public struct LimitStage: StageDefinition {
       guard let skipped = context.bindInteger(clauses[0][2], name: "offset", range: 0...1_000_000) else { return nil }
       offset = skipped
     }
-    return Bound(count: count, offset: offset, outputType: input)
+    return Bound(count: count, offset: offset, outputType: input, outputColumns: context.inputColumns)
   }
 
   struct Bound: BoundStage {
     let count: Int
     var offset = 0
     let outputType: PipelineType
+    /// A table's (or groups') columns, which it keeps.
+    var outputColumns: [String]? = nil
     var explanation: String { offset == 0 ? "keep the first \(count)" : "skip \(offset), then keep the first \(count)" }
     /// Positions only.
     var attributesRead: Set<String>? { [] }

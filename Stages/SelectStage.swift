@@ -67,12 +67,14 @@ public struct SelectStage: StageDefinition {
       default: output = .items
       }
     }
-    return Bound(which: which, outputType: output)
+    return Bound(which: which, outputType: output, outputColumns: output == input ? context.inputColumns : nil)
   }
 
   struct Bound: BoundStage {
     let which: Which
     let outputType: PipelineType
+    /// A table's (or groups') columns, when it keeps them.
+    var outputColumns: [String]? = nil
     var explanation: String { "select one element" }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {

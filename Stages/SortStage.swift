@@ -60,7 +60,7 @@ public struct SortStage: StageDefinition {
       }
       keys.append(Key(expression: bound, descending: descending))
     }
-    return Bound(keys: keys, columns: columns, outputType: input)
+    return Bound(keys: keys, columns: columns, outputType: input, outputColumns: context.inputColumns)
   }
 
   /// A key of a table's sort: a column and its direction.
@@ -79,6 +79,8 @@ public struct SortStage: StageDefinition {
     /// The keys of a table's sort (`keys` is empty then).
     var columns: [Column] = []
     let outputType: PipelineType
+    /// A table's columns, which it keeps.
+    var outputColumns: [String]? = nil
     var explanation: String {
       outputType == .table
         ? "sort the rows by \(columns.map(\.name).joined(separator: ", "))"

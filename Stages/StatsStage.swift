@@ -88,6 +88,7 @@ public struct StatsStage: StageDefinition {
     let requests: [StatisticRequest]
     let group: AttributeTarget?
     let outputType: PipelineType
+    var outputColumns: [String]? { outputType == .table ? (group.map { [$0.displayName] } ?? []) + requests.map(\.columnName) : nil }
     var explanation: String {
       requests.map(\.columnName).joined(separator: ", ") + (group.map { " by \($0.displayName)" } ?? "")
     }

@@ -28,14 +28,14 @@ public struct TableStage: StageDefinition {
         context.report(Diagnostic("stage.usage", "'table' needs at least one column", at: call.nameSpan))
         return nil
       }
-      return Projection(names: names)
+      return Projection(names: names, outputColumns: context.inputColumns(named: names))
     }
     if input == .groupedItems {
       guard clauses.isEmpty else {
         context.report(Diagnostic("stage.usage", "after group by, 'table' takes no columns; it lists each key and count", at: call.span))
         return nil
       }
-      return Bound(columns: [])
+      return Bound(columns: [], keyColumns: context.inputColumns)
     }
     guard !clauses.isEmpty else {
       context.report(Diagnostic("stage.usage", "'table' needs at least one column", at: call.nameSpan, help: "write table title, rating"))
@@ -77,6 +77,8 @@ public struct TableStage: StageDefinition {
   /// Chosen columns of a table.
   struct Projection: BoundStage {
     let names: [String]
+    /// The input's columns as named, when known.
+    let outputColumns: [String]?
     var outputType: PipelineType { .table }
     var explanation: String { "keep the columns \(names.joined(separator: ", "))" }
 
@@ -93,7 +95,10 @@ public struct TableStage: StageDefinition {
     /// The searched words, when a column is `snippet`; the positions of those columns.
     var snippet: Snippet? = nil
     var snippetColumns: Set<Int> = []
+    /// After groups: their key column, when known.
+    var keyColumns: [String]? = nil
     var outputType: PipelineType { .table }
+    var outputColumns: [String]? { columns.isEmpty ? keyColumns.map { $0 + ["count"] } : columns.map(\.0) }
     var explanation: String { columns.isEmpty ? "a table of group keys and counts" : "a table of \(columns.map(\.0).joined(separator: ", "))" }
     /// The attributes its columns name, when every column is an attribute or an item field
     /// (`table title, rating`); nil for expressions and snippets, which may read more.

@@ -62,9 +62,16 @@ import Testing
                 message: "'max-by' on a table needs a column of the table, such as count or avg(distance)", column: 107)
   }
 
-  @Test func aMissingTableColumnIsARuntimeError() throws {
-    let error = #expect(throws: QueryError.self) { try data("\(trails) | group by stateOrProvince | count | select max-by rating") }
-    #expect(error?.underlying is QueryRuntimeError)
+  /// A column the table does not have: known when the query is bound (with a caret and the
+  /// closest column), or when a named statement's table arrives.
+  @Test func aMissingTableColumnIsAnError() throws {
+    let counts = "\(trails) | group by stateOrProvince | count"
+    expectError("\(counts) | select max-by rating", id: "name.unknown-column", message: "the table has no column 'rating'", column: 88,
+                help: "its columns are stateOrProvince, count")
+    expectError("\(counts) | limit 3 | select max-by cuont", id: "name.unknown-column", message: "the table has no column 'cuont'", column: 98,
+                help: "did you mean 'count'?")
+    let error = #expect(throws: QueryError.self) { try data("t = \(counts); t | select max-by rating") }
+    #expect((error?.underlying as? QueryRuntimeError)?.message == "the table has no column 'rating'; columns are stateOrProvince, count")
   }
 
   @Test func typeErrors() {

@@ -78,10 +78,22 @@ import Testing
     #expect(try table("\(trails) | group by stateOrProvince | count | sort count desc | limit 1").rows == [[.string("California"), .number(12)]])
   }
 
-  @Test func aTableSortOnAMissingColumnIsARuntimeError() throws {
-    let error = #expect(throws: QueryError.self) {
-      try data(#"search domainIdentifier == "trails" | stats avg(distance) by stateOrProvince | sort max(distance)"#, in: sampleIndex.index)
-    }
+  /// The columns of a table made by `stats`, a count of groups or `table` are known when the
+  /// query is bound; a named statement's table is checked when it arrives.
+  @Test func aTableSortOnAMissingColumnIsAnError() throws {
+    let stats = #"search domainIdentifier == "trails" | stats avg(distance) by stateOrProvince"#
+    expectError("\(stats) | sort max(distance)", id: "name.unknown-column", message: "the table has no column 'max(distance)'", column: 85,
+                help: "did you mean 'avg(distance)'?")
+    expectError("\(stats) | fork (count) (sort stateOrProvince, avg(distance) desc, rating)", id: "type.stage-input",
+                message: "'count' needs items or scoredItems or groupedItems; 'stats' produces table", column: 86,
+                help: "stages that accept table: limit, select, sort, table, text")
+    expectError("\(stats) | fork (text) (sort stateOrProvince, avg(distance) desc, rating)", id: "name.unknown-column",
+                message: "the table has no column 'rating'", column: 135, help: "its columns are stateOrProvince, avg(distance)")
+    expectError("search * | table title, rating | sort ratin", id: "name.unknown-column", message: "the table has no column 'ratin'",
+                column: 39, help: "did you mean 'rating'?")
+    expectError("search * | group by keywords | table | sort keyword", id: "name.unknown-column", message: "the table has no column 'keyword'",
+                column: 45, help: "did you mean 'keywords'?")
+    let error = #expect(throws: QueryError.self) { try data("t = \(stats); t | sort max(distance)", in: sampleIndex.index) }
     #expect((error?.underlying as? QueryRuntimeError)?.message == "the table has no column 'max(distance)'; columns are stateOrProvince, avg(distance)")
     expectError("search * | group by title | count | sort 3", id: "stage.expected-column",
                 message: "sorting a table needs a column of the table, such as count or avg(distance)", column: 42)

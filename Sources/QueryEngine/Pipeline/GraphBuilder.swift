@@ -79,7 +79,10 @@ public struct GraphBuilder {
         graphSource = .search(.matchAll)
       }
       var nodes: [QueryGraph.Node] = []
-      bindStages(syntax.pipeline.stages, input: &type, context: context, source: source, nodes: &nodes, diagnostics: &diagnostics)
+      // A named statement's table arrives with its columns unknown: checked when it comes.
+      var columns: [String]?
+      bindStages(syntax.pipeline.stages, input: &type, columns: &columns, context: context, source: source, nodes: &nodes,
+                 diagnostics: &diagnostics)
       statements.append(QueryGraph.Statement(
         name: syntax.name, isLet: syntax.isLet, source: graphSource, sourceSpan: sourceSpan, nodes: nodes,
         outputType: type, isTerminal: true))
@@ -107,17 +110,21 @@ public struct GraphBuilder {
     _ stages: [StageSyntax], input: PipelineType, context: BindingContext, source: SourceText
   ) -> (nodes: [QueryGraph.Node], output: PipelineType, diagnostics: [Diagnostic]) {
     var type = input
+    var columns: [String]?
     var nodes: [QueryGraph.Node] = []
     var diagnostics: [Diagnostic] = []
-    bindStages(stages, input: &type, context: context, source: source, nodes: &nodes, diagnostics: &diagnostics)
+    bindStages(stages, input: &type, columns: &columns, context: context, source: source, nodes: &nodes, diagnostics: &diagnostics)
     return (nodes, type, diagnostics)
   }
 
+  /// `columns` are the input table's (or groups' key) columns while known
+  /// (`BoundStage.outputColumns`), and become the output's.
   private func bindStages(
-    _ stages: [StageSyntax], input type: inout PipelineType, context: BindingContext, source: SourceText,
-    nodes: inout [QueryGraph.Node], diagnostics: inout [Diagnostic]
+    _ stages: [StageSyntax], input type: inout PipelineType, columns: inout [String]?, context: BindingContext, source: SourceText,
+    nodes: inout [QueryGraph.Node], diagnostics: inout [Diagnostic], after previous: String = "search"
   ) {
-    var previousName = "search"
+    // The stage whose output the next one takes (in a fork's branch, the one before the fork).
+    var previousName = previous
     for (position, call) in stages.enumerated() {
       if call.name == "fork" {
         guard case .branches(let branches) = call.arguments else { continue }
@@ -128,8 +135,10 @@ public struct GraphBuilder {
         var branchNodes: [[QueryGraph.Node]] = []
         for branch in branches {
           var branchType = type
+          var branchColumns = columns
           var bound: [QueryGraph.Node] = []
-          bindStages(branch.stages, input: &branchType, context: context, source: source, nodes: &bound, diagnostics: &diagnostics)
+          bindStages(branch.stages, input: &branchType, columns: &branchColumns, context: context, source: source, nodes: &bound,
+                     diagnostics: &diagnostics, after: previousName)
           branchNodes.append(bound)
         }
         nodes.append(QueryGraph.Node(name: "fork", span: call.span, kind: .fork(branchNodes), label: call.label, outputType: type))
@@ -153,6 +162,7 @@ public struct GraphBuilder {
       var bindingContext = context
       bindingContext.scoreAvailable = type == .scoredItems
       var stageContext = StageBindingContext(binder: ExpressionBinder(context: bindingContext), source: source)
+      stageContext.inputColumns = type == .table || type == .groupedItems ? columns : nil
       let bound = definition.bind(call, input: type, context: &stageContext)
       diagnostics.append(contentsOf: stageContext.diagnostics)
       var output = outputs[0]
@@ -166,6 +176,7 @@ public struct GraphBuilder {
         diagnostics.append(Diagnostic("stage.bind-failed", "'\(call.name)' could not be bound", at: call.span))
       }
       type = output
+      columns = output == .table || output == .groupedItems ? bound?.outputColumns : nil
       previousName = call.name
     }
   }

@@ -89,11 +89,15 @@ extension Table {
   /// The position of the column named `name` (spaces ignored, so `avg( distance )` finds
   /// `avg(distance)`), or an error that lists the columns.
   public func columnIndex(of name: String) throws -> Int {
-    let wanted = name.filter { !$0.isWhitespace }
-    guard let index = columns.firstIndex(where: { $0.filter { !$0.isWhitespace } == wanted }) else {
+    guard let index = columns.firstIndex(where: { Self.sameColumn($0, name) }) else {
       throw QueryRuntimeError("the table has no column '\(name)'; columns are \(columns.joined(separator: ", "))")
     }
     return index
+  }
+
+  /// Whether `column` is the column `name` names: the same but for spaces.
+  public static func sameColumn(_ column: String, _ name: String) -> Bool {
+    column == name || column.filter { !$0.isWhitespace } == name.filter { !$0.isWhitespace }
   }
 }
 

@@ -36,6 +36,11 @@ public protocol BoundStage: Sendable {
   /// out of `count`, when they depend on nothing but the count; the items at the others are
   /// then never made, and `execute` is given the kept ones. Nil (the default): all of them.
   func keptPositions(among count: Int) -> [Int]?
+  /// The columns of the table this stage produces, when binding knows them (`stats ... by`,
+  /// `table title, rating`, a count of groups); for groups, the column their key becomes.
+  /// The next stage checks the columns it names against them (`StageBindingContext.inputColumns`).
+  /// Nil (the default) when not known until the table arrives.
+  var outputColumns: [String]? { get }
   /// False when `execute` reads no item field (identifier, domain, content type, expiry,
   /// protection) and no engagement of its input items, only `attributesRead`, relevance and
   /// scores: items read for it after a text search, when those attributes are numbers, are
@@ -48,5 +53,6 @@ extension BoundStage {
   public var attributesRead: Set<String>? { nil }
   public var readsOnlyPositions: Bool { false }
   public func keptPositions(among count: Int) -> [Int]? { nil }
+  public var outputColumns: [String]? { nil }
   public var readsItemFields: Bool { true }
 }

@@ -6,6 +6,9 @@ public struct StageBindingContext {
   public var binder: ExpressionBinder
   public var diagnostics: [Diagnostic] = []
   public let source: SourceText
+  /// The columns of the input table (for groups, their key's column) when the stage before
+  /// said them (`BoundStage.outputColumns`); nil when unknown.
+  public var inputColumns: [String]?
 
   public init(binder: ExpressionBinder, source: SourceText) {
     self.binder = binder
@@ -53,15 +56,32 @@ public struct StageBindingContext {
   /// wrote it (`avg(distance)`, compared without spaces). Whether the table has the column
   /// is known only when it arrives (`Table.columnIndex(of:)`).
   public mutating func tableColumn(_ expression: Expression, purpose: String) -> String? {
+    let name: String
     switch expression.kind {
-    case .identifier(let name): return name
-    case .string(let literal): return literal.text
-    case .call: return String(source.slice(expression.span).filter { !$0.isWhitespace })
+    case .identifier(let identifier): name = identifier
+    case .string(let literal): name = literal.text
+    case .call: name = String(source.slice(expression.span).filter { !$0.isWhitespace })
     default:
       report(Diagnostic("stage.expected-column", "\(purpose) needs a column of the table, such as count or avg(distance)",
                         at: expression.span))
       return nil
     }
+    // Columns known now are checked now, with the caret on the name.
+    if let columns = inputColumns, !columns.contains(where: { Table.sameColumn($0, name) }) {
+      var diagnostic = Diagnostic("name.unknown-column", "the table has no column '\(name)'", at: expression.span,
+                                  help: "its columns are \(columns.joined(separator: ", "))")
+      if let suggestion = closestMatch(to: name, in: columns) { diagnostic = diagnostic.suggesting(suggestion) }
+      report(diagnostic)
+      return nil
+    }
+    return name
+  }
+
+  /// The input's columns as `names` spells them, each the input column it names (spaces
+  /// ignored), when the input's columns are known.
+  public func inputColumns(named names: [String]) -> [String]? {
+    guard let columns = inputColumns else { return nil }
+    return names.map { name in columns.first { Table.sameColumn($0, name) } ?? name }
   }
 
   /// An integer literal in `range`, or a diagnostic.
