@@ -49,7 +49,10 @@ import Testing
                 help: "top keeps the best by relevance or score; for the highest rating, write sort rating desc | limit 5")
     expectError("search * | group by title | top 1", id: "type.stage-input",
                 message: "'top' needs items or scoredItems; 'group' produces groupedItems", column: 29,
-                help: "stages that accept groupedItems: count, extract, limit, select, table, text")
+                help: "for the first groups, write limit N (stages that accept groupedItems: count, extract, limit, select, table, text)")
+    expectError("search * | group by title | count | top 1", id: "type.stage-input",
+                message: "'top' needs items or scoredItems; 'count' produces table", column: 37,
+                help: "for the first rows, write limit N (stages that accept table: limit, select, sort, table, text)")
   }
 }
 
