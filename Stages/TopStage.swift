@@ -9,7 +9,8 @@ public struct TopStage: StageDefinition {
     usage: "top N",
     signatures: [.init(.items, .items), .init(.scoredItems, .scoredItems)],
     parameters: [StageParameter("count", .integer, "How many items to keep", default: .number(10), range: 1...10_000)],
-    examples: [#"search "launch" | top 3"#, #"search domainIdentifier == "trails" | score rating | top 5 | table title, rating"#])
+    examples: [#"search "launch" | top 3"#, #"search domainIdentifier == "trails" | score rating | top 5 | table title, rating"#],
+    hints: [.table: "for the first rows, write limit N", .groupedItems: "for the first groups, write limit N"])
 
   public func bind(_ call: StageSyntax, input: PipelineType, context: inout StageBindingContext) -> (any BoundStage)? {
     guard let clauses = context.clauses(call) else { return nil }

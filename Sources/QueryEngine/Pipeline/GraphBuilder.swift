@@ -155,10 +155,7 @@ public struct GraphBuilder {
       guard !outputs.isEmpty else {
         let accepted = descriptor.inputTypes.map(\.rawValue).joined(separator: " or ")
         var help = "stages that accept \(type): \(registry.stages(accepting: type).joined(separator: ", "))"
-        // `group by keywords | count | top 5`: the first rows (or groups) are a limit.
-        if call.name == "top", type == .table || type == .groupedItems, registry.stages(accepting: type).contains("limit") {
-          help = "for the first \(type == .table ? "rows" : "groups"), write limit N (\(help))"
-        }
+        if let hint = descriptor.hints[type] { help = "\(hint) (\(help))" }
         diagnostics.append(Diagnostic(
           "type.stage-input", "'\(call.name)' needs \(accepted); '\(previousName)' produces \(type)", at: call.nameSpan, help: help))
         return

@@ -53,8 +53,8 @@ public struct StageBindingContext {
 
   /// The table column an expression names, or a diagnostic: a bare name (`count`,
   /// `stateOrProvince`), a string (`"avg(distance)"`) or a statistic written as `stats`
-  /// wrote it (`avg(distance)`, compared without spaces). Whether the table has the column
-  /// is known only when it arrives (`Table.columnIndex(of:)`).
+  /// wrote it (`avg(distance)`, compared without spaces). Checked against `inputColumns` when
+  /// they are known; otherwise when the table arrives (`Table.columnIndex(of:)`).
   public mutating func tableColumn(_ expression: Expression, purpose: String) -> String? {
     let name: String
     switch expression.kind {

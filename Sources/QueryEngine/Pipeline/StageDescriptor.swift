@@ -61,10 +61,13 @@ public struct StageDescriptor: Sendable, Hashable {
   public var examples: [String]
   /// True for stages an app registered (Swift or `.stage` files).
   public var isCustom: Bool
+  /// What to write instead when the stage is given a type it does not take, by that type
+  /// (`top` after a table: "for the first rows, write limit N"); the type error says it.
+  public var hints: [PipelineType: String]
 
   public init(
     name: String, abstract: String, usage: String, signatures: [Signature], parameters: [StageParameter] = [],
-    examples: [String] = [], isCustom: Bool = false
+    examples: [String] = [], isCustom: Bool = false, hints: [PipelineType: String] = [:]
   ) {
     self.name = name
     self.abstract = abstract
@@ -73,6 +76,7 @@ public struct StageDescriptor: Sendable, Hashable {
     self.parameters = parameters
     self.examples = examples
     self.isCustom = isCustom
+    self.hints = hints
   }
 
   /// The (first) output for an input type, nil when the stage does not accept it.

@@ -123,9 +123,13 @@ public struct Parser {
   }
 
   mutating func error(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) {
+    report(Diagnostic(id, message, at: span, help: help))
+  }
+
+  mutating func report(_ diagnostic: Diagnostic) {
     // One diagnostic per position: later errors at the same spot are usually consequences.
-    if diagnostics.contains(where: { $0.span.start == span.start && $0.severity == .error }) { return }
-    diagnostics.append(Diagnostic(id, message, at: span, help: help))
+    if diagnostics.contains(where: { $0.span.start == diagnostic.span.start && $0.severity == .error }) { return }
+    diagnostics.append(diagnostic)
   }
 
   mutating func fail(_ id: String, _ message: String, at span: SourceSpan, help: String? = nil) -> Recovery {
@@ -197,7 +201,7 @@ public struct Parser {
       if isSemicolon { advance(); continue }
       if !atEnd {
         if let misread = operatorWord() {
-          if !diagnostics.contains(where: { $0.span.start == misread.span.start && $0.severity == .error }) { diagnostics.append(misread) }
+          report(misread)
         } else {
           error("parse.expected-separator", "expected '|' or ';', found \(describe(current))", at: current.span,
                 help: "separate stages with '|' and statements with ';'")

@@ -144,7 +144,7 @@ extension SearchIndex {
     guard indexID >= 0, try RankedReader(store: RankedStore(db: connection, indexID: indexID), cache: rankedCache).snapshot() != nil
     else { return nil }
     let statement = try connection.cachedStatement(
-      "SELECT term FROM rk_terms WHERE indexId = ? AND (instr(term, ?) > 0 OR length(CAST(term AS BLOB)) > ?)")
+      "SELECT term, instr(term, ?2) > 0 FROM rk_terms WHERE indexId = ?1 AND (instr(term, ?2) > 0 OR length(CAST(term AS BLOB)) > ?3)")
     try statement.bind(int: indexID, at: 1)
     try statement.bind(text: piece, at: 2)
     // A cut ends at a scalar boundary: up to three bytes short of the limit.
@@ -155,7 +155,7 @@ extension SearchIndex {
     while try statement.step() {
       guard let term = statement.string(0) else { continue }
       if term.utf8.first == TextAnalyzer.stemMarker { continue }
-      if term.contains(piece) { holding += 1 } else { cut += 1 }
+      if statement.int64(1) != 0 { holding += 1 } else { cut += 1 }
       guard holding <= limit, cut <= Self.cutTermLimit, RankedAnalysis.queryTerms(of: term) == [term] else { return nil }
       terms.append(term)
     }
