@@ -578,6 +578,44 @@ import Testing
     }
   }
 
+  /// A sort (walking the sorted attribute's index or not, with or without a limit, over a
+  /// predicate or a text search) followed by a Swift stage that reads only single numbers or
+  /// dates selects those values, not the records: the same rows as through the records, in
+  /// three scopes, whether the walk finds its items or gives way to the full sort.
+  @Test(arguments: [
+    #"search domainIdentifier == "trails" | sort latitude desc | limit 3 | table latitude"#,
+    #"search domainIdentifier == "trails" | sort rating desc | table rating, distance"#,
+    #"search "trail" | sort rating desc | limit 2 | table rating"#,
+    #"search * | sort contentModificationDate | limit 4 | table contentModificationDate, rating"#,
+  ])
+  func aSortedNumericStageReadsNoRecord(_ query: String) throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
+      for budget in [1, 1_000_000] {
+        func run(numbers: Bool) throws -> (rows: [String], statements: [String]) {
+          var options = QueryOptions(scope: scope, clock: sampleClock)
+          let log = StatementLog()
+          options.statementLog = log
+          var rows: [String] = []
+          try ExecutionContext.$readsNumbersAlone.withValue(numbers) {
+            try SQLCompiler.$sortWalkBudget.withValue(budget) {
+              _ = try executor.run(query, options: options) { reply in
+                if case .table(let table) = reply.content { rows += table.rows.map { "\($0)" } }
+              }
+            }
+          }
+          return (rows, log.all)
+        }
+        let numbers = try run(numbers: true)
+        let records = try run(numbers: false)
+        #expect(numbers.rows == records.rows, "\(query) budget \(budget)")
+        #expect(!numbers.rows.isEmpty, "\(query)")
+        #expect(!numbers.statements.contains { $0.contains("attributes") }, "\(query) budget \(budget): \(numbers.statements)")
+        #expect(records.statements.contains { $0.contains("attributes") }, "\(query): \(records.statements)")
+      }
+    }
+  }
+
   /// Several statistics over single-valued attributes are one statement.
   @Test func statisticsShareOneStatement() throws {
     let single = try statements(#"search domainIdentifier == "trails" | stats avg(distance), max(rating), count"#)

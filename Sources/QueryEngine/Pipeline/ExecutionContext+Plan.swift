@@ -15,8 +15,10 @@ enum CompiledStep {
   /// executor puts them in rowid order (`SQLCompiler.positionsQuery`).
   case positions(SQLCompiler.Compiled, sortsRowids: Bool)
   /// A sort with a limit: the walk of the sorted attribute's first index entries, and the
-  /// full sort of every match, run when the walk yields fewer than `limit` items.
-  case sortWalk(SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int)
+  /// full sort of every match, run when the walk yields fewer than `limit` items. With
+  /// `values`, both statements select the numbers form (`SQLCompiler.valueColumns`), as
+  /// `numbers` does.
+  case sortWalk(SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int, values: [NumericValue]? = nil)
   /// Items for a Swift stage that reads only numbers and dates: their fields and those values
   /// (`SQLCompiler.numericItemsQuery`), not their records.
   /// Without `itemFields`, rowids, relevance and the values alone.
@@ -60,17 +62,21 @@ extension ExecutionContext {
       if step.positionsOnly, let (positions, sortsRowids) = try compiler.positionsQuery(plan) {
         return .positions(positions, sortsRowids: sortsRowids)
       }
-      if let names = step.partialAttributes,
-        let numbers = try numbers(plan, attributes: names, itemFields: step.partialItemFields, compiler: &compiler)
-      {
+      // A Swift stage next that reads only numbers gets them, not the records.
+      let numeric = step.partialAttributes.flatMap(numericValues)
+      if let numeric, let numbers = try numbers(plan, values: numeric, itemFields: step.partialItemFields, compiler: &compiler) {
         return numbers
       }
+      compiler.valueColumns = numeric?.ids
       let sorted = try compiler.itemsQuery(plan)
-      guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return .items(sorted) }
+      guard compiler.canWalkSortIndex(plan), let limit = plan.limit else {
+        return numeric.map { .numbers(sorted, values: $0.values, itemFields: true) } ?? .items(sorted)
+      }
       compiler.walksSortIndex = true
       let walk = try compiler.itemsQuery(plan)
       // A plan the walk does not answer compiles to the same statement.
-      return walk.sql == sorted.sql ? .items(sorted) : .sortWalk(walk, fallback: sorted, limit: limit)
+      guard walk.sql != sorted.sql else { return numeric.map { .numbers(sorted, values: $0.values, itemFields: true) } ?? .items(sorted) }
+      return .sortWalk(walk, fallback: sorted, limit: limit, values: numeric?.values)
     case .rankedTopK:
       let fallback = try compiler.itemsQuery(plan)
       guard let ranked = try compiler.rankedPlan(plan) else { return .items(fallback) }
@@ -126,7 +132,8 @@ extension ExecutionContext {
       try items(fallback, batchSize: batchSize, batch)
     case .items(let compiled), .groupedItems(let compiled, _):
       try items(compiled, batchSize: batchSize, batch)
-    case .sortWalk(let walk, let fallback, let limit):
+    case .sortWalk(let walk, let fallback, let limit, let values):
+      if let values { return try wholeItems(sortedNumericItems(walk, fallback: fallback, limit: limit, values: values), batchSize: batchSize, batch) }
       try sortedItems(walk, fallback: fallback, limit: limit, batchSize: batchSize, batch)
     case .positions(let compiled, let sortsRowids):
       try wholeItems(positions(compiled, sortsRowids: sortsRowids), batchSize: batchSize, batch)
@@ -160,6 +167,14 @@ extension ExecutionContext {
     try batches.finish(to: batch)
   }
 
+  /// `sortedItems` in the numbers form (`CompiledStep.sortWalk` with values).
+  func sortedNumericItems(
+    _ walk: SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int, values: [NumericValue]
+  ) throws -> [ResultItem] {
+    let walked = try numericItems(walk, values: values)
+    return walked.count >= limit ? walked : try numericItems(fallback, values: values)
+  }
+
   private func items(
     _ compiled: SQLCompiler.Compiled, batchSize: Int, attributes: Set<String>? = nil, _ batch: ([ResultItem]) throws -> Void
   ) throws {
@@ -186,7 +201,7 @@ extension ExecutionContext {
     switch step {
     case .items(let compiled):
       try items(compiled, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
-    case .sortWalk(let walk, let fallback, let limit):
+    case .sortWalk(let walk, let fallback, let limit, nil):
       try sortedItems(walk, fallback: fallback, limit: limit, batchSize: .max, attributes: attributes) { all.append(contentsOf: $0) }
     default:
       return nil
@@ -197,7 +212,16 @@ extension ExecutionContext {
   /// The numbers form of an items step for a Swift stage that reads only `attributes`, when
   /// each is a single number, date or flag and the step is a text search in relevance order
   /// (`SQLCompiler.numericItemsQuery`); nil otherwise (the records are read).
-  private func numbers(_ plan: SQLPlan, attributes: Set<String>, itemFields: Bool, compiler: inout SQLCompiler) throws -> CompiledStep? {
+  private func numbers(
+    _ plan: SQLPlan, values numeric: (values: [NumericValue], ids: [Int64]), itemFields: Bool, compiler: inout SQLCompiler
+  ) throws -> CompiledStep? {
+    guard let compiled = try compiler.numericItemsQuery(plan, values: numeric.ids, itemFields: itemFields) else { return nil }
+    return .numbers(compiled, values: numeric.values, itemFields: itemFields)
+  }
+
+  /// `attributes` as values the numbers form reads (with their attribute ids), when each is
+  /// a single number, date or flag; nil otherwise (the records are read).
+  private func numericValues(_ attributes: Set<String>) -> (values: [NumericValue], ids: [Int64])? {
     guard Self.readsNumbersAlone else { return nil }
     var values: [NumericValue] = []
     var ids: [Int64] = []
@@ -208,8 +232,7 @@ extension ExecutionContext {
       values.append(NumericValue(name: name, type: type))
       ids.append(id)
     }
-    guard let compiled = try compiler.numericItemsQuery(plan, values: ids, itemFields: itemFields) else { return nil }
-    return .numbers(compiled, values: values, itemFields: itemFields)
+    return (values, ids)
   }
 
   /// The items of a numbers step: their fields, relevance and engagement, and only `values`.

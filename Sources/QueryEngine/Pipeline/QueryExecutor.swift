@@ -358,6 +358,9 @@ private struct Run {
         } else if case .numbers(let numbers, let values, let itemFields) = compiled, let needed = sql.partialAttributes {
           data = .items(try context.numericItems(numbers, values: values))
           carried = itemFields ? .attributes(needed) : .numbers(needed)
+        } else if case .sortWalk(let walk, let fallback, let limit, let values?) = compiled, let needed = sql.partialAttributes {
+          data = .items(try context.sortedNumericItems(walk, fallback: fallback, limit: limit, values: values))
+          carried = .attributes(needed)
         } else if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1], let needed = next.stage.attributesRead,
           ExecutionPlan.takesPartialItems(next.stage), let items = try context.partialItems(compiled, attributes: needed)
         {

@@ -124,7 +124,11 @@ public struct Explainer {
       output.lines.append(
         "\(indent)numbers only: the matches' \(itemFields ? "fields, relevance" : "rowids, relevance")\(values.isEmpty ? "" : " and " + values.map(\.name).joined(separator: ", ")), not their records; the ones the next stage keeps are read whole")
       try appendStatement(compiled, context: context, indent: indent + "  ", into: &output)
-    case .sortWalk(let walk, let fallback, let limit):
+    case .sortWalk(let walk, let fallback, let limit, let values):
+      if let values {
+        output.lines.append(
+          "\(indent)numbers only: the items' fields\(values.isEmpty ? "" : " and " + values.map(\.name).joined(separator: ", ")), not their records; the ones the next stage keeps are read whole")
+      }
       output.lines.append("\(indent)index walk: the sorted attribute's first entries in order, stopping at \(limit) matches")
       try appendStatement(walk, context: context, indent: indent + "  ", into: &output)
       output.lines.append("\(indent)full sort, when the walk finds fewer than \(limit):")

@@ -187,6 +187,25 @@ public struct SQLCompiler {
   /// The columns `ItemRow.decode` reads: rowid, the six stored-item columns, relevance.
   static let itemColumns = itemColumns(of: "i")
 
+  /// Set for a Swift stage that reads only these single numbers, dates or flags (attribute
+  /// ids): the items statements select the numbers form (`numericItemsQuery`'s columns:
+  /// rowid, item fields, engagement, relevance, then each value read from `num`) instead
+  /// of the record. `sort latitude desc | limit 10 | table latitude` decompressed and
+  /// parsed ten records to show ten numbers.
+  package var valueColumns: [Int64]?
+
+  /// The SELECT list of the items `alias` with `relevance`: `itemColumns`, or the numbers
+  /// form when `valueColumns` is set.
+  private func itemsSelect(of alias: String, relevance: Fragment) -> Fragment {
+    guard let valueColumns else { return "SELECT \(Self.itemColumns(of: alias)), " + relevance + " AS relevance" }
+    var select = "SELECT \(alias).rowid, \(alias).id, \(alias).domain, \(alias).contentType, \(alias).expiration, \(alias).protection, \(alias).engagement, "
+      + relevance + " AS relevance"
+    for id in valueColumns {
+      select = select + Fragment(", (SELECT num FROM vals WHERE item = \(alias).rowid AND attr = ? AND ord = 0)", [.integer(id)])
+    }
+    return select
+  }
+
   /// `itemColumns` of the items aliased `alias`.
   static func itemColumns(of alias: String) -> String {
     ["rowid", "id", "domain", "contentType", "expiration", "protection", "attributes", "engagement"].map { "\(alias).\($0)" }.joined(separator: ", ")
@@ -210,7 +229,7 @@ public struct SQLCompiler {
     let (from, where_, textRanked) = try fromAndWhere(plan, scored: true)
     if textRanked { relevance = Fragment("-f.score") }
     let ranked = textRanked || similarityRanked
-    var statement = "SELECT \(Self.itemColumns), " + relevance + " AS relevance FROM " + from + " WHERE " + where_
+    var statement = itemsSelect(of: "i", relevance: relevance) + " FROM " + from + " WHERE " + where_
     var order: [Fragment] = []
     for key in plan.sort {
       switch key {
@@ -275,7 +294,7 @@ public struct SQLCompiler {
     if walksSortIndex, predicate == plan.predicate, let limit = plan.limit, attributes.longAttributes[id] == nil || !type.isTextual {
       return finish(sortIndexWalk(id: id, column: column, descending: descending, where_: where_, limit: limit), ranked: false)
     }
-    var statement = "SELECT \(Self.itemColumns), 0.0 AS relevance FROM items i " + join + " WHERE " + where_
+    var statement = itemsSelect(of: "i", relevance: Fragment("0.0")) + " FROM items i " + join + " WHERE " + where_
     var key = Fragment("s.\(column)")
     if type.isTextual, let long = attributes.longAttributes[id] {
       key = "coalesce(s.fold, sl_fold(" + Self.recordText(long, values: "s", item: "i") + "))"
@@ -304,7 +323,7 @@ public struct SQLCompiler {
   private func sortIndexWalk(id: Int64, column: String, descending: Bool, where_: Fragment, limit: Int) -> Fragment {
     let direction = descending ? "DESC" : "ASC"
     let bound = Self.walkBound("s.\(column)", id: id, column: column, descending: descending, limit: limit)
-    return Fragment("SELECT \(Self.itemColumns), 0.0 AS relevance FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND ", [.integer(id)])
+    return itemsSelect(of: "i", relevance: Fragment("0.0")) + Fragment(" FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND ", [.integer(id)])
       + bound + " AND " + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?", [.integer(Int64(limit))])
   }
 
@@ -329,7 +348,7 @@ public struct SQLCompiler {
   }
 
   /// The item columns of the items `o` and the relevance of the matches `f`.
-  static let matchedItemColumns = Fragment("SELECT \(itemColumns(of: "o")), -f.score AS relevance")
+  private var matchedItemColumns: Fragment { itemsSelect(of: "o", relevance: Fragment("-f.score")) }
 
   /// A text search sorted by one attribute (`canWalkSortIndex`), in a file of one named
   /// index: the attribute's first `sortWalkEntries(limit:)` index entries in order (and every
@@ -358,7 +377,7 @@ public struct SQLCompiler {
       let walked = Fragment("(SELECT i.rowid, i.score, (SELECT \(column) FROM vals WHERE item = i.rowid AND attr = ? AND ord = 0) AS k0 FROM ", [.integer(id)])
         + from + " WHERE " + where_ + entries + Fragment(" ORDER BY k0 \(direction), i.score, i.rowid LIMIT ?) f", [.integer(Int64(limit))])
       return c.finish(
-        c.readingMatches(Self.matchedItemColumns, of: walked, order: "f.k0 \(direction), relevance DESC", limit: limit), ranked: true)
+        c.readingMatches(c.matchedItemColumns, of: walked, order: "f.k0 \(direction), relevance DESC", limit: limit), ranked: true)
     }
   }
 
@@ -398,7 +417,7 @@ public struct SQLCompiler {
       }
       let best = "(SELECT i.rowid, i.score" + keys + " FROM " + from + " WHERE " + where_ + " ORDER BY "
         + Fragment.joined(inner, separator: ", ") + Fragment(", i.rowid LIMIT ?) f", [.integer(Int64(limit))])
-      return c.finish(c.readingMatches(Self.matchedItemColumns, of: best, order: outer.joined(separator: ", "), limit: limit), ranked: true)
+      return c.finish(c.readingMatches(c.matchedItemColumns, of: best, order: outer.joined(separator: ", "), limit: limit), ranked: true)
     }
   }
 
