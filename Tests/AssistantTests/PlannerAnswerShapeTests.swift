@@ -68,6 +68,52 @@ import Testing
     #expect(try plan("best trails in Oregon").dsl.hasSuffix("| sort rating desc | limit 10"))
   }
 
+  /// The first table a query replies with.
+  func table(_ query: String) throws -> Table? {
+    try PlannerSupport.replies(query).compactMap { reply -> Table? in
+      if case .table(let table) = reply.content { return table }
+      return nil
+    }.first
+  }
+
+  /// "Which state has the most trails": the groups ranked by how many items they hold or by
+  /// a statistic, the first one or as many as asked for. A count needs a collection after
+  /// "most"; the mean is taken before a plural or "on average", the largest value before a
+  /// singular.
+  @Test func rankedGroups() throws {
+    let most = try plan("which state has the most trails")
+    #expect(most.dsl == #"search contentType == "trail" | group by stateOrProvince | count | sort count desc | limit 1"#)
+    #expect(most.intent == .groupCount(attribute: "stateOrProvince", period: nil))
+    #expect(most.evidenceDSL == #"search contentType == "trail""#)
+    #expect(try table(most.dsl)?.rows == [[.string("California"), .number(12)]])
+    let three = try plan("Which 3 states have the most trails?")
+    #expect(three.dsl.hasSuffix("| group by stateOrProvince | count | sort count desc | limit 3"))
+    #expect(try table(three.dsl)?.rows.count == 3)
+    #expect(try plan("which state has the fewest trails").dsl.hasSuffix("| sort count asc | limit 1"))
+    #expect(try plan("which author wrote the most emails").dsl
+      == #"search contentType == "email" | group by authorNames | count | sort count desc | limit 1"#)
+
+    let average = try plan("which state has the longest trails on average")
+    #expect(average.dsl == #"search contentType == "trail" | stats avg(distance) by stateOrProvince | sort avg(distance) desc | limit 1"#)
+    #expect(average.intent == .statistic(function: "avg", attribute: "distance", by: "stateOrProvince"))
+    let averages = try #require(try table(#"search contentType == "trail" | stats avg(distance) by stateOrProvince"#))
+    let best = averages.rows.max { a, b in (a[1].number ?? 0) < (b[1].number ?? 0) }
+    #expect(try table(average.dsl)?.rows == best.map { [$0] })
+    #expect(try plan("what state has the longest trail").dsl.hasSuffix("| stats max(distance) by stateOrProvince | sort max(distance) desc | limit 1"))
+    #expect(try plan("which difficulty has the highest average rating").dsl.hasSuffix("| stats avg(rating) by difficulty | sort avg(rating) desc | limit 1"))
+    #expect(try plan("which difficulty has the highest rated trails").dsl.hasSuffix("| stats avg(rating) by difficulty | sort avg(rating) desc | limit 1"))
+
+    // "most" before words that name no collection: the question's words.
+    #expect(try plan("which state has the most beautiful sunsets").intent == .search)
+  }
+
+  /// "top" before a number and a superlative says no more than the number.
+  @Test func topBeforeASuperlative() throws {
+    #expect(try plan("top 3 longest trails in California").dsl
+      == #"search contentType == "trail" && stateOrProvince == "California"cd | sort distance desc | limit 3"#)
+    #expect(try plan("the top five highest rated trails").dsl == #"search contentType == "trail" | sort rating desc | limit 5"#)
+  }
+
   @Test func orderingWords() throws {
     #expect(try plan("trails in Utah sorted by distance").dsl.hasSuffix("| sort distance desc | limit 10"))
     #expect(try plan("trails by rating").dsl.hasSuffix("| sort rating desc | limit 10"))

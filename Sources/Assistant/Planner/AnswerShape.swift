@@ -57,6 +57,8 @@ extension PlanBuilder {
   static let smallestWords: Set<String> = ["lowest", "least", "smallest", "fewest", "minimum", "min"]
 
   mutating func recognizeAnswerShape() {
+    recognizeRankedGroups()
+    guard rankedGroups == nil else { return }
     recognizeCounting()
     recognizeStatistic()
     recognizeGrouping()
@@ -224,6 +226,8 @@ extension PlanBuilder {
         word(index - 1) != "a" {
         limit = n
         span = (index - 1)..<span.upperBound
+        // "top 3 longest", "the top five highest rated": "top" says no more than the number.
+        if word(index - 2) == "top", isFree(index - 2) { span = (index - 2)..<span.upperBound }
       } else if word(index - 1) == "top", isFree(index - 1), let n = wholeNumber(index - 2), n > 0 {
         limit = n
         span = (index - 2)..<span.upperBound
@@ -254,5 +258,84 @@ extension PlanBuilder {
       note(index, "\(quote(index..<index + 2)) -> sort \(attribute) desc | limit \(n)")
       return
     }
+  }
+
+  // MARK: Ranked groups
+
+  /// Verbs between the groups and what ranks them: "which state *has* the most trails".
+  static let rankedGroupVerbs: Set<String> = ["has", "have", "had", "holds", "hold", "gets", "get", "got", "wrote", "sent", "received", "with"]
+
+  /// Words for items in general, after "most": "which project has the most items".
+  static let itemWords: Set<String> = ["items", "entries", "documents", "things", "files", "records"]
+
+  /// "which state has the most trails", "which 3 states have the longest trails on average",
+  /// "what project has the highest average rating": the groups of an attribute ranked by
+  /// how many items they hold or by a statistic, the first one (or the number asked for).
+  /// The groups' attribute must be one the index has (or its types or domains), and a count
+  /// needs a collection after "most" ("trails", "items") or nothing: "what type of wing has
+  /// the most lift" in a collection of papers stays a text search.
+  private mutating func recognizeRankedGroups() {
+    for index in 0..<count where isFree(index) && ["which", "what"].contains(word(index) ?? "") {
+      var next = index + 1
+      var limit = 1
+      if let n = wholeNumber(next), n > 1, n <= 1000, tokens[next].isNumber || Self.numberWords[word(next) ?? ""] != nil, word(next) != "a" {
+        limit = n
+        next += 1
+      }
+      guard let named = attributeName(at: next), named.period == nil, let group = named.attribute,
+        group == "contentType" || group == "domainIdentifier" || vocabulary.has(group)
+      else { continue }
+      let verb = next + named.length
+      guard isFree(verb), Self.rankedGroupVerbs.contains(word(verb) ?? "") else { continue }
+      var cursor = verb + 1
+      if word(cursor) == "the", isFree(cursor) { cursor += 1 }
+      guard let measure = rankedMeasure(at: cursor) else { continue }
+      let span = index..<cursor + measure.length
+      var function = measure.function
+      // "on average" anywhere asks for the mean.
+      if let average = (0..<count - 1).first(where: { matches(["on", "average"], at: $0) }) {
+        if measure.measure != nil { function = "avg" }
+        claim(average..<average + 2)
+      }
+      rankedGroups = RankedGroups(attribute: group, function: function, measure: measure.measure, descending: measure.descending, limit: limit)
+      claim(span)
+      let column = measure.measure.map { "\(function)(\($0))" } ?? "count"
+      let ranking = measure.measure.map { "stats \(function)(\($0)) by \(group)" } ?? "group by \(group) | count"
+      note(index, "\(quote(span)) -> \(ranking) | sort \(column) \(measure.descending ? "desc" : "asc") | limit \(limit)")
+      return
+    }
+  }
+
+  /// What ranks the groups, at `index`: "most" (a count, or the sum of a numeric attribute
+  /// named after it), "highest average rating", "highest rating" (its mean), or a
+  /// superlative of a numeric attribute ("longest", "highest rated": the mean before a
+  /// plural, the largest or smallest value before a singular).
+  private func rankedMeasure(at index: Int) -> (length: Int, function: String, measure: String?, descending: Bool)? {
+    guard isFree(index), let first = word(index) else { return nil }
+    let largest = Self.largestWords.contains(first) && first != "top"
+    if largest || Self.smallestWords.contains(first) || first == "fewest" {
+      var next = index + 1
+      if let function = Self.statisticWords[word(next) ?? ""], isFree(next),
+        let named = attributeName(at: next + 1, numericOnly: true), let attribute = named.attribute {
+        return (2 + named.length, function, attribute, largest)
+      }
+      if let named = attributeName(at: next, numericOnly: true), let attribute = named.attribute {
+        return (1 + named.length, first == "most" || first == "least" ? "sum" : "avg", attribute, largest)
+      }
+      if ["most", "fewest", "least"].contains(first) {
+        if word(next) == "of", isFree(next) { next += 1 }
+        guard let noun = word(next) else { return (1, "count", nil, largest) }
+        guard Self.itemWords.contains(noun) || !contentTypes(named: noun).isEmpty || !domains(named: noun).isEmpty else { return nil }
+        return (1, "count", nil, largest)
+      }
+    }
+    for (words, attributes, descending) in Self.superlatives where matches(words, at: index) {
+      guard let attributes, let attribute = numericAttribute(attributes) else { continue }
+      let after = word(index + words.count) ?? ""
+      let plural = after.count > 3 && after.hasSuffix("s") && !after.hasSuffix("ss")
+      let function = plural || contains(["average"]) ? "avg" : descending ? "max" : "min"
+      return (words.count, function, attribute, descending)
+    }
+    return nil
   }
 }

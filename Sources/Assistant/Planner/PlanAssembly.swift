@@ -292,7 +292,22 @@ extension PlanBuilder {
     var intent: PlannedQuery.Intent
     var evidence: QuerySyntax?
     var ranked = false
-    if let statistic {
+    if let rankedGroups {
+      let direction = PlanSyntax.name(rankedGroups.descending ? "desc" : "asc")
+      if let measure = rankedGroups.measure {
+        let call = PlanSyntax.call(rankedGroups.function, [PlanSyntax.name(measure)])
+        stages.append(PlanSyntax.stage("stats", [[call, PlanSyntax.name("by"), PlanSyntax.name(rankedGroups.attribute)]]))
+        stages.append(PlanSyntax.stage("sort", [[call, direction]]))
+        intent = .statistic(function: rankedGroups.function, attribute: measure, by: rankedGroups.attribute)
+      } else {
+        stages.append(PlanSyntax.stage("group", words: "by", rankedGroups.attribute))
+        stages.append(PlanSyntax.stage("count"))
+        stages.append(PlanSyntax.stage("sort", [[PlanSyntax.name("count"), direction]]))
+        intent = .groupCount(attribute: rankedGroups.attribute, period: nil)
+      }
+      stages.append(PlanSyntax.stage("limit", words: "\(rankedGroups.limit)"))
+      evidence = PlanSyntax.query(source(ranked: false))
+    } else if let statistic {
       let call = PlanSyntax.call(statistic.function, [PlanSyntax.name(statistic.attribute)])
       if let period = grouping?.period {
         stages.append(periodFork(period, terminal: PlanSyntax.stage("stats", [[call]])))

@@ -38,6 +38,8 @@ struct PlanBuilder {
   var statistic: (function: String, attribute: String)?
   var grouping: Grouping?
   var superlative: Superlative?
+  /// The groups ranked by a count or a statistic: "which state has the most trails".
+  var rankedGroups: RankedGroups?
   var phrases: [QuestionText.Phrase] = []
   var textTerms: [String] = []
   /// Content words no visible item contains (folded words of letters, three or more).
@@ -73,6 +75,16 @@ struct PlanBuilder {
     var attribute: String?
     var descending: Bool
     var limit: Int?
+  }
+
+  /// The first `limit` groups of `attribute` by how many items they hold (`function` is
+  /// "count", `measure` nil) or by a statistic of `measure`, largest first when `descending`.
+  struct RankedGroups {
+    var attribute: String
+    var function: String
+    var measure: String?
+    var descending: Bool
+    var limit: Int
   }
 
   /// A date range from a phrase: `== $time.last_week`, or `>= lower && < upper`.

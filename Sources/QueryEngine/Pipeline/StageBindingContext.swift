@@ -60,7 +60,10 @@ public struct StageBindingContext {
     switch expression.kind {
     case .identifier(let identifier): name = identifier
     case .string(let literal): name = literal.text
-    case .call: name = String(source.slice(expression.span).filter { !$0.isWhitespace })
+    case .call:
+      // As written; a query built as syntax (the planner's) has no text there: as printed.
+      let written = source.slice(expression.span)
+      name = String((written.isEmpty ? SyntaxPrinter.text(expression) : String(written)).filter { !$0.isWhitespace })
     default:
       report(Diagnostic("stage.expected-column", "\(purpose) needs a column of the table, such as count or avg(distance)",
                         at: expression.span))
