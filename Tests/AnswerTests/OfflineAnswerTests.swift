@@ -41,6 +41,24 @@ import Testing
     #expect(collected.sourceIDs.count == 8)
   }
 
+  /// "Which state has the longest trails on average": the table's row, and the sources are
+  /// the trails of that state, not the collection's first trails.
+  @Test func rankedGroupsCiteTheItemsOfTheirGroups() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "which state has the longest trails on average"))
+    #expect(collected.text.contains("stateOrProvince: Arizona"), "\(collected.text)")
+    let states = collected.events.compactMap { event -> String? in
+      if case .source(let source) = event { source.item.attributeSet["stateOrProvince"]?.stringValue } else { nil }
+    }
+    #expect(!states.isEmpty)
+    #expect(states.allSatisfy { $0 == "Arizona" }, "\(states)")
+    // Two groups: the items of both, and no others.
+    let two = await F.collect(try F.session(model: nil).streamResponse(to: "which 2 states have the most trails"))
+    let cited = Set(two.events.compactMap { event -> String? in
+      if case .source(let source) = event { source.item.attributeSet["stateOrProvince"]?.stringValue } else { nil }
+    })
+    #expect(cited.count == 2 && cited.contains("California"), "\(cited) \(two.text)")
+  }
+
   @Test func noResultsGiveTheNotFoundAnswerAndNoSources() async throws {
     let collected = await F.collect(try F.session(model: nil).streamResponse(to: "what about quantum chromodynamics?"))
     #expect(collected.text == AnswerInstructions.notFound)

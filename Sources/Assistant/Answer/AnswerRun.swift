@@ -316,7 +316,16 @@ struct AnswerRun {
     let plan = try session.planner.plan(question)
     let planReplies = plan.searchesNothing ? [] : try run(plan.query)
     let coverage = TermCoverage(plan.rankedTerms, minimum: configuration.minimumTermCoverage)
-    let evidenceReplies = try plan.evidence.map { try run($0.appending(PlanSyntax.stage("limit", words: "\(configuration.resultLimit)"))) } ?? planReplies
+    let evidenceReplies = try plan.evidence.map { evidence in
+      guard let groups = Self.rankedGroups(plan, replies: planReplies) else {
+        return try run(evidence.appending(PlanSyntax.stage("limit", words: "\(configuration.resultLimit)")))
+      }
+      // Each group listed gets its share of the sources.
+      let share = max(1, configuration.resultLimit / groups.count)
+      return try groups.flatMap { test in
+        try run(evidence.appending(PlanSyntax.stage("where", [[test]]), PlanSyntax.stage("limit", words: "\(share)")))
+      }
+    } ?? planReplies
     var evidence: [ResultItem] = []
     var seen: [Set<String>] = []
     var unreadable = 0
@@ -349,6 +358,26 @@ struct AnswerRun {
   }
 
   /// Runs a query, emitting its replies as they stream; returns the complete replies.
+  /// For a plan that ranks groups, a test per group its table lists that keeps the group's
+  /// items (`state == "California"`); nil for other plans, or a table of no such values.
+  static func rankedGroups(_ plan: PlannedQuery, replies: [Reply]) -> [Expression]? {
+    guard let attribute = plan.rankedGroupAttribute else { return nil }
+    let table = replies.lazy.compactMap { reply -> Table? in
+      if case .table(let table) = reply.content { return table }
+      return nil
+    }.first
+    guard let table, let column = try? table.columnIndex(of: attribute) else { return nil }
+    var tests: [Expression] = []
+    for row in table.rows where column < row.count {
+      switch row[column] {
+      case .string(let value): tests.append(PlanSyntax.compare(attribute, .equal, PlanSyntax.quoted(value)))
+      case .number(let value): tests.append(PlanSyntax.compare(attribute, .equal, PlanSyntax.number(value)))
+      default: return nil
+      }
+    }
+    return tests.isEmpty ? nil : tests
+  }
+
   private mutating func run(_ query: String) throws -> [Reply] {
     try run(try tool.executor.prepare(query, options: tool.options))
   }

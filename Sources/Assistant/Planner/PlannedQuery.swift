@@ -54,6 +54,10 @@ public struct PlannedQuery: Sendable, Hashable {
   /// and its `people` stages), for a planner step that ranks its results again; nil for
   /// other plans.
   var rankedSearch: PipelineSyntax?
+  /// For groups ranked by a count or a statistic ("which state has the most trails"): the
+  /// attribute whose groups the answer's table lists, so the sources are the items of those
+  /// groups rather than the first items of the collection.
+  var rankedGroupAttribute: String?
   /// Every content word of the ranked search with its weight, those no visible item contains
   /// included (they weigh most): an item is evidence only when it covers enough of them.
   var evidenceTerms: [TermWeight] = []
