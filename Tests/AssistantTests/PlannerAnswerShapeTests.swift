@@ -107,6 +107,18 @@ import Testing
     #expect(try plan("which state has the most beautiful sunsets").intent == .search)
   }
 
+  /// "Largest" and "smallest" with no attribute after them order by size (`fileSize`, or the
+  /// one numeric attribute named "…size"), but not before a content type whose items may have
+  /// no size.
+  @Test func sizeSuperlatives() throws {
+    let smallest = try plan("show me the 3 smallest")
+    #expect(smallest.dsl == "search * | sort fileSize asc | limit 3")
+    let items = try PlannerSupport.replies(smallest.dsl).flatMap(\.content.resultItems)
+    #expect(items.count == 3 && items.allSatisfy { $0.item.attributeSet["fileSize"] != nil })
+    #expect(try plan("what is the largest file").dsl.hasSuffix("| sort fileSize desc | limit 1"))
+    #expect(!(try plan("largest trails").dsl.contains("fileSize")))
+  }
+
   /// "top" before a number and a superlative says no more than the number.
   @Test func topBeforeASuperlative() throws {
     #expect(try plan("top 3 longest trails in California").dsl

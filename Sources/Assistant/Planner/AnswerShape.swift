@@ -53,6 +53,17 @@ extension PlanBuilder {
     (["best"], ["rating", "starRating"], true), (["worst"], ["rating", "starRating"], false),
     (["favorite"], ["rating", "starRating"], true), (["favourite"], ["rating", "starRating"], true),
   ]
+  /// Superlatives of size alone ("largest packages"), and whether the largest come first.
+  static let sizeWords: [String: Bool] = ["largest": true, "biggest": true, "smallest": false]
+
+  /// The attribute "largest" and "smallest" order by when no attribute follows them: a
+  /// file's size, or the one numeric attribute whose name ends in "size" (`installedSize`).
+  var sizeAttribute: String? {
+    if let size = numericAttribute(["fileSize", "size"]) { return size }
+    let sized = vocabulary.attributes.filter { $0.value.scalar == .number && $0.key.lowercased().hasSuffix("size") }.keys.sorted()
+    return sized.count == 1 ? sized[0] : nil
+  }
+
   static let largestWords: Set<String> = ["highest", "most", "largest", "biggest", "greatest", "maximum", "max", "top"]
   static let smallestWords: Set<String> = ["lowest", "least", "smallest", "fewest", "minimum", "min"]
 
@@ -218,6 +229,12 @@ extension PlanBuilder {
           found = (next + named.length - index, attribute, Self.largestWords.contains(word))
         }
       }
+      // "largest packages", "the 5 biggest files": their size (not before a content type,
+      // whose items may have no size: "largest trails").
+      if found == nil, let word = word(index), Self.sizeWords[word] != nil, contentTypes(named: self.word(index + 1) ?? "").isEmpty,
+        let size = sizeAttribute {
+        found = (1, size, Self.sizeWords[word]!)
+      }
       guard let found else { continue }
       var span = index..<index + found.length
       var limit: Int?
@@ -328,6 +345,11 @@ extension PlanBuilder {
         guard Self.itemWords.contains(noun) || !contentTypes(named: noun).isEmpty || !domains(named: noun).isEmpty else { return nil }
         return (1, "count", nil, largest)
       }
+    }
+    if let descending = Self.sizeWords[first], contentTypes(named: word(index + 1) ?? "").isEmpty, let size = sizeAttribute {
+      let after = word(index + 1) ?? ""
+      let plural = after.count > 3 && after.hasSuffix("s") && !after.hasSuffix("ss")
+      return (1, plural || contains(["average"]) ? "avg" : descending ? "max" : "min", size, descending)
     }
     for (words, attributes, descending) in Self.superlatives where matches(words, at: index) {
       guard let attributes, let attribute = numericAttribute(attributes) else { continue }
