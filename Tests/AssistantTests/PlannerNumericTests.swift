@@ -28,6 +28,8 @@ import Testing
     #expect(try dsl("hikes under 2 hours").contains("duration < 7200"))
     #expect(try dsl("trails with at least 1000 m of elevation gain") == #"search contentType == "trail" && elevationGain >= 1000 | sort elevationGain desc"#)
     #expect(try dsl("hikes of 5 km or less").contains("distance <= 5"))
+    // Sizes, in the stored unit: `fileSize`, or the one numeric attribute named "…size".
+    #expect(try dsl("notes smaller than 2000") == #"search contentType == "note" && fileSize < 2000 | sort fileSize asc"#)
   }
 
   @Test func numbersWithoutAnAttributeStayWords() throws {
@@ -38,7 +40,7 @@ import Testing
   }
 
   @Test func everyNumericPlanRuns() throws {
-    for question in ["trails under 5 km", "hikes longer than 10 miles", "trails between 2 and 8 km", "hikes under 2 hours", "4+ star trails"] {
+    for question in ["trails under 5 km", "hikes longer than 10 miles", "trails between 2 and 8 km", "hikes under 2 hours", "4+ star trails", "notes smaller than 2000"] {
       let plan = try PlannerSupport.plan(question)
       #expect(try !PlannerSupport.ids(plan.dsl).isEmpty, "\(question): \(plan.dsl)")
     }

@@ -164,6 +164,10 @@ extension PlanBuilder {
         if let op, ["longer", "shorter"].contains(word(start) ?? ""), let distance = numericAttribute(["distance", "length"]) {
           return (start..<end, comparison(distance, op, value, factor: 1))
         }
+        // "smaller than 1000", "larger than 5000": sizes, in the stored unit.
+        if let op, ["smaller", "larger", "bigger"].contains(word(start) ?? ""), let size = sizeAttribute {
+          return (start..<end, comparison(size, op, value, factor: 1))
+        }
         return nil
       }
       attribute = named.attribute
