@@ -13,6 +13,28 @@ import Testing
     #expect(ExtractiveAnswer.sentences("One. Two! Three? 4.5 km\nFive") == ["One.", "Two!", "Three?", "4.5 km", "Five"])
   }
 
+  /// A text wrapped at a margin (a licence, a README, a mail at 72 columns) is quoted as
+  /// whole sentences; short lines, lines that end in punctuation and paragraph breaks still
+  /// end one.
+  @Test func linesWrappedAtAMarginRunOn() {
+    let licence = """
+       Bash is distributed in the hope that it will be useful, but WITHOUT
+       ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+       FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+       for more details.
+      """
+    #expect(ExtractiveAnswer.sentences(licence) == [
+      "Bash is distributed in the hope that it will be useful, but WITHOUT ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.",
+      "See the GNU General Public License for more details.",
+    ])
+    let note = "Action items\nLena pre-stages launch emails the day before the launch goes out to all\n\nKenji adds a canary"
+    #expect(ExtractiveAnswer.sentences(note) == [
+      "Action items", "Lena pre-stages launch emails the day before the launch goes out to all", "Kenji adds a canary",
+    ])
+    let ended = "We moved the launch to the second week of March after the review meeting.\nThe budget stays."
+    #expect(ExtractiveAnswer.sentences(ended) == ["We moved the launch to the second week of March after the review meeting.", "The budget stays."])
+  }
+
   @Test func theSentenceWithMostTermsWinsTheEarliestOfEquals() {
     let writer = ExtractiveAnswer(terms: ["canary", "cdn"])
     let item = Self.item("n", [("textContent", .string("We shipped. Kenji adds a canary for CDN changes. A canary sang."))]).item

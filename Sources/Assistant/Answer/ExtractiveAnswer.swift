@@ -132,12 +132,15 @@ struct ExtractiveAnswer {
     return letters * 3 >= sentence.count * 2
   }
 
-  /// Sentences: lines, split after `.`, `!` or `?` followed by a space.
+  /// Sentences: lines, split after `.`, `!` or `?` followed by a space. A long line that
+  /// ends without punctuation and runs on into the next line is one line wrapped at a
+  /// margin (a README, a licence, a mail at 72 columns): its sentence goes on ("Bash is
+  /// distributed in the hope that it will be useful, but WITHOUT" was quoted as it stood).
   static func sentences(_ text: String) -> [String] {
     var result: [String] = []
     var current = ""
     var previous: Character = " "
-    for character in text {
+    for character in unwrapped(text) {
       if character.isNewline || (character == " " && ".!?".contains(previous)) {
         let trimmed = current.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty { result.append(trimmed) }
@@ -149,6 +152,36 @@ struct ExtractiveAnswer {
     }
     let trimmed = current.trimmingCharacters(in: .whitespaces)
     if !trimmed.isEmpty { result.append(trimmed) }
+    return result
+  }
+
+  /// Lines this long or longer, ending without punctuation, were wrapped at a margin.
+  static let wrappedLineLength = 60
+
+  /// `text` with each line break that wraps a sentence at a margin made a space: after a
+  /// line of `wrappedLineLength` characters or more that ends in no `.!?:;` and before a
+  /// line that is not blank.
+  static func unwrapped(_ text: String) -> String {
+    guard text.contains("\n") else { return text }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for index in lines.indices {
+      let line = lines[index]
+      result += line
+      guard index + 1 < lines.count else { break }
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let next = lines[index + 1]
+      let wraps = trimmed.count >= wrappedLineLength && !".!?:;".contains(trimmed.last ?? ".") && next.contains { !$0.isWhitespace }
+      guard wraps else {
+        result += "\n"
+        continue
+      }
+      // One space where the margin was: no trailing blanks, and the next line's indent dropped.
+      while result.last?.isWhitespace == true { result.removeLast() }
+      result += " "
+      lines[index + 1] = next.drop { $0.isWhitespace }
+    }
     return result
   }
 
