@@ -46,6 +46,8 @@ import Testing
     let sentence = writer.sentence(of: Self.item("r", [("textContent", .string(readme))]))
     #expect(sentence == "This project is released under the MIT License; see the licence file.")
     #expect(ExtractiveAnswer.plainText("<b>bold</b> and [a link](http://x.y)") == " bold  and a link")
+    #expect(ExtractiveAnswer.plainText("the `What's New in Python 3.11 <https://docs.python.org/3.11/whatsnew/3.11.html>`_ document")
+      == "the What's New in Python 3.11 document")
   }
 
   @Test func nearCopiesAreOneSource() {

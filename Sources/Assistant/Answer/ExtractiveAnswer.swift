@@ -93,7 +93,7 @@ struct ExtractiveAnswer {
   }
 
   /// Text without markup: HTML tags and comments, Markdown images and badges dropped, links
-  /// reduced to their text, heading and emphasis marks, code fences and table rules removed.
+  /// (Markdown's and reStructuredText's) reduced to their text, heading and emphasis marks, code fences and table rules removed.
   static func plainText(_ text: String) -> String {
     var result = text
     for rule in markupRules where rule.needs.map(result.contains) ?? true {
@@ -111,6 +111,8 @@ struct ExtractiveAnswer {
     (#"!\[[^\]]*\]\([^)]*\)"#, " ", "]("),
     (#"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)"#, " ", "]("),
     (#"\[([^\]]*)\]\([^)]*\)"#, "$1", "]("),
+    // reStructuredText links: `text <url>`_
+    (#"`([^`<]+?)\s*<[^>`]*>`__?"#, "$1", ">`_"),
     (#"</?[A-Za-z][^>]*>"#, " ", "<"),
     (#"(?m)^\s*```.*$"#, " ", "```"),
     (#"(?m)^\s{0,3}#{1,6}\s+"#, "", "#"),
