@@ -37,7 +37,8 @@ public struct ScoreStage: StageDefinition {
         collect(lhs, lhsSyntax, negate: negate)
         collect(rhs, rhsSyntax, negate: negate != (op == .subtract))
       } else {
-        terms.append(((negate ? "-" : "") + source.slice(syntax.span), negate ? .negate(bound) : bound))
+        let written = source.slice(syntax.span)
+        terms.append(((negate ? "-" : "") + (written.isEmpty ? SyntaxPrinter.text(syntax) : String(written)), negate ? .negate(bound) : bound))
       }
     }
     collect(expression, syntax, negate: false)

@@ -59,6 +59,14 @@ import Testing
     #expect(cited.count == 2 && cited.contains("California"), "\(cited) \(two.text)")
   }
 
+  /// "What is the distance of the Mist Trail": the table's first row answers, the trail is
+  /// the first source.
+  @Test func attributeQuestionsAnswerWithTheAttribute() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "What is the distance of the Mist Trail?"))
+    #expect(collected.text.contains("- title: Mist Trail, distance: 11.3"), "\(collected.text)")
+    #expect(collected.sourceIDs.first == "trail-1")
+  }
+
   @Test func noResultsGiveTheNotFoundAnswerAndNoSources() async throws {
     let collected = await F.collect(try F.session(model: nil).streamResponse(to: "what about quantum chromodynamics?"))
     #expect(collected.text == AnswerInstructions.notFound)

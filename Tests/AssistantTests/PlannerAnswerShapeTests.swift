@@ -119,6 +119,20 @@ import Testing
     #expect(!(try plan("largest trails").dsl.contains("fileSize")))
   }
 
+  /// "What is the distance of the Mist Trail": the items the rest of the question names (a
+  /// known item first), their first three as a table of title and the attribute asked for,
+  /// the items as evidence. Statistics ("the average distance of trails") and groups stay
+  /// what they were.
+  @Test func attributeQuestions() throws {
+    let distance = try plan("What is the distance of the Mist Trail?")
+    #expect(distance.dsl.hasSuffix("| limit 3 | table title, distance"), "\(distance.dsl)")
+    #expect(distance.evidenceDSL.map { !$0.contains("table") } == true)
+    #expect(try table(distance.dsl)?.rows.first == [.string("Mist Trail"), .number(11.3)])
+    #expect(try plan("keywords of the orion retrospective").dsl.hasSuffix("| table title, keywords"))
+    #expect(try plan("what is the average distance of trails").intent == .statistic(function: "avg", attribute: "distance", by: nil))
+    #expect(try plan("what type of trails are in Utah").dsl.contains("table") == false)
+  }
+
   /// "top" before a number and a superlative says no more than the number.
   @Test func topBeforeASuperlative() throws {
     #expect(try plan("top 3 longest trails in California").dsl

@@ -1,0 +1,55 @@
+import Foundation
+import QueryEngine
+
+/// Questions that ask for an attribute of the items they name: "what is the homepage of
+/// tmux", "version of git", "what is the distance of the Mist Trail". The rest of the
+/// question ("tmux") is planned as any question is (a known item ranks first), and the plan
+/// shows the first items' titles and that attribute.
+extension PlanBuilder {
+  /// The attribute a question asks for and the words that name the items, as written; nil
+  /// when the question does not start that way ("what is the average distance of trails" is
+  /// a statistic, "which state has the most trails" ranks groups).
+  static func attributeQuestion(
+    _ question: String, vocabulary: IndexVocabulary, clock: QueryClock
+  ) -> (attribute: String, rest: String, asked: String)? {
+    let builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: 1)
+    var index = 0
+    if ["what", "which", "whats"].contains(builder.word(index) ?? "") { index += 1 }
+    if ["is", "are", "was", "s"].contains(builder.word(index) ?? "") { index += 1 }
+    if builder.word(index) == "the" { index += 1 }
+    guard let named = builder.attributeName(at: index), let attribute = named.attribute, named.period == nil,
+      !["textContent", "contentType", "domainIdentifier"].contains(attribute), vocabulary.has(attribute)
+    else { return nil }
+    let of = index + named.length
+    guard ["of", "for"].contains(builder.word(of) ?? ""), ((of + 1)..<builder.count).contains(where: { !builder.isStopWord($0) }) else { return nil }
+    let tokens = builder.tokens
+    let rest = tokens[(of + 1)...].map(\.text).joined(separator: " ")
+    let asked = tokens[..<(of + 1)].map(\.text).joined(separator: " ")
+    return (attribute, rest, asked)
+  }
+}
+
+extension BuiltinPlanner {
+  /// The plan of an attribute question (`PlanBuilder.attributeQuestion`): the items the rest
+  /// of the question names, their first three as a table of title and the attribute; the
+  /// items themselves are the evidence. Nil when the rest plans to no list of items (a count,
+  /// a statistic).
+  func attributePlan(_ question: String) throws -> PlannedQuery? {
+    guard let asked = PlanBuilder.attributeQuestion(question, vocabulary: vocabulary, clock: clock) else { return nil }
+    var plan = try readingPlan(asked.rest)
+    switch plan.intent {
+    case .search, .list, .superlative: break
+    default: return nil
+    }
+    let items = plan.query
+    let columns = asked.attribute == "title" ? ["title"] : ["title", asked.attribute]
+    plan.query = items.appending(PlanSyntax.stage("limit", words: "3"), PlanSyntax.stage("table", columns.map { [PlanSyntax.name($0)] }))
+    plan.evidence = items
+    plan.question = question
+    plan.rankedSearch = nil
+    // A plan the language rejects is no plan: the question is read as any other.
+    guard (try? check(plan)) != nil else { return nil }
+    plan.notes.insert("\u{201C}\(asked.asked)\u{201D} -> table title, \(asked.attribute) of the items \u{201C}\(asked.rest)\u{201D} names", at: 0)
+    return plan
+  }
+}
