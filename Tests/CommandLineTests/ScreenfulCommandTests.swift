@@ -34,6 +34,22 @@ import Testing
     }
   }
 
+  /// A table reply (`| table`, `stats … by`) shows a screenful of rows too, and says how many
+  /// more; `--limit` and JSON keep their own cut.
+  @Test func aTableOfRowsShowsAScreenful() throws {
+    try Workspace.with { workspace in
+      try Self.write(workspace)
+      let table = try workspace.run(["query", "--db", "index.db", "--", #"search "common" | sort id | table id, rating"#], environment: ["COLUMNS": "200"])
+      #expect(table.status == 0, "\(table)")
+      #expect(table.stdout.split(separator: "\n").filter { $0.hasPrefix("  doc-") }.count == 25, "\(table)")
+      #expect(table.stdout.contains("… 275 more rows (use --limit N or --format json)"), "\(table)")
+      let limited = try workspace.run(["query", "--db", "index.db", "--limit", "30", "--", #"search "common" | sort id | table id"#], environment: ["COLUMNS": "200"])
+      #expect(limited.stdout.split(separator: "\n").filter { $0.hasPrefix("  doc-") }.count == 30, "\(limited)")
+      let json = try workspace.run("query", "--db", "index.db", "--format", "json", "--", #"search "common" | sort id | table id"#)
+      #expect((try JSONParser.parse(String(json.stdout.split(separator: "\n")[0])))["content"]?["rows"]?.arrayValue?.count == 300, "\(json.stdout.prefix(300))")
+    }
+  }
+
   /// Groups list five titles each and count the rest of the group.
   @Test func groupsListFiveTitlesAndCountTheRest() throws {
     try Workspace.with { workspace in

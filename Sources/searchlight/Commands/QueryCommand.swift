@@ -14,8 +14,8 @@ enum QueryCommand: Command {
     JSON output is one reply per line: {"queryToken","label","content"}; item replies stream
     in batches.
 
-    A table shows the first 25 items of each reply (or --limit N) and how many more
-    there are; only those are read, so a search that matches half the index prints at
+    A table shows the first 25 items or rows of each reply (or --limit N) and how many
+    more there are; only those are read, so a search that matches half the index prints at
     once. --limit cuts JSON and CSV replies too; without it they hold every item.
 
     A text search shown as a table gets a snippet column: the item's text around the

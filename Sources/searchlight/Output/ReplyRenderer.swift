@@ -198,7 +198,11 @@ struct ReplyRenderer {
     case .count(let n):
       out += "  \(n)\n"
     case .table(let table):
-      out += grid(table.columns, table.rows.map { $0.map(\.displayText) })
+      // A screenful of rows, as of items: a table of every match need not flood the terminal.
+      let shown = limit == nil ? Array(table.rows.prefix(Self.defaultTableLimit)) : table.rows
+      out += grid(table.columns, shown.map { $0.map(\.displayText) })
+      let more = limit != nil ? 0 : (reply.total ?? table.rows.count) - shown.count
+      if more > 0 { out += "  \(dim)… \(more) more row\(more == 1 ? "" : "s") (use --limit N or --format json)\(reset)\n" }
     case .statistic(let statistic):
       out += "  \(statistic.function)(\(statistic.attribute)) = \(VisibleText.visible(statistic.value.displayText, keepingLines: false))\n"
     case .text(let text):
