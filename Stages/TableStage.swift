@@ -100,6 +100,8 @@ public struct TableStage: StageDefinition {
     var outputType: PipelineType { .table }
     var outputColumns: [String]? { columns.isEmpty ? keyColumns.map { $0 + ["count"] } : columns.map(\.0) }
     var explanation: String { columns.isEmpty ? "a table of group keys and counts" : "a table of \(columns.map(\.0).joined(separator: ", "))" }
+    /// A row per item (not after groups, which make a row per group).
+    var makesOneRowPerItem: Bool { !columns.isEmpty }
     /// The attributes its columns name, when every column is an attribute or an item field
     /// (`table title, rating`); nil for expressions and snippets, which may read more.
     var attributesRead: Set<String>? {

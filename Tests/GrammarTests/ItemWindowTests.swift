@@ -57,6 +57,18 @@ import Testing
           for index in expected.groups.indices { expected.groups[index].items = Array(expected.groups[index].items.prefix(first)) }
           #expect(windowed.content == .groupedItems(expected), "\(example.query) first \(first)")
           #expect(windowed.total == nil)
+        case .table(let table):
+          // A table of a row per item holds the rows of the first items and counts them all;
+          // any other table (statistics, groups) is whole.
+          guard case .table(let cutTable) = windowed.content else { Issue.record("\(example.query): not a table"); continue }
+          #expect(cutTable.columns == table.columns, "\(example.query)")
+          if cutTable.rows.count < table.rows.count {
+            #expect(cutTable.rows == Array(table.rows.prefix(first)), "\(example.query) first \(first)")
+            #expect(windowed.total == table.rows.count, "\(example.query) first \(first)")
+          } else {
+            #expect(cutTable.rows == table.rows, "\(example.query)")
+            #expect(windowed.total == nil || windowed.total == table.rows.count, "\(example.query)")
+          }
         default:
           let same = Self.content(windowed) == Self.content(whole)
           #expect(same, "\(example.query)")
@@ -64,6 +76,28 @@ import Testing
         }
       }
     }
+  }
+
+  /// A table of a row per item reads only the window's items (its SQL step holds the limit)
+  /// and counts them all; a table after groups or statistics is whole.
+  @Test func aTableOfItemsReadsTheWindowsItems() throws {
+    let query = #"search domainIdentifier == "trails" | sort distance desc | table title, distance"#
+    let whole = try Self.replies(query, window: nil)
+    guard case .table(let all)? = whole.first?.content else { Issue.record("no table"); return }
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
+    var options = SampleIndex.options
+    options.itemWindow = ItemWindow(first: 4, countsAll: true)
+    let log = StatementLog()
+    options.statementLog = log
+    var replies: [Reply] = []
+    try executor.run(query, options: options) { replies.append($0) }
+    guard case .table(let cut)? = replies.first?.content else { Issue.record("no table"); return }
+    #expect(all.rows.count > 4)
+    #expect(cut.rows == Array(all.rows.prefix(4)))
+    #expect(replies.first?.total == all.rows.count)
+    #expect(log.all.contains { $0.contains("LIMIT") } && log.all.contains { $0.contains("count(") }, "\(log.all)")
+    let groups = #"search domainIdentifier == "trails" | group by stateOrProvince | table"#
+    #expect(try Self.replies(groups, window: ItemWindow(first: 2, countsAll: true)).first?.content == (try Self.replies(groups, window: nil)).first?.content)
   }
 
   /// Groups keep their first items only when asked; their counts stay whole.

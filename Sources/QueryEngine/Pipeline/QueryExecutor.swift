@@ -390,6 +390,14 @@ private struct Run {
     var total: Int?
     if emit, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(let grouped) = data {
       data = .groupedItems(grouped.keepingFirstItems(perGroup))
+    } else if emit, let window = pipeline.window, case .table(var table) = data {
+      // A row per item: the rows of the window's items (and the count of them all), or of
+      // every item, cut after they were made.
+      if window.countsAll {
+        if let count = window.count, case .count(let n) = try context.materialize(context.compile(count)) { total = n } else { total = table.rows.count }
+      }
+      if table.rows.count > window.first { table.rows = Array(table.rows.prefix(window.first)) }
+      data = .table(table)
     } else if emit, let window = pipeline.window, var items = data {
       // Stages that ran in Swift are cut after they ran, before their items are read whole.
       if window.countsAll { total = items.resultItems.count }

@@ -165,8 +165,15 @@ extension ExecutionPlan {
       case .reference(let index): .reference(index)
       case .merge(let indexes): .merge(indexes)
       }
+      // A table of a row per item ends in the stage that makes it: cut before it.
+      let rowsOfItems: Bool = if statement.outputType == .table, case .stage(let last)? = statement.nodes.last?.kind {
+        last.makesOneRowPerItem
+      } else {
+        false
+      }
       let cut = statement.isTerminal && !read.contains(position)
-        && ([.items, .scoredItems].contains(statement.outputType) || (statement.outputType == .groupedItems && window?.itemsPerGroup != nil))
+        && ([.items, .scoredItems].contains(statement.outputType) || (statement.outputType == .groupedItems && window?.itemsPerGroup != nil)
+          || rowsOfItems)
       let pipeline = try Self.pipeline(
         statement.nodes, sql: sql, absorbed: [], label: statement.name, stage: "search", window: cut ? window : nil, ranked: ranked)
       statements.append(Statement(
@@ -200,7 +207,27 @@ extension ExecutionPlan {
       pending = nil
       absorbed = []
     }
-    for node in nodes {
+    var window: Window?
+    /// Cuts the pending SQL step to the window's first items, with a statement that counts
+    /// them all; false when the step is no plain list of items or is as short already.
+    func cutPending(to itemWindow: ItemWindow) -> Bool {
+      guard var plan = pending, plan.aggregate == nil, plan.groupBy == nil else { return false }
+      window = Window(first: itemWindow.first, countsAll: itemWindow.countsAll, itemsPerGroup: itemWindow.itemsPerGroup)
+      if let limit = plan.limit, limit <= itemWindow.first {
+        window = nil  // never longer than the window
+        return true
+      }
+      if itemWindow.countsAll {
+        var counting = plan
+        counting.aggregate = .count
+        window?.count = SQLStep(plan: counting, operation: .count, stages: absorbed, inherited: inherited.count)
+      }
+      plan.limit = itemWindow.first
+      pending = plan
+      return true
+    }
+    var windowed = false
+    for (position, node) in nodes.enumerated() {
       switch node.kind {
       case .stage(let bound):
         let summary = StageSummary(name: node.name, explanation: bound.explanation, outputType: node.outputType)
@@ -211,6 +238,8 @@ extension ExecutionPlan {
           absorbed.append(summary)
           continue
         }
+        // The last stage makes a row per item: the window cuts the items it reads.
+        if let itemWindow, position == nodes.count - 1, bound.makesOneRowPerItem, cutPending(to: itemWindow) { windowed = true }
         try finishSQL(before: bound)
         steps.append(.swift(SwiftStep(summary: summary, stage: bound)))
       case .fork(let branches):
@@ -224,22 +253,9 @@ extension ExecutionPlan {
     }
     // A window cuts the last SQL step's items: the step reads the first ones, and a second
     // statement counts them all (stages that run in Swift are cut after they run).
-    var window: Window?
-    if let itemWindow {
+    if let itemWindow, !windowed, !cutPending(to: itemWindow) {
       window = Window(first: itemWindow.first, countsAll: itemWindow.countsAll, itemsPerGroup: itemWindow.itemsPerGroup)
-      if var plan = pending, plan.aggregate == nil, plan.groupBy == nil {
-        if let limit = plan.limit, limit <= itemWindow.first {
-          window = nil  // never longer than the window
-        } else {
-          if itemWindow.countsAll {
-            var counting = plan
-            counting.aggregate = .count
-            window?.count = SQLStep(plan: counting, operation: .count, stages: absorbed, inherited: inherited.count)
-          }
-          plan.limit = itemWindow.first
-          pending = plan
-        }
-      } else if let plan = pending, plan.aggregate == nil, plan.limit == nil, let group = plan.groupBy, itemWindow.itemsPerGroup != nil {
+      if let plan = pending, plan.aggregate == nil, plan.limit == nil, let group = plan.groupBy, itemWindow.itemsPerGroup != nil {
         // Groups keeping a few items each: their counts from SQLite (one index for a text
         // attribute), then the items in order until every group has its few.
         var counting = plan

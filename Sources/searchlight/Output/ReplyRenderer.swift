@@ -62,7 +62,14 @@ struct ReplyRenderer {
       let before = Self.size(reply.content)
       reply.content = Self.truncate(reply.content, to: limit)
       hidden = before - Self.size(reply.content)
-      if let total = reply.total { hidden = Self.itemsBeyond(reply.content.resultItems, identical: identical, total: total) }
+      if let total = reply.total {
+        // The reply held the first items (or rows of items) of the query's `total`.
+        if case .table(let table) = reply.content {
+          hidden = max(0, total - table.rows.count)
+        } else {
+          hidden = Self.itemsBeyond(reply.content.resultItems, identical: identical, total: total)
+        }
+      }
     }
     switch format {
     case .json: return Self.marking(identical, in: reply.jsonValue(fetch: fetch, why: why)).compactText + "\n"
