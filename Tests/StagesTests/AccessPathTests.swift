@@ -534,6 +534,27 @@ import Testing
     }
   }
 
+  /// The rows of a table reply; none for other replies.
+  static func rows(_ reply: Reply) -> [[Value]] {
+    if case .table(let table) = reply.content { return table.rows }
+    return []
+  }
+
+  /// `query` run in `scope` with numbers read alone or not: what `describe` makes of each
+  /// reply, and the statements that ran.
+  static func run(
+    _ query: String, executor: QueryExecutor, scope: AccessScope, readingNumbers: Bool, describe: (Reply) -> [String]
+  ) throws -> (replies: [String], statements: [String]) {
+    var options = QueryOptions(scope: scope, clock: sampleClock)
+    let log = StatementLog()
+    options.statementLog = log
+    var replies: [String] = []
+    try ExecutionContext.$readsNumbersAlone.withValue(readingNumbers) {
+      _ = try executor.run(query, options: options) { replies += describe($0) }
+    }
+    return (replies, log.all)
+  }
+
   /// A Swift stage after a text search that reads only relevance and single numbers or dates
   /// (`freshness`, `score` without text tests) gets those values, not the records (and no
   /// item row unless it reads an item's own fields): the same items, scores and order as
@@ -553,17 +574,10 @@ import Testing
     let executor = QueryExecutor(index: sampleIndex.index, registry: registry)
     for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
       func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
-        var options = QueryOptions(scope: scope, clock: sampleClock)
-        let log = StatementLog()
-        options.statementLog = log
-        var replies: [String] = []
-        try ExecutionContext.$readsNumbersAlone.withValue(numbers) {
-          _ = try executor.run(query, options: options) { reply in
-            replies.append("\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1) \($0.engagement)" })")
-            if case .table(let table) = reply.content { replies.append("\(table.rows)") }
-          }
+        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
+          ["\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1) \($0.engagement)" })"]
+            + ["\(Self.rows(reply))"]
         }
-        return (replies, log.all)
       }
       let numbers = try run(numbers: true)
       let records = try run(numbers: false)
@@ -592,24 +606,17 @@ import Testing
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
     for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
       for budget in [1, 1_000_000] {
-        func run(numbers: Bool) throws -> (rows: [String], statements: [String]) {
-          var options = QueryOptions(scope: scope, clock: sampleClock)
-          let log = StatementLog()
-          options.statementLog = log
-          var rows: [String] = []
-          try ExecutionContext.$readsNumbersAlone.withValue(numbers) {
-            try SQLCompiler.$sortWalkBudget.withValue(budget) {
-              _ = try executor.run(query, options: options) { reply in
-                if case .table(let table) = reply.content { rows += table.rows.map { "\($0)" } }
-              }
+        func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+          try SQLCompiler.$sortWalkBudget.withValue(budget) {
+            try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
+              Self.rows(reply).map { "\($0)" }
             }
           }
-          return (rows, log.all)
         }
         let numbers = try run(numbers: true)
         let records = try run(numbers: false)
-        #expect(numbers.rows == records.rows, "\(query) budget \(budget)")
-        #expect(!numbers.rows.isEmpty, "\(query)")
+        #expect(numbers.replies == records.replies, "\(query) budget \(budget)")
+        #expect(!numbers.replies.isEmpty, "\(query)")
         #expect(!numbers.statements.contains { $0.contains("attributes") }, "\(query) budget \(budget): \(numbers.statements)")
         #expect(records.statements.contains { $0.contains("attributes") }, "\(query): \(records.statements)")
       }
