@@ -42,6 +42,14 @@ import Testing
     #expect(try PlannerSupport.ids(plan.dsl).first == "note-60")
   }
 
+  /// "What did I write about …": the asker's own writing is no word the items contain.
+  @Test func theAskersOwnWritingIsNotSearched() throws {
+    let plan = try PlannerSupport.plannerWithoutFeedback.plan("what did I write about the garage window")
+    #expect(!plan.dsl.contains("write"), "\(plan.dsl)")
+    #expect(plan.dsl.contains(#""garage"s"#))
+    #expect(try PlannerSupport.plannerWithoutFeedback.plan("how do I write a cover letter").dsl.contains(#""write"s"#))
+  }
+
   @Test func unknownWordsAreDroppedNotRequired() throws {
     let plan = try PlannerSupport.plan("flurbish the garage window")
     #expect(!plan.dsl.contains("flurbish"))

@@ -164,6 +164,12 @@ struct PlanBuilder {
   func isStopWord(_ index: Int) -> Bool {
     let word = tokens[index].word
     if StopWords.contains(word) { return true }
+    // "what did I write about X", "what have we noted on Y": the asker's own writing, not a
+    // word the items contain ("how do I write a cover letter" asks about writing).
+    if index > 0, ["i", "we"].contains(tokens[index - 1].word) {
+      if StopWords.pastWritingVerbs.contains(word) { return true }
+      if StopWords.writingVerbs.contains(word), index > 1, tokens[index - 2].word == "did" { return true }
+    }
     guard StopWords.requestVerbs.contains(word) else { return false }
     return (0..<index).allSatisfy { StopWords.contains(tokens[$0].word) }
   }

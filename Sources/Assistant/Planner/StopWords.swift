@@ -30,6 +30,11 @@ enum StopWords {
 
   static func contains(_ word: String) -> Bool { english.contains(word) }
 
+  /// Verbs of the asker's own writing, dropped after "did I" or "did we" ("what did I write
+  /// about"), and their past forms after "I" or "we" ("what I wrote", "have we noted").
+  static let writingVerbs: Set<String> = ["write", "note", "jot", "save", "keep"]
+  static let pastWritingVerbs: Set<String> = ["wrote", "written", "noted", "jotted", "saved", "kept"]
+
   /// Verbs of asking that are content words elsewhere ("reading list", "trade show"): dropped
   /// only where a request starts ("list my notes", "please show me ...").
   static let requestVerbs: Set<String> = ["show", "list", "find", "search", "look", "get", "fetch", "display", "pull", "bring"]
