@@ -50,6 +50,13 @@ import Testing
     #expect(try PlannerSupport.plannerWithoutFeedback.plan("how do I write a cover letter").dsl.contains(#""write"s"#))
   }
 
+  /// "What kind of trails are in Utah": the trails in Utah; "kind of" names nothing to find.
+  @Test func kindOfNamesNothingToFind() throws {
+    let plan = try PlannerSupport.plan("what kind of trails are in Utah")
+    #expect(plan.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | sort contentModificationDate desc"#)
+    #expect(try PlannerSupport.plannerWithoutFeedback.plan("the kind of day it was").dsl.contains(#""kind"s"#))
+  }
+
   @Test func unknownWordsAreDroppedNotRequired() throws {
     let plan = try PlannerSupport.plan("flurbish the garage window")
     #expect(!plan.dsl.contains("flurbish"))

@@ -164,6 +164,11 @@ struct PlanBuilder {
   func isStopWord(_ index: Int) -> Bool {
     let word = tokens[index].word
     if StopWords.contains(word) { return true }
+    // "what kind of trails", "which sort of notes": the trails and the notes.
+    if ["kind", "kinds", "sort", "sorts", "type", "types"].contains(word), index > 0, ["what", "which"].contains(tokens[index - 1].word),
+      index + 1 < count, tokens[index + 1].word == "of" {
+      return true
+    }
     // "what did I write about X", "what have we noted on Y": the asker's own writing, not a
     // word the items contain ("how do I write a cover letter" asks about writing).
     if index > 0, ["i", "we"].contains(tokens[index - 1].word) {
