@@ -37,8 +37,7 @@ public struct ScoreStage: StageDefinition {
         collect(lhs, lhsSyntax, negate: negate)
         collect(rhs, rhsSyntax, negate: negate != (op == .subtract))
       } else {
-        let written = source.slice(syntax.span)
-        terms.append(((negate ? "-" : "") + (written.isEmpty ? SyntaxPrinter.text(syntax) : String(written)), negate ? .negate(bound) : bound))
+        terms.append(((negate ? "-" : "") + source.text(of: syntax), negate ? .negate(bound) : bound))
       }
     }
     collect(expression, syntax, negate: false)

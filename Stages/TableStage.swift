@@ -55,7 +55,7 @@ public struct TableStage: StageDefinition {
         continue
       }
       guard let (bound, _) = context.bindValue(clause[0]) else { return nil }
-      columns.append((context.text(of: clause[0]), bound))
+      columns.append((context.source.text(of: clause[0]), bound))
     }
     var snippet: Snippet?
     if !snippetColumns.isEmpty {

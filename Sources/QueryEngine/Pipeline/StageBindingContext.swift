@@ -51,13 +51,6 @@ public struct StageBindingContext {
     return target
   }
 
-  /// An expression as the query wrote it (a table's column name, a score's term); a query
-  /// built as syntax (the planner's) has no text there, so as printed.
-  public func text(of expression: Expression) -> String {
-    let written = source.slice(expression.span)
-    return written.isEmpty ? SyntaxPrinter.text(expression) : String(written)
-  }
-
   /// The table column an expression names, or a diagnostic: a bare name (`count`,
   /// `stateOrProvince`), a string (`"avg(distance)"`) or a statistic written as `stats`
   /// wrote it (`avg(distance)`, compared without spaces). Checked against `inputColumns` when
@@ -67,7 +60,7 @@ public struct StageBindingContext {
     switch expression.kind {
     case .identifier(let identifier): name = identifier
     case .string(let literal): name = literal.text
-    case .call: name = String(text(of: expression).filter { !$0.isWhitespace })
+    case .call: name = String(source.text(of: expression).filter { !$0.isWhitespace })
     default:
       report(Diagnostic("stage.expected-column", "\(purpose) needs a column of the table, such as count or avg(distance)",
                         at: expression.span))

@@ -64,5 +64,12 @@ public struct SourceText: Sendable, Hashable {
     return String(decoding: bytes[start..<end], as: UTF8.self)
   }
 
+  /// An expression as this text writes it (a table's column name, a score's term); a query
+  /// built as syntax (the planner's) has no text there, so as printed.
+  public func text(of expression: Expression) -> String {
+    let written = slice(expression.span)
+    return written.isEmpty ? SyntaxPrinter.text(expression) : written
+  }
+
   public var byteCount: Int { bytes.count }
 }
