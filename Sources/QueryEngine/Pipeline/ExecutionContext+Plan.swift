@@ -69,14 +69,12 @@ extension ExecutionContext {
       }
       compiler.valueColumns = numeric?.ids
       let sorted = try compiler.itemsQuery(plan)
-      guard compiler.canWalkSortIndex(plan), let limit = plan.limit else {
-        return numeric.map { .numbers(sorted, values: $0.values, itemFields: true) } ?? .items(sorted)
-      }
+      let whole: CompiledStep = numeric.map { .numbers(sorted, values: $0.values, itemFields: true) } ?? .items(sorted)
+      guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return whole }
       compiler.walksSortIndex = true
       let walk = try compiler.itemsQuery(plan)
       // A plan the walk does not answer compiles to the same statement.
-      guard walk.sql != sorted.sql else { return numeric.map { .numbers(sorted, values: $0.values, itemFields: true) } ?? .items(sorted) }
-      return .sortWalk(walk, fallback: sorted, limit: limit, values: numeric?.values)
+      return walk.sql == sorted.sql ? whole : .sortWalk(walk, fallback: sorted, limit: limit, values: numeric?.values)
     case .rankedTopK:
       let fallback = try compiler.itemsQuery(plan)
       guard let ranked = try compiler.rankedPlan(plan) else { return .items(fallback) }

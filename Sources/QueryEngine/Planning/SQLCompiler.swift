@@ -198,12 +198,21 @@ public struct SQLCompiler {
   /// form when `valueColumns` is set.
   private func itemsSelect(of alias: String, relevance: Fragment) -> Fragment {
     guard let valueColumns else { return "SELECT \(Self.itemColumns(of: alias)), " + relevance + " AS relevance" }
-    var select = "SELECT \(alias).rowid, \(alias).id, \(alias).domain, \(alias).contentType, \(alias).expiration, \(alias).protection, \(alias).engagement, "
-      + relevance + " AS relevance"
-    for id in valueColumns {
-      select = select + Fragment(", (SELECT num FROM vals WHERE item = \(alias).rowid AND attr = ? AND ord = 0)", [.integer(id)])
-    }
-    return select
+    return Self.numbersSelect(of: alias, relevance: relevance, values: valueColumns)
+  }
+
+  /// The numbers form's SELECT list of the items `alias`: rowid, item fields, engagement,
+  /// `relevance`, then the first value of each attribute of `values` (ids).
+  static func numbersSelect(of alias: String, relevance: Fragment, values: [Int64]) -> Fragment {
+    "SELECT \(alias).rowid, \(alias).id, \(alias).domain, \(alias).contentType, \(alias).expiration, \(alias).protection, \(alias).engagement, "
+      + relevance + " AS relevance" + numberColumns(values, of: alias)
+  }
+
+  /// `, (SELECT num …)` for each attribute of `ids`: its first value for the items `alias`.
+  static func numberColumns(_ ids: [Int64], of alias: String) -> Fragment {
+    var columns = Fragment("")
+    for id in ids { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = \(alias).rowid AND attr = ? AND ord = 0)", [.integer(id)]) }
+    return columns
   }
 
   /// `itemColumns` of the items aliased `alias`.
@@ -438,19 +447,14 @@ public struct SQLCompiler {
       // Ordered inside only to cut at the limit; the statement orders its rows.
       let cut = plan.limit == nil ? Fragment("") : " ORDER BY i.score, i.rowid" + limit
       let matches = "(SELECT i.rowid, i.score FROM " + from + " WHERE " + where_ + cut + ") f"
-      func valueColumns(of item: String) -> Fragment {
-        var columns = Fragment("")
-        for id in values { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = \(item).rowid AND attr = ? AND ord = 0)", [.integer(id)]) }
-        return columns
-      }
       guard itemFields else {
         // The visible matches are the scope's already: no item row to read.
         return c.finish(
-          "SELECT f.rowid, NULL, NULL, NULL, NULL, NULL, 0, -f.score AS relevance" + valueColumns(of: "f") + " FROM " + matches
+          "SELECT f.rowid, NULL, NULL, NULL, NULL, NULL, 0, -f.score AS relevance" + Self.numberColumns(values, of: "f") + " FROM " + matches
             + " ORDER BY relevance DESC, f.rowid" + limit,
           ranked: true)
       }
-      let columns = "SELECT o.rowid, o.id, o.domain, o.contentType, o.expiration, o.protection, o.engagement, -f.score AS relevance" + valueColumns(of: "o")
+      let columns = Self.numbersSelect(of: "o", relevance: Fragment("-f.score"), values: values)
       return c.finish(c.readingMatches(columns, of: matches, order: "relevance DESC", limit: plan.limit), ranked: true)
     }
   }
