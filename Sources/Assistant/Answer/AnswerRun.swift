@@ -357,7 +357,6 @@ struct AnswerRun {
     write(plan.evidenceDSL == nil ? writer.describe(items: evidence) : writer.describe(replies: planReplies, items: evidence))
   }
 
-  /// Runs a query, emitting its replies as they stream; returns the complete replies.
   /// For a plan that ranks groups, a test per group its table lists that keeps the group's
   /// items (`state == "California"`); nil for other plans, or a table of no such values.
   static func rankedGroups(_ plan: PlannedQuery, replies: [Reply]) -> [Expression]? {
@@ -378,6 +377,7 @@ struct AnswerRun {
     return tests.isEmpty ? nil : tests
   }
 
+  /// Runs a query, emitting its replies as they stream; returns the complete replies.
   private mutating func run(_ query: String) throws -> [Reply] {
     try run(try tool.executor.prepare(query, options: tool.options))
   }

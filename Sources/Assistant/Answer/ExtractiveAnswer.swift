@@ -93,7 +93,8 @@ struct ExtractiveAnswer {
   }
 
   /// Text without markup: HTML tags and comments, Markdown images and badges dropped, links
-  /// (Markdown's and reStructuredText's) reduced to their text, heading and emphasis marks, code fences and table rules removed.
+  /// (Markdown's and reStructuredText's) reduced to their text, heading and emphasis marks,
+  /// code fences and table rules removed.
   static func plainText(_ text: String) -> String {
     var result = text
     for rule in markupRules where rule.needs.map(result.contains) ?? true {

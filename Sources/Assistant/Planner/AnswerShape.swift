@@ -56,6 +56,15 @@ extension PlanBuilder {
   /// Superlatives of size alone ("largest packages"), and whether the largest come first.
   static let sizeWords: [String: Bool] = ["largest": true, "biggest": true, "smallest": false]
 
+  /// "largest packages", "the 5 biggest files": their size, and whether the largest come
+  /// first; nil before a content type, whose items may have no size ("largest trails").
+  func sizeSuperlative(at index: Int) -> (attribute: String, descending: Bool)? {
+    guard let word = word(index), let descending = Self.sizeWords[word], contentTypes(named: self.word(index + 1) ?? "").isEmpty,
+      let size = sizeAttribute
+    else { return nil }
+    return (size, descending)
+  }
+
   /// The attribute "largest" and "smallest" order by when no attribute follows them: a
   /// file's size, or the one numeric attribute whose name ends in "size" (`installedSize`).
   var sizeAttribute: String? {
@@ -229,12 +238,7 @@ extension PlanBuilder {
           found = (next + named.length - index, attribute, Self.largestWords.contains(word))
         }
       }
-      // "largest packages", "the 5 biggest files": their size (not before a content type,
-      // whose items may have no size: "largest trails").
-      if found == nil, let word = word(index), Self.sizeWords[word] != nil, contentTypes(named: self.word(index + 1) ?? "").isEmpty,
-        let size = sizeAttribute {
-        found = (1, size, Self.sizeWords[word]!)
-      }
+      if found == nil, let size = sizeSuperlative(at: index) { found = (1, size.attribute, size.descending) }
       guard let found else { continue }
       var span = index..<index + found.length
       var limit: Int?
@@ -310,7 +314,7 @@ extension PlanBuilder {
       let span = index..<cursor + measure.length
       var function = measure.function
       // "on average" anywhere asks for the mean.
-      if let average = (0..<count - 1).first(where: { matches(["on", "average"], at: $0) }) {
+      if let average = (0..<count).first(where: { matches(["on", "average"], at: $0) }) {
         if measure.measure != nil { function = "avg" }
         claim(average..<average + 2)
       }
@@ -346,17 +350,18 @@ extension PlanBuilder {
         return (1, "count", nil, largest)
       }
     }
-    if let descending = Self.sizeWords[first], contentTypes(named: word(index + 1) ?? "").isEmpty, let size = sizeAttribute {
-      let after = word(index + 1) ?? ""
+    // The mean before a plural or "average"; else the largest or smallest value.
+    func statistic(after length: Int, descending: Bool) -> String {
+      let after = word(index + length) ?? ""
       let plural = after.count > 3 && after.hasSuffix("s") && !after.hasSuffix("ss")
-      return (1, plural || contains(["average"]) ? "avg" : descending ? "max" : "min", size, descending)
+      return plural || contains(["average"]) ? "avg" : descending ? "max" : "min"
+    }
+    if let size = sizeSuperlative(at: index) {
+      return (1, statistic(after: 1, descending: size.descending), size.attribute, size.descending)
     }
     for (words, attributes, descending) in Self.superlatives where matches(words, at: index) {
       guard let attributes, let attribute = numericAttribute(attributes) else { continue }
-      let after = word(index + words.count) ?? ""
-      let plural = after.count > 3 && after.hasSuffix("s") && !after.hasSuffix("ss")
-      let function = plural || contains(["average"]) ? "avg" : descending ? "max" : "min"
-      return (words.count, function, attribute, descending)
+      return (words.count, statistic(after: words.count, descending: descending), attribute, descending)
     }
     return nil
   }

@@ -40,6 +40,9 @@ struct PlanBuilder {
   var superlative: Superlative?
   /// The groups ranked by a count or a statistic: "which state has the most trails".
   var rankedGroups: RankedGroups?
+  /// True when the answer has a shape (a count, a statistic, groups, a superlative): nouns
+  /// and values then name the collection it applies to.
+  var isShaped: Bool { counting || statistic != nil || superlative != nil || grouping != nil || rankedGroups != nil }
   var phrases: [QuestionText.Phrase] = []
   var textTerms: [String] = []
   /// Content words no visible item contains (folded words of letters, three or more).

@@ -110,7 +110,7 @@ extension PlanBuilder {
   /// Turns each value match into a filter, a `people` stage, or text.
   mutating func decideValues() {
     let scope = Set(contentTypes)
-    let shaped = counting || statistic != nil || superlative != nil || grouping != nil || rankedGroups != nil
+    let shaped = isShaped
     for match in valueMatches {
       let cue = cueBefore(match.span.lowerBound)
       let after = isFree(match.span.upperBound) ? word(match.span.upperBound) : nil
@@ -233,7 +233,7 @@ extension PlanBuilder {
 
   mutating func recognizeContentTypes() {
     let determiners: Set<String> = ["which", "what", "each", "every", "any", "a", "an", "the", "per", "one", "my", "all", "many"]
-    let shaped = counting || statistic != nil || superlative != nil || grouping != nil || rankedGroups != nil
+    let shaped = isShaped
     for index in 0..<count where isFree(index) {
       guard let name = word(index), !StopWords.contains(name) else { continue }
       let types = contentTypes(named: name)
