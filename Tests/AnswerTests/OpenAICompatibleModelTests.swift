@@ -314,11 +314,17 @@ import Testing
   }
 
   @Test func failureAfterStreamingBeganIsNotRetried() async throws {
+    // The reset waits until the client has the partial text: a reset sent at once can
+    // discard the bytes still queued behind it (Nagle, autocorking on a loaded machine),
+    // and then the failure happened before any byte, which is rightly retried.
+    let clientSawPartial = TestGate()
     var response = ScriptedResponse.events([T.textChunk("partial")])
-    response.steps.append(.reset)
+    response.steps += [.waitFor(clientSawPartial), .reset]
     let loopback = try LoopbackHTTPServer([response, .events([T.textChunk("again"), T.finishChunk("stop"), "[DONE]"])])
     defer { loopback.stop() }
-    let (events, error) = await T.collect(T.model(loopback).stream(messages: T.user))
+    let (events, error) = await T.collect(T.model(loopback).stream(messages: T.user)) { event in
+      if case .textDelta = event { clientSawPartial.open() }
+    }
     #expect(T.texts(events) == ["partial"])
     guard case .unreachable? = error else {
       Issue.record("expected unreachable, got \(String(describing: error))")

@@ -25,11 +25,17 @@ enum TestSupport {
     OpenAICompatibleModel(server: server(loopback, apiKey: apiKey), model: "test-model")
   }
 
-  /// Everything a stream produced, plus the error that ended it, if any.
-  static func collect(_ stream: AsyncThrowingStream<ModelEvent, any Error>) async -> (events: [ModelEvent], error: ModelError?) {
+  /// Everything a stream produced, plus the error that ended it, if any; `onEvent` sees
+  /// each event as it arrives (to open a gate the scripted server waits for).
+  static func collect(
+    _ stream: AsyncThrowingStream<ModelEvent, any Error>, onEvent: (ModelEvent) -> Void = { _ in }
+  ) async -> (events: [ModelEvent], error: ModelError?) {
     var events: [ModelEvent] = []
     do {
-      for try await event in stream { events.append(event) }
+      for try await event in stream {
+        onEvent(event)
+        events.append(event)
+      }
       return (events, nil)
     } catch let error as ModelError {
       return (events, error)
