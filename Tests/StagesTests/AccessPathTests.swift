@@ -630,6 +630,15 @@ import Testing
     #expect(single.first?.sql.contains("avg(s0.num), max(s1.num), count(DISTINCT i.rowid)") == true, "\(single.first?.sql ?? "")")
     // A median needs its values in order: a statement of its own.
     #expect(try statements(#"search domainIdentifier == "trails" | stats avg(distance), median(rating)"#).count == 2)
+    // One statistic by a group is one statement too: its LEFT JOIN lists the groups whose
+    // items lack the attribute (the notes have no distance), with no statement of counts.
+    for query in ["search * | stats avg(distance) by domainIdentifier", #"search "trail" | stats max(rating) by keywords"#] {
+      let grouped = try statements(query)
+      #expect(grouped.count == 1 && grouped.first?.sql.contains("LEFT JOIN vals s0") == true, "\(query): \(grouped.map(\.sql))")
+      #expect(try data(query) == (try inSwift(query)), "\(query)")
+    }
+    let byDomain = try data("search * | stats avg(distance) by domainIdentifier").jsonValue().compactText
+    #expect(byDomain.contains(#"["notes",null]"#), "\(byDomain)")
   }
 
   /// A median or deviation of every item reads its values in the order of the (attr, num)

@@ -839,10 +839,13 @@ public struct SQLCompiler {
   /// group key), or nil when they cannot share one: a median or a deviation needs its values
   /// in order, and a list-valued attribute would count an item once per element beside the
   /// others. Each attribute is a LEFT JOIN, so an item without it still counts for the rest.
+  /// One statistic by a group takes this form too: the LEFT JOIN keeps the groups whose
+  /// items lack the attribute, which `statisticQuery`'s statement would need a second
+  /// statement (the groups' counts) to list.
   public mutating func statisticsQuery(
     _ plan: SQLPlan, _ requests: [StatisticRequest], by group: AttributeTarget?
   ) throws(QueryRuntimeError) -> Compiled? {
-    guard requests.count > 1 else { return nil }
+    guard requests.count > 1 || group != nil else { return nil }
     if let matched = try asVisibleMatches(plan, { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.statisticsQuery(plan, requests, by: group) }) {
       return matched
     }
