@@ -131,6 +131,13 @@ import Testing
     #expect(try plan("keywords of the orion retrospective").dsl.hasSuffix("| table title, keywords"))
     #expect(try plan("what is the average distance of trails").intent == .statistic(function: "avg", attribute: "distance", by: nil))
     #expect(try plan("what type of trails are in Utah").dsl.contains("table") == false)
+    // What follows the name ("is it open in winter") is said of the item, not its name: the
+    // item titled as the words before the verb still ranks first.
+    let said = try plan("what is the distance of Mist Trail is it open in winter")
+    #expect(said.notes.contains { $0.contains("titled \u{201C}mist trail\u{201D}") }, "\(said.notes)")
+    #expect(try table(said.dsl)?.rows.first == [.string("Mist Trail"), .number(11.3)], "\(said.dsl)")
+    // A verb after "that" belongs to the name.
+    #expect(try plan("what is the distance of the trail that is in Yosemite").notes.allSatisfy { !$0.contains("known item") })
   }
 
   /// "top" before a number and a superlative says no more than the number.

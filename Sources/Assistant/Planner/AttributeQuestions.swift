@@ -11,7 +11,7 @@ extension PlanBuilder {
   /// a statistic, "which state has the most trails" ranks groups).
   static func attributeQuestion(
     _ question: String, vocabulary: IndexVocabulary, clock: QueryClock
-  ) -> (attribute: String, rest: String, asked: String)? {
+  ) -> (attribute: String, rest: String, asked: String, subject: String?)? {
     let builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: 1)
     var index = 0
     if ["what", "which", "whats"].contains(builder.word(index) ?? "") { index += 1 }
@@ -25,7 +25,24 @@ extension PlanBuilder {
     let tokens = builder.tokens
     let rest = tokens[(of + 1)...].map(\.text).joined(separator: " ")
     let asked = tokens[..<(of + 1)].map(\.text).joined(separator: " ")
-    return (attribute, rest, asked)
+    return (attribute, rest, asked, builder.subject(after: of))
+  }
+
+  /// Words that end the name of the thing asked about and start what is said of it
+  /// ("python3 is available", "git do you have").
+  static let predicateWords: Set<String> = ["is", "are", "was", "were", "do", "does", "did", "has", "have", "can", "will"]
+
+  /// The words between `of` and a verb that says something of them ("which version of
+  /// python3 is available": "python3"), when there are such words and no "that" or "which"
+  /// before the verb makes it part of the name ("the trail that is in Yosemite").
+  func subject(after of: Int) -> String? {
+    var end = of + 1
+    while end < count, let word = word(end), !Self.predicateWords.contains(word) {
+      if ["that", "which", "who", "where"].contains(word) { return nil }
+      end += 1
+    }
+    guard end < count, ((of + 1)..<end).contains(where: { !isStopWord($0) }) else { return nil }
+    return tokens[(of + 1)..<end].map(\.text).joined(separator: " ")
   }
 }
 
@@ -40,6 +57,11 @@ extension BuiltinPlanner {
     switch plan.intent {
     case .search, .list, .superlative: break
     default: return nil
+    }
+    // "Which version of python3 is available": an item titled as the words before the verb
+    // ranks first, as one titled as the whole rest would.
+    if let subject = asked.subject, plan.rankedSearch != nil {
+      plan = try boostingKnownItem(plan, named: subject)
     }
     let items = plan.query
     let columns = asked.attribute == "title" ? ["title"] : ["title", asked.attribute]

@@ -103,9 +103,10 @@ public struct BuiltinPlanner: Sendable {
   /// A ranked search whose words are exactly an item's title (`git`, "Mist Trail") puts
   /// that item first: who types a name wants the thing of that name, not the items that
   /// mention it most. The ranked list's first 1000 are re-scored with a bonus for the title.
-  func boostingKnownItem(_ plan: PlannedQuery) throws -> PlannedQuery {
+  /// `named` is the part of the question that names the item, when not all of it does.
+  func boostingKnownItem(_ plan: PlannedQuery, named: String? = nil) throws -> PlannedQuery {
     guard case .search = plan.intent, let search = plan.rankedSearch else { return plan }
-    let words = PlanBuilder(question: QuestionText.withoutQuotes(plan.question), vocabulary: vocabulary, clock: clock, resultLimit: resultLimit).contentWords
+    let words = PlanBuilder(question: QuestionText.withoutQuotes(named ?? plan.question), vocabulary: vocabulary, clock: clock, resultLimit: resultLimit).contentWords
     guard (1...8).contains(words.count) else { return plan }
     let title = PlanSyntax.compare("title", .equal, PlanSyntax.quoted(words.joined(separator: " "), modifiers: "cd"))
     guard try findsAny(PlanSyntax.query(PlanSyntax.search(title, []))) else { return plan }
