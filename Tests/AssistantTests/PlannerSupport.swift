@@ -65,8 +65,8 @@ enum PlannerSupport {
   }
 
   /// The count a counting query returns.
-  static func count(_ query: String) throws -> Int? {
-    for reply in try replies(query) { if case .count(let n) = reply.content { return n } }
+  static func count(_ query: String, on index: SearchIndex = SampleIndex.shared) throws -> Int? {
+    for reply in try replies(query, on: index) { if case .count(let n) = reply.content { return n } }
     return nil
   }
 

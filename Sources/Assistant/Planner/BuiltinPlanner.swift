@@ -83,6 +83,7 @@ public struct BuiltinPlanner: Sendable {
   /// `plan`, untyped inside: the readings, the probes and the index's errors.
   func readingPlan(_ question: String) throws -> PlannedQuery {
     if let asked = try attributePlan(question), try findsAny(asked.itemsQuery) { return asked }
+    if let related = try relationPlan(question), try findsAny(related.itemsQuery) { return related }
     var plan = try readPlan(question, structured: true)
     guard neverEmptyHanded else { return plan }
     if plan.isStructured, try !finds(plan) {

@@ -34,8 +34,22 @@ enum PlanSyntax {
   }
 
   /// `"prefix*"`: `prefix` taken literally, then a wildcard.
-  static func prefixPattern(_ prefix: String) -> Expression {
-    guard case .string(var literal) = quoted(prefix).kind else { return quoted(prefix) }
+  static func prefixPattern(_ prefix: String, modifiers: String = "") -> Expression {
+    wildcards(around: prefix, before: false, modifiers: modifiers)
+  }
+
+  /// `"*text*"`: `text` taken literally, anywhere in the value.
+  static func containsPattern(_ text: String, modifiers: String = "") -> Expression {
+    wildcards(around: text, before: true, modifiers: modifiers)
+  }
+
+  private static func wildcards(around text: String, before: Bool, modifiers: String) -> Expression {
+    guard case .string(var literal) = quoted(text, modifiers: modifiers).kind else { return quoted(text, modifiers: modifiers) }
+    if before {
+      // The escaped wildcards are counted in scalars of the text: one more before them now.
+      literal.escapedWildcards = Set(literal.escapedWildcards.map { $0 + 1 })
+      literal.text = "*" + literal.text
+    }
     literal.text += "*"
     return Expression(.string(literal), nowhere)
   }

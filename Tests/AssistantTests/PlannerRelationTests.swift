@@ -1,0 +1,88 @@
+import Foundation
+import QueryEngine
+import SearchIndex
+import SearchlightTestSupport
+import Testing
+
+@testable import Assistant
+
+/// Relations a question names by a verb whose stem is an attribute's: "which packages depend
+/// on libssl3", "packages maintained by the Debian Python Team". The values are too many for
+/// the vocabulary, so the index is asked: whole value, start, then anywhere in it.
+@Suite struct PlannerRelationTests {
+  /// A small package catalogue; a protected package is the only one that depends on
+  /// "libsecret9", so that value must not be found.
+  static func packages() throws -> SearchIndex {
+    let index = try SearchIndex(path: TemporaryFiles.database("planner-relations"))
+    func package(_ name: String, _ summary: String, depends: [String], maintainer: String, protected: Bool = false) -> SearchableItem {
+      SearchableItem(
+        uniqueIdentifier: name, domainIdentifier: "packages", contentType: "package", protectionClass: protected ? "private" : nil,
+        attributeSet: AttributeSet([
+          ("title", .string(name)), ("textContent", .string(summary)),
+          ("depends", .list(depends.map { AttributeValue.string($0) })), ("maintainer", .string(maintainer)),
+        ]))
+    }
+    try index.indexSearchableItems([
+      package("curl", "command line tool for transferring data with URL syntax", depends: ["libc6", "libcurl4", "zlib1g"],
+              maintainer: "Alessandro Ghedini <ghedo@debian.org>"),
+      package("openssl", "Secure Sockets Layer toolkit", depends: ["libc6", "libssl3"], maintainer: "Debian OpenSSL Team <pkg-openssl@debian.org>"),
+      package("python3-yaml", "YAML parser and emitter for Python3", depends: ["python3", "libyaml-0-2"],
+              maintainer: "Debian Python Team <team+python@tracker.debian.org>"),
+      package("python3-requests", "elegant and simple HTTP library for Python3", depends: ["python3", "python3-urllib3"],
+              maintainer: "Debian Python Team <team+python@tracker.debian.org>"),
+      package("wget", "retrieves files from the web, depending on nothing fancy", depends: ["libc6", "libssl3", "zlib1g"],
+              maintainer: "Noël Köthe <noel@debian.org>"),
+      package("keyring", "a secret store", depends: ["libsecret9"], maintainer: "Hidden Maintainer <h@example.org>", protected: true),
+    ])
+    return index
+  }
+
+  static func plan(_ question: String, on index: SearchIndex) throws -> PlannedQuery {
+    try BuiltinPlanner(index: index, clock: SampleIndex.clock, scope: AccessScope(now: SampleIndex.now)).plan(question)
+  }
+
+  @Test func aVerbThatNamesAnAttributeFiltersByTheValueAfterIt() throws {
+    let index = try Self.packages()
+    let exact = try Self.plan("which packages depend on libssl3", on: index)
+    #expect(exact.itemsDSL.hasPrefix(#"search depends == "libssl3"cd"#), "\(exact.itemsDSL)")
+    #expect(exact.notes.first == "\u{201C}depend on libssl3\u{201D} -> depends is \u{201C}libssl3\u{201D}", "\(exact.notes)")
+    #expect(Set(try PlannerSupport.ids(exact.dsl, on: index)) == ["openssl", "wget"])
+    // The start of values: "libssl" is no package's dependency, but starts one.
+    let prefix = try Self.plan("which packages depend on libssl", on: index)
+    #expect(prefix.itemsDSL.hasPrefix(#"search depends == "libssl*"cd"#), "\(prefix.itemsDSL)")
+    // Anywhere in the value, past an article: a maintainer's name before the address.
+    let team = try Self.plan("how many packages are maintained by the Debian Python Team?", on: index)
+    #expect(team.intent == .count)
+    #expect(team.dsl == #"search maintainer == "Debian Python Team*"cd | count"#, "\(team.dsl)")
+    #expect(try PlannerSupport.count(team.dsl, on: index) == 2)
+    let person = try Self.plan("packages maintained by Noel Kothe", on: index)
+    #expect(try PlannerSupport.ids(person.dsl, on: index) == ["wget"], "\(person.dsl)")
+    let inside = try Self.plan("packages maintained by ghedo", on: index)
+    #expect(inside.itemsDSL.hasPrefix(#"search maintainer == "*ghedo*"cd"#), "\(inside.itemsDSL)")
+  }
+
+  /// The rest of the question is planned as any question, and its search also tests the value;
+  /// a question that is only the relation lists the items that hold it.
+  @Test func theRestOfTheQuestionIsPlannedBesideTheRelation() throws {
+    let index = try Self.packages()
+    let python = try Self.plan("which python packages depend on python3-urllib3", on: index)
+    #expect(python.itemsDSL.contains(#" && depends == "python3-urllib3"cd"#), "\(python.itemsDSL)")
+    #expect(try PlannerSupport.ids(python.dsl, on: index) == ["python3-requests"])
+    let alone = try Self.plan("what depends on zlib1g?", on: index)
+    #expect(alone.dsl == #"search depends == "zlib1g"cd | limit 10"#, "\(alone.dsl)")
+    #expect(Set(try PlannerSupport.ids(alone.dsl, on: index)) == ["curl", "wget"])
+  }
+
+  /// No visible item holds the value: no relation, the question's words are searched (a
+  /// protected package's dependency leaves no trace in the plan).
+  @Test func aValueNoVisibleItemHoldsIsNoRelation() throws {
+    let index = try Self.packages()
+    for question in ["which packages depend on libsecret9", "packages maintained by Hidden Maintainer", "which packages depend on nothing"] {
+      let plan = try Self.plan(question, on: index)
+      #expect(!plan.dsl.contains("depends ==") && !plan.dsl.contains("maintainer =="), "\(question): \(plan.dsl)")
+    }
+    // A word that only shares letters with an attribute's name is no verb of it.
+    #expect(PlanBuilder.sharesStem("depend", "depends") && PlanBuilder.sharesStem("maintained", "maintainer"))
+    #expect(!PlanBuilder.sharesStem("main", "maintainer") && !PlanBuilder.sharesStem("depth", "depends"))
+  }
+}
