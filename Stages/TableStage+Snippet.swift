@@ -59,8 +59,16 @@ package struct Snippet: Sendable, Hashable {
 
   /// The window of `length` words of `text` with the most matches (the first such window;
   /// the start of the text when nothing matches), matches marked `[word]`, `…` where the text
-  /// was cut.
+  /// was cut. A long text is read where its terms are (`TextExcerpt`).
   package func passage(of text: String) -> String {
+    let (excerpt, isWhole) = TextExcerpt.excerpt(of: text, around: terms.map { term in
+      term.stemmed && !term.isPrefix ? TextExcerpt.needle(for: term.folded) : term.folded
+    })
+    let passage = window(of: excerpt)
+    return isWhole || passage.hasSuffix(" …") ? passage : passage + " …"
+  }
+
+  private func window(of text: String) -> String {
     let words = text.split(whereSeparator: { $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
     guard !words.isEmpty else { return "" }
     let matched = words.map { word in isMatch(String(word)) }

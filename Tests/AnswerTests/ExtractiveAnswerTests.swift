@@ -41,6 +41,19 @@ import Testing
     #expect(writer.sentence(of: item) == "Kenji adds a canary for CDN changes.")
   }
 
+  /// A long text (a manual of megabytes) is read where the question's terms are: the
+  /// sentence that has them, deep inside, is still the one quoted.
+  @Test func theSentenceDeepInsideALongTextIsFound() {
+    let filler = (0..<12_000).map { "Line \($0) of the manual says nothing in particular." }
+    let text = (filler[..<9_000] + ["Rotating the signing keys happens every ninety days."] + filler[9_000...]).joined(separator: "\n")
+    let writer = ExtractiveAnswer(terms: ["rotating", "keys"])
+    let item = Self.item("m", [("textContent", .string(text))]).item
+    #expect(writer.sentence(of: item) == "Rotating the signing keys happens every ninety days.")
+    // The evidence rule finds the terms there too.
+    let coverage = TermCoverage([.init(term: "rotating", weight: 1), .init(term: "keys", weight: 1)], minimum: 1)
+    #expect(coverage.coverage(of: item) == 1)
+  }
+
   @Test func aSalutationLosesToASentenceWithAsManyTerms() {
     let writer = ExtractiveAnswer(terms: ["tom", "quote"])
     let item = Self.item("m", [("textContent", .string("Hi Tom,\nWe'd like to go ahead with your $38,400 quote, starting May 11."))]).item

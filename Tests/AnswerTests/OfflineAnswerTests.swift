@@ -85,7 +85,7 @@ import Testing
     for id in collected.sourceIDs {
       let item = try #require(returned.first { $0.id == id })
       // "waterfall" in any form: waterfall, waterfalls.
-      #expect(TermCoverage.tokens(of: item.item).contains { $0 == "waterfall" || $0 == "\u{1}waterfal" })
+      #expect(TermCoverage.tokens(of: item.item, around: ["waterfal"]).contains { $0 == "waterfall" || $0 == "\u{1}waterfal" })
     }
   }
 

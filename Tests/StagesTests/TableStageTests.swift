@@ -102,5 +102,10 @@ import Testing
     #expect(snippet.passage(of: "no match here at all, none") == "no match here at all, …")
     #expect(snippet.passage(of: "") == "")
     #expect(Snippet(terms: [Snippet.Term("creme")]).passage(of: "Crème brûlée") == "[Crème] brûlée")
+    // A long text is read where its terms are: the passage of a word deep inside a manual.
+    let manual = (0..<12_000).map { "line \($0) of a very long manual with nothing in it" }.joined(separator: "\n")
+      + "\nthe deep needle at last\n" + String(repeating: "tail words ", count: 100)
+    let deep = snippet.passage(of: manual)
+    #expect(deep.hasPrefix("… ") && deep.contains("[needle]") && deep.hasSuffix(" …"), "\(deep)")
   }
 }

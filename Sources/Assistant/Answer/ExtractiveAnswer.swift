@@ -67,7 +67,9 @@ struct ExtractiveAnswer {
   func sentence(of item: SearchableItem) -> String? {
     let attributes = item.attributeSet
     let description = attributes["contentDescription"]?.stringValue.map(Self.plainText)
-    let body = attributes["textContent"]?.stringValue.map(Self.plainText) ?? description ?? ""
+    // A long text is read where the question's terms are (`TextExcerpt`).
+    let needles = terms.map(TextExcerpt.needle(for:))
+    let body = attributes["textContent"]?.stringValue.map { Self.plainText(TextExcerpt.excerpt(of: $0, around: needles).text) } ?? description ?? ""
     let sentences = Self.sentences(body).filter(Self.isProse)
     var best: (score: (weight: Double, words: Int), text: String)?
     let wanted = terms.map { (TermCoverage.analyzer.positions($0, mode: .query), weights[$0] ?? 1) }.filter { !$0.0.isEmpty }

@@ -26,7 +26,7 @@ struct TermCoverage {
   func coverage(of item: SearchableItem) -> Double {
     let total = terms.reduce(0) { $0 + $1.weight }
     guard total > 0 else { return 1 }
-    let tokens = Self.tokens(of: item)
+    let tokens = Self.tokens(of: item, around: terms.map { TextExcerpt.needle(for: $0.term) })
     let found = terms.filter { Self.contains(tokens, $0.positions) }.reduce(0) { $0 + $1.weight }
     return found / total
   }
@@ -47,11 +47,13 @@ struct TermCoverage {
     return tokens
   }
 
-  /// The distinct folded words of the item's title, description and text (no stems).
+  /// The distinct folded words of the item's title, description and text (no stems); of a
+  /// long text, its beginning (`TextExcerpt`): two copies of a text begin alike.
   static func words(of item: SearchableItem) -> Set<String> {
     var words = Set<String>()
     for name in ["title", "contentDescription", "textContent"] {
-      guard let text = item.attributeSet[name]?.stringValue else { continue }
+      guard let whole = item.attributeSet[name]?.stringValue else { continue }
+      let text = TextExcerpt.excerpt(of: whole, around: []).text
       for word in TextFolding.fold(text).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) { words.insert(String(word)) }
     }
     return words
@@ -65,13 +67,14 @@ struct TermCoverage {
     return Double(shared) >= 0.9 * Double(a.count + b.count - shared)
   }
 
-  /// The tokens of every text value of the item, as the full-text index stores them.
-  static func tokens(of item: SearchableItem) -> Set<String> {
+  /// The tokens of every text value of the item, as the full-text index stores them; of a
+  /// long text, those where `needles` are (`TextExcerpt`).
+  static func tokens(of item: SearchableItem, around needles: [String]) -> Set<String> {
     var tokens = Set<String>()
     func add(_ value: AttributeValue) {
       switch value {
       case .string(let text), .url(let text):
-        tokens.formUnion(Self.tokens(of: text))
+        tokens.formUnion(Self.tokens(of: TextExcerpt.excerpt(of: text, around: needles).text))
       case .list(let values):
         values.forEach(add)
       case .number, .date, .bool:
