@@ -298,19 +298,23 @@ import Testing
   }
 
   @Test func noFallbackMeansEvenAnUnreachableServerIsAnError() async throws {
-    let port = LoopbackHTTPServer.unusedPort()
+    let refusing = LoopbackHTTPServer.RefusingPort()
+    let port = refusing.port
     let model = OpenAICompatibleModel(server: ModelServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, retryDelay: .milliseconds(20)), model: "m")
     let collected = await F.collect(try F.session(model: model) { $0.fallback = .never }.streamResponse(to: "orion retrospective"))
     #expect(collected.modelError == .unreachable(url: "http://127.0.0.1:\(port)/v1/chat/completions", reason: "connection refused"))
+    withExtendedLifetime(refusing) {}
   }
 
   @Test func unreachableServerFallsBackToTheOfflineAnswer() async throws {
-    let port = LoopbackHTTPServer.unusedPort()
+    let refusing = LoopbackHTTPServer.RefusingPort()
+    let port = refusing.port
     let model = OpenAICompatibleModel(server: ModelServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, retryDelay: .milliseconds(20)), model: "m")
     let collected = await F.collect(try F.session(model: model).streamResponse(to: "orion retrospective"))
     #expect(collected.notices == ["model server unreachable at http://127.0.0.1:\(port)/v1/chat/completions: connection refused; answering without the model"])
     #expect(collected.summary?.responder == .offline)
     #expect(collected.sourceIDs.first == "note-52")
+    withExtendedLifetime(refusing) {}
   }
 
   @Test func failureAfterAnswerTextEndsTheAnswerWithANotice() async throws {

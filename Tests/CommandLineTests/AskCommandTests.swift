@@ -83,7 +83,9 @@ import Testing
   }
 
   @Test func unreachableModelPrintsOneNoteAndAnswersOffline() throws {
-    let port = LoopbackHTTPServer.unusedPort()
+    let refusing = LoopbackHTTPServer.RefusingPort()
+    let port = refusing.port
+    defer { withExtendedLifetime(refusing) {} }
     try Workspace.with { workspace in
       for (arguments, environment) in [
         (["--model-url", "http://127.0.0.1:\(port)", "--model", "m"], Self.noModel),

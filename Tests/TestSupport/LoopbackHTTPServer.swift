@@ -82,6 +82,26 @@ package final class LoopbackHTTPServer: Sendable {
 
   /// A loopback port with nothing listening, for connection-refused tests. Bound and
   /// released at once, so no other test's server can be holding it at that moment.
+  /// A port bound on 127.0.0.1 that nobody listens on, kept bound while the value lives:
+  /// a connection to it is refused, and no other server (another test's, started in the
+  /// meantime) can take it, as it could a port found free and let go.
+  package final class RefusingPort: Sendable {
+    package let port: UInt16
+    private let socket: Int32
+
+    package init() {
+      let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = LoopbackHTTPServer.loopbackAddress(port: 0)
+      _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      }
+      socket = fd
+      port = LoopbackHTTPServer.localPort(of: fd)
+    }
+
+    deinit { close(socket) }
+  }
+
   package static func unusedPort() -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
@@ -263,7 +283,7 @@ package final class LoopbackHTTPServer: Sendable {
 
   // MARK: Helpers
 
-  private static func loopbackAddress(port: UInt16) -> sockaddr_in {
+  fileprivate static func loopbackAddress(port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -271,7 +291,7 @@ package final class LoopbackHTTPServer: Sendable {
     return address
   }
 
-  private static func localPort(of fd: Int32) -> UInt16 {
+  fileprivate static func localPort(of fd: Int32) -> UInt16 {
     var address = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
