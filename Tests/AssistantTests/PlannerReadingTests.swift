@@ -46,6 +46,19 @@ import Testing
     #expect(try PlannerSupport.ids(plan.dsl).first == "note-52")
   }
 
+  /// The collection a noun names is what finds nothing (only a note mentions sourdough):
+  /// the same reading over every item keeps the count and the known value.
+  @Test func aCollectionThatFindsNothingGivesWayToEveryItem() throws {
+    let plan = try read("how many emails mention sourdough")
+    #expect(plan.intent == .count)
+    #expect(plan.dsl == #"search keywords == "sourdough"cd | count"#, "\(plan.dsl)")
+    #expect(plan.notes.first?.hasSuffix("read over every item instead") == true, "\(plan.notes)")
+    #expect(plan.notes.contains("\u{201C}emails\u{201D} -> no filter, read over every item"), "\(plan.notes)")
+    #expect(try PlannerSupport.count(plan.dsl) == 1)
+    // A collection that finds something stays a filter.
+    #expect(try read("how many emails mention the budget").dsl.contains(#"contentType == "email""#))
+  }
+
   @Test func aStructuredReadingThatFindsSomethingIsKept() throws {
     let plan = try read("How many trails are in Utah?")
     #expect(plan.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | count"#)

@@ -87,12 +87,22 @@ public struct BuiltinPlanner: Sendable {
     var plan = try readPlan(question, structured: true)
     guard neverEmptyHanded else { return plan }
     if plan.isStructured, try !finds(plan) {
-      let text = try readPlan(question, structured: false)
-      if try finds(text) {
-        var fallback = text
-        fallback.notes.insert(
-          "the structured reading found nothing (\(plan.dsl)); searched the question's words instead", at: 0)
+      // The collection a noun names may be what finds nothing ("how many documents mention
+      // systemd" where the text files are notes): the same reading over every item keeps
+      // the count, the dates and the filters; then the words alone.
+      let everywhere = plan.filtersByCollection ? try readPlan(question, structured: true, filteringByCollection: false) : nil
+      if let everywhere, try finds(everywhere) {
+        var fallback = everywhere
+        fallback.notes.insert("the structured reading found nothing (\(plan.dsl)); read over every item instead", at: 0)
         plan = fallback
+      } else {
+        let text = try readPlan(question, structured: false)
+        if try finds(text) {
+          var fallback = text
+          fallback.notes.insert(
+            "the structured reading found nothing (\(plan.dsl)); searched the question's words instead", at: 0)
+          plan = fallback
+        }
       }
     }
     if !plan.misspelt.isEmpty {
@@ -202,10 +212,11 @@ public struct BuiltinPlanner: Sendable {
 
   /// The plan of one reading: `structured` runs every recogniser; otherwise the question is
   /// read as text only (quotes ignored), its content words a ranked search.
-  func readPlan(_ question: String, structured: Bool) throws -> PlannedQuery {
+  func readPlan(_ question: String, structured: Bool, filteringByCollection: Bool = true) throws -> PlannedQuery {
     var builder = PlanBuilder(
       question: structured ? question : QuestionText.withoutQuotes(question), vocabulary: vocabulary, clock: clock,
       resultLimit: resultLimit)
+    builder.filtersByCollection = filteringByCollection
     if structured { builder.recognize() }
     builder.stemming = stemming
     builder.hybrid = hybrid

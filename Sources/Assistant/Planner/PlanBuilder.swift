@@ -13,6 +13,9 @@ struct PlanBuilder {
   var stemming = true
   /// Rank searches by fusing text and embedding retrieval (the index has embeddings).
   var hybrid = false
+  /// Nouns that name a content type or a domain filter by it; false reads them as naming
+  /// every item (the planner's second reading when the collection is what found nothing).
+  var filtersByCollection = true
   let question: String
   var text: QuestionText
   /// True for words a recogniser has used; the rest may become text-search terms.

@@ -48,6 +48,8 @@ public struct PlannedQuery: Sendable, Hashable {
   /// True when the plan filters, counts, groups or sorts (anything but a ranked text search
   /// of the question's words).
   public var isStructured = false
+  /// True when a noun of the question named a content type or a domain the plan filters by.
+  var filtersByCollection = false
   /// The content words that match no visible item (folded), the candidates for `suggestions`.
   var misspelt: [String] = []
   /// A ranked search plan's query without the `top` that ends it (`search "a"s || "b"s`,

@@ -252,6 +252,11 @@ extension PlanBuilder {
         note(index, "\(quote(span)) -> every item is a \(types.joined(separator: " or ")); no filter")
         continue
       }
+      guard filtersByCollection else {
+        claim(span)
+        note(index, "\(quote(span)) -> no filter, read over every item")
+        continue
+      }
       // "notes or emails": both.
       for type in types where !contentTypes.contains(type) { contentTypes.append(type) }
       // A domain component right before it: "work notes", "sent emails".
@@ -304,6 +309,10 @@ extension PlanBuilder {
     claim(span)
     guard items < vocabulary.documentCount else {
       note(index, "\(quote(span)) -> every item is in \(outer.joined(separator: " or ")); no filter")
+      return
+    }
+    guard filtersByCollection else {
+      note(index, "\(quote(span)) -> no filter, read over every item")
       return
     }
     domainPrefixes += outer
