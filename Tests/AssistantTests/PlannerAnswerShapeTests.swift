@@ -117,6 +117,12 @@ import Testing
     #expect(items.count == 3 && items.allSatisfy { $0.item.attributeSet["fileSize"] != nil })
     #expect(try plan("what is the largest file").dsl.hasSuffix("| sort fileSize desc | limit 1"))
     #expect(!(try plan("largest trails").dsl.contains("fileSize")))
+    // A word for items in general names every item when the question orders, counts, groups
+    // or dates them; elsewhere it is a word to search for.
+    #expect(try plan("the largest files").dsl == "search * | sort fileSize desc | limit 10")
+    #expect(try plan("how many records per state").dsl == "search * | group by stateOrProvince | count")
+    #expect(try plan("files modified in 2025").dsl.hasPrefix("search contentModificationDate >= $time.iso(2025-01-01) && contentModificationDate < $time.iso(2026-01-01) |"))
+    #expect(try plan("how do I copy files").dsl.contains(#""files"s"#))
   }
 
   /// "What is the distance of the Mist Trail": the items the rest of the question names (a
