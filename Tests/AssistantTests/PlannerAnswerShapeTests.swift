@@ -115,7 +115,10 @@ import Testing
     #expect(smallest.dsl == "search * | sort fileSize asc | limit 3")
     let items = try PlannerSupport.replies(smallest.dsl).flatMap(\.content.resultItems)
     #expect(items.count == 3 && items.allSatisfy { $0.item.attributeSet["fileSize"] != nil })
-    #expect(try plan("what is the largest file").dsl.hasSuffix("| sort fileSize desc | limit 1"))
+    #expect(try plan("what is the largest file").dsl == "search * | sort fileSize desc | limit 1")
+    // The noun of the phrase after a superlative decides how many: "files" asks for several.
+    #expect(try plan("the largest text files").dsl.hasSuffix("| sort fileSize desc | limit 10"))
+    #expect(try plan("the longest trail in California").dsl.hasSuffix("| sort distance desc | limit 1"))
     #expect(!(try plan("largest trails").dsl.contains("fileSize")))
     // A word for items in general names every item when the question orders, counts, groups
     // or dates them; elsewhere it is a word to search for.

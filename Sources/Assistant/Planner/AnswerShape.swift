@@ -257,8 +257,13 @@ extension PlanBuilder {
         span = index..<index + found.length + 1
       }
       if limit == nil {
-        // A plural noun after it asks for several: "highest rated trails".
-        let next = span.upperBound
+        // A plural noun after it asks for several: "highest rated trails", "largest
+        // documentation files" (the last word of the phrase after it is its noun).
+        var next = span.upperBound
+        while next + 1 < span.upperBound + 3, let following = word(next + 1), !StopWords.contains(following), !tokens[next].endsClause,
+          !tokens[next + 1].isNumber, word(next).map({ !StopWords.contains($0) }) == true {
+          next += 1
+        }
         if let noun = word(next), noun.count > 3, noun.hasSuffix("s"), !noun.hasSuffix("ss"), !["does", "was", "has", "is", "this"].contains(noun) {
           limit = resultLimit
         } else {
@@ -287,7 +292,9 @@ extension PlanBuilder {
   static let rankedGroupVerbs: Set<String> = ["has", "have", "had", "holds", "hold", "gets", "get", "got", "wrote", "sent", "received", "with"]
 
   /// Words for items in general, after "most": "which project has the most items".
-  static let itemWords: Set<String> = ["items", "entries", "documents", "things", "files", "records"]
+  static let itemWords: Set<String> = [
+    "items", "entries", "documents", "things", "files", "records", "item", "entry", "document", "thing", "file", "record",
+  ]
 
   /// "which state has the most trails", "which 3 states have the longest trails on average",
   /// "what project has the highest average rating": the groups of an attribute ranked by
