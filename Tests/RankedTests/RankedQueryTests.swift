@@ -67,8 +67,8 @@ import Testing
       let rest = round % 3 == 0 ? " && rating >= 3" : round % 6 == 5 ? " && \"\(generator.word())\"" : ""
       let k = [1, 3, 10][round % 3]
       for (offset, scope) in scopes.enumerated() {
-        // Every match through FTS5, in relevance order; its first k are the answer.
-        let listed = try fixture.query("search \(text)\(rest) | sort relevance desc", scope: scope)
+        // Every match through FTS5 alone, in relevance order; its first k are the answer.
+        let listed = try fixture.query("search \(text)\(rest) | sort relevance desc", scope: scope, usingRankedIndex: false)
         let expected = listed.prefix(k).map { "\($0.id) \($0.relevance.bitPattern)" }
         for limit in [1, 20_000] {
           let found = try SQLCompiler.$allowedSetLimit.withValue(limit) {
@@ -81,6 +81,37 @@ import Testing
     }
     #expect(compared > 60)
     #expect(try fixture.explain(#"search "water" && "trail" | top 3"#).contains("every one of"))
+  }
+
+  /// Every match of an AND, listed in relevance order or sorted by another key, has the
+  /// relevance FTS5 gives it, bit for bit, read from the ranked postings instead of FTS5's
+  /// bm25 per match (`ExecutionContext.rankedRelevance`).
+  @Test func anAndListingTakesItsRelevanceFromTheRankedIndex() throws {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: 23, vocabularySize: 30)
+    var items = (0..<140).map { generator.item("item-\($0)") }
+    for index in stride(from: 0, to: items.count, by: 6) { items[index].protectionClass = "hr" }
+    for index in stride(from: 2, to: items.count, by: 13) { items[index].expirationDate = Date(timeIntervalSince1970: 1_767_225_600) }
+    try fixture.upsert(items)
+    try fixture.delete((0..<6).map { "item-\($0 * 17 + 4)" })
+    let scopes = [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["hr"])]
+    var compared = 0
+    for round in 0..<30 {
+      let words = (0..<(1 + round % 2)).map { _ in generator.word() }
+      let text = "\"" + words.joined(separator: " ") + (round % 3 == 1 ? "\"s" : "\"")
+      for suffix in ["", " | sort rating desc", " && rating >= 2 | sort relevance desc"] {
+        for scope in scopes {
+          let ranked = try fixture.query("search \(text)\(suffix)", scope: scope).map { "\($0.id) \($0.relevance.bitPattern)" }
+          let fullText = try fixture.query("search \(text)\(suffix)", scope: scope, usingRankedIndex: false)
+            .map { "\($0.id) \($0.relevance.bitPattern)" }
+          #expect(ranked == fullText, "round \(round): \(text)\(suffix)")
+          if !ranked.isEmpty { compared += 1 }
+        }
+      }
+    }
+    #expect(compared > 60)
+    let explained = try fixture.explain(#"search "water" && "trail" | sort rating desc"#)
+    #expect(explained.contains("sl_similarity(") && !explained.contains("sl_bm25("), "\(explained)")
   }
 
   /// An item's relevance is its BM25F score whatever stage follows the OR search: a sort by

@@ -96,21 +96,26 @@ extension ExecutionContext {
     }
   }
 
-  /// The ranked index's BM25F scores of every visible match of `plan`'s search, by rowid,
-  /// when that search is an OR the ranked index answers (`SQLCompiler.rankedRelevance`): the
-  /// relevance a statement that sorts or groups the matches gives them, the same as the ranked
-  /// top k's. Empty without `resolving` (`explain`); nil for other searches, or when the file
-  /// has no current ranked index.
+  /// The ranked index's scores of every visible match of `plan`'s search, by rowid, when the
+  /// ranked index answers that search (`SQLCompiler.rankedRelevance`): the relevance a
+  /// statement that sorts or groups the matches gives them, the same as the ranked top k's
+  /// (an OR's BM25F; an AND's the full-text index's own, bit for bit, read from the postings
+  /// instead of FTS5's `bm25` per match: 1.4 µs each, 0.35 s for a word in a quarter of a
+  /// million items). Empty without `resolving` (`explain`); nil for other searches, or when
+  /// the file has no current ranked index.
   func rankedRelevance(for plan: SQLPlan, resolving: Bool) throws -> [Int64: Double]? {
-    guard usesRankedIndex, let search = plan.rankingSearch, !search.requireAll else { return nil }
+    guard usesRankedIndex, let search = plan.rankingSearch else { return nil }
     var ranking = SQLPlan(predicate: plan.predicate)
     ranking.sort = [.relevance]
+    // The ranked index takes an AND as a top k (`rankedPlan`); every match is asked below.
+    if search.requireAll { ranking.limit = 1 }
     var compiler = self.compiler()
     guard let ranked = try compiler.rankedPlan(ranking), try hasRankedIndex() else { return nil }
     guard resolving else { return [:] }
     // The scores of every visible match, as the ranked listing gives them; the statement
     // tests the rest of the predicate itself.
     var matches = ranked
+    matches.k = nil
     matches.filter = .scopeOnly
     guard let hits = try rankedHits(matches) else { return nil }
     var scores: [Int64: Double] = [:]

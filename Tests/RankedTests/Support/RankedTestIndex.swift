@@ -109,9 +109,12 @@ final class RankedTestIndex {
 
   /// Runs `query` through `QueryExecutor` and returns the items of its last reply, with
   /// the SQL the execution ran.
-  func query(_ query: String, scope: AccessScope = AccessScope(now: RankedTestIndex.now)) throws -> [ResultItem] {
+  /// The items of `query`; without `usingRankedIndex`, every text search through FTS5 alone
+  /// (the reference the ranked paths must equal).
+  func query(_ query: String, scope: AccessScope = AccessScope(now: RankedTestIndex.now), usingRankedIndex: Bool = true) throws -> [ResultItem] {
     let executor = QueryExecutor(index: index, registry: Self.registry)
-    let options = QueryOptions(scope: scope, clock: QueryClock(now: Self.now, timeZone: TimeZone(identifier: "UTC")!))
+    var options = QueryOptions(scope: scope, clock: QueryClock(now: Self.now, timeZone: TimeZone(identifier: "UTC")!))
+    options.usesRankedIndex = usingRankedIndex
     var items: [ResultItem] = []
     try executor.run(query, options: options) { reply in items += reply.content.resultItems }
     return items
