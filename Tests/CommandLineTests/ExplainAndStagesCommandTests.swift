@@ -21,7 +21,10 @@ import Testing
     #expect(lines[4] == "  numbers only: the matches' rowids, relevance and rating, not their records; the ones the next stage keeps are read whole")
     #expect(lines[5].hasPrefix("    SQL: SELECT f.rowid, NULL,"))
     #expect(lines[5].contains("fts MATCH ? AND sl_visible(rowid)") && !lines[5].contains("attributes") && !lines[5].contains("items"))
-    #expect(lines[6] == #"      arguments: 9, "\"budget\"", 9, 2"#, "\(lines[6])")
+    // The relevance of every match is read from the ranked index (its table of scores is
+    // argument 0 of `sl_similarity`), not computed by FTS5's bm25 per match.
+    #expect(lines[5].contains("sl_similarity(?, rowid)") && !lines[5].contains("sl_bm25"), "\(lines[5])")
+    #expect(lines[6] == #"      arguments: 9, 0, "\"budget\"", 9, 2"#, "\(lines[6])")
     // SQLite's plan for the statement: the full-text match drives; no item is read.
     #expect(lines[7] == "      access path:")
     #expect(lines[8].hasPrefix("        SCAN fts VIRTUAL TABLE") || lines[8].hasPrefix("        SEARCH fts VIRTUAL TABLE"), "\(lines)")
