@@ -59,7 +59,8 @@ package enum TextExcerpt {
   /// five letters or more its Porter stem (a prefix of its forms: "documentation" is found
   /// at "documents"), without the `i` the stemmer writes for a final `y` ("study", "studies").
   package static func needle(for word: String) -> String {
-    let folded = TextFolding.fold(word)
+    // A search term's letters and digits: `waterfall*` is looked for as `waterfall`.
+    let folded = String(TextFolding.fold(word).prefix { $0.isLetter || $0.isNumber })
     guard folded.count >= 5 else { return folded }
     var stem = PorterStemmer.stem(folded)
     if stem.hasSuffix("i") { stem.removeLast() }

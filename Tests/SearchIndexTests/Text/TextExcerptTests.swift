@@ -48,5 +48,6 @@ import Testing
     #expect(TextExcerpt.needle(for: "Documentation") == "document")
     #expect(TextExcerpt.needle(for: "studies") == "stud")
     #expect(TextExcerpt.needle(for: "tmux") == "tmux")
+    #expect(TextExcerpt.needle(for: "Waterfall*") == "waterfal")
   }
 }
