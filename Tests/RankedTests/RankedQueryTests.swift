@@ -37,6 +37,24 @@ import Testing
     }
   }
 
+  /// `count` random items, every `protectedEvery`th protected ("hr"), every `expired.every`th
+  /// from `expired.first` on expired, and the items numbered `deleted` deleted (their postings
+  /// awaiting compaction).
+  static func hiddenAndDeleted(
+    _ generator: inout RandomItems, count: Int, protectedEvery: Int, expired: (first: Int, every: Int), deleted: [Int]
+  ) throws -> RankedTestIndex {
+    let fixture = try RankedTestIndex()
+    var items = (0..<count).map { generator.item("item-\($0)") }
+    for index in stride(from: 0, to: items.count, by: protectedEvery) { items[index].protectionClass = "hr" }
+    for index in stride(from: expired.first, to: items.count, by: expired.every) { items[index].expirationDate = Date(timeIntervalSince1970: 1_767_225_600) }
+    try fixture.upsert(items)
+    try fixture.delete(deleted.map { "item-\($0)" })
+    return fixture
+  }
+
+  /// A scope that hides the protected items and one that grants them.
+  static let bothScopes = [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["hr"])]
+
   /// An AND of words with a limit takes the ranked index and gives exactly what the full-text
   /// statement gives for every match: the same items in the same order with the same
   /// relevance, bit for bit. Random words (stemmed, repeated, folded, camelCase parts, words
@@ -44,14 +62,8 @@ import Testing
   /// that hide protected and expired items or grant them, and after deletes whose postings
   /// await compaction.
   @Test func anAndOfWordsWithALimitScoresAsTheFullTextIndex() throws {
-    let fixture = try RankedTestIndex()
     var generator = RandomItems(seed: 11, vocabularySize: 36)
-    var items = (0..<160).map { generator.item("item-\($0)") }
-    for index in stride(from: 0, to: items.count, by: 7) { items[index].protectionClass = "hr" }
-    for index in stride(from: 3, to: items.count, by: 11) { items[index].expirationDate = Date(timeIntervalSince1970: 1_767_225_600) }
-    try fixture.upsert(items)
-    try fixture.delete((0..<8).map { "item-\($0 * 13 + 1)" })
-    let scopes = [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["hr"])]
+    let fixture = try Self.hiddenAndDeleted(&generator, count: 160, protectedEvery: 7, expired: (3, 11), deleted: (0..<8).map { $0 * 13 + 1 })
     var compared = 0
     for round in 0..<60 {
       var words: [String] = []
@@ -66,7 +78,7 @@ import Testing
       // A predicate beside it: a value test, or another word (a full-text test that filters).
       let rest = round % 3 == 0 ? " && rating >= 3" : round % 6 == 5 ? " && \"\(generator.word())\"" : ""
       let k = [1, 3, 10][round % 3]
-      for (offset, scope) in scopes.enumerated() {
+      for (offset, scope) in Self.bothScopes.enumerated() {
         // Every match through FTS5 alone, in relevance order; its first k are the answer.
         let listed = try fixture.query("search \(text)\(rest) | sort relevance desc", scope: scope, usingRankedIndex: false)
         let expected = listed.prefix(k).map { "\($0.id) \($0.relevance.bitPattern)" }
@@ -87,20 +99,14 @@ import Testing
   /// relevance FTS5 gives it, bit for bit, read from the ranked postings instead of FTS5's
   /// bm25 per match (`ExecutionContext.rankedRelevance`).
   @Test func anAndListingTakesItsRelevanceFromTheRankedIndex() throws {
-    let fixture = try RankedTestIndex()
     var generator = RandomItems(seed: 23, vocabularySize: 30)
-    var items = (0..<140).map { generator.item("item-\($0)") }
-    for index in stride(from: 0, to: items.count, by: 6) { items[index].protectionClass = "hr" }
-    for index in stride(from: 2, to: items.count, by: 13) { items[index].expirationDate = Date(timeIntervalSince1970: 1_767_225_600) }
-    try fixture.upsert(items)
-    try fixture.delete((0..<6).map { "item-\($0 * 17 + 4)" })
-    let scopes = [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["hr"])]
+    let fixture = try Self.hiddenAndDeleted(&generator, count: 140, protectedEvery: 6, expired: (2, 13), deleted: (0..<6).map { $0 * 17 + 4 })
     var compared = 0
     for round in 0..<30 {
       let words = (0..<(1 + round % 2)).map { _ in generator.word() }
       let text = "\"" + words.joined(separator: " ") + (round % 3 == 1 ? "\"s" : "\"")
       for suffix in ["", " | sort rating desc", " && rating >= 2 | sort relevance desc"] {
-        for scope in scopes {
+        for scope in Self.bothScopes {
           let ranked = try fixture.query("search \(text)\(suffix)", scope: scope).map { "\($0.id) \($0.relevance.bitPattern)" }
           let fullText = try fixture.query("search \(text)\(suffix)", scope: scope, usingRankedIndex: false)
             .map { "\($0.id) \($0.relevance.bitPattern)" }
