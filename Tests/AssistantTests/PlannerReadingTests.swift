@@ -59,6 +59,17 @@ import Testing
     #expect(try read("how many emails mention the budget").dsl.contains(#"contentType == "email""#))
   }
 
+  /// In the words' reading, a plural naming a collection is not searched for while other
+  /// words remain: items that say "emails" are no better an answer.
+  @Test func theWordsReadingLeavesOutTheCollectionNoun() throws {
+    let plan = try read("emails from Tom about the budget")
+    #expect(plan.notes.first?.hasSuffix("searched the question's words instead") == true, "\(plan.notes)")
+    #expect(plan.dsl == #"search "tom"s || "budget"s | top 10"#, "\(plan.dsl)")
+    #expect(plan.notes.contains("\u{201C}emails\u{201D} names the items, not a word to search for"))
+    // Alone, it is the only word there is to search for.
+    #expect(try read("\"emails\"").dsl.contains("emails"))
+  }
+
   @Test func aStructuredReadingThatFindsSomethingIsKept() throws {
     let plan = try read("How many trails are in Utah?")
     #expect(plan.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | count"#)

@@ -217,7 +217,7 @@ public struct BuiltinPlanner: Sendable {
       question: structured ? question : QuestionText.withoutQuotes(question), vocabulary: vocabulary, clock: clock,
       resultLimit: resultLimit)
     builder.filtersByCollection = filteringByCollection
-    if structured { builder.recognize() }
+    if structured { builder.recognize() } else { builder.releaseCollectionNouns() }
     builder.stemming = stemming
     builder.hybrid = hybrid
     let frequencies = try IndexVocabulary.documentFrequencies(builder.searchTerms, index: index, scope: scope)

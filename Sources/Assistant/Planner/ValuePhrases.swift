@@ -281,6 +281,22 @@ extension PlanBuilder {
     }
   }
 
+  /// In the text reading (a structured reading found nothing), a plural that names a content
+  /// type or a domain says which items were meant, not a word they contain: it is not
+  /// searched while other words remain ("emails from Tom about the budget" searches "tom"
+  /// and "budget", not "emails").
+  mutating func releaseCollectionNouns() {
+    let nouns = (0..<count).filter { index in
+      guard isFree(index), !isStopWord(index), let word = word(index), word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") else { return false }
+      return !contentTypes(named: word).isEmpty || !domains(named: word).isEmpty
+    }
+    guard !nouns.isEmpty, contentWords.count > nouns.count else { return }
+    for index in nouns {
+      claim(index..<index + 1)
+      note(index, "\(quote(index..<index + 1)) names the items, not a word to search for")
+    }
+  }
+
   // MARK: Domains
 
   /// The domains a word names, by the last component of their identifier ("notes" names
