@@ -264,7 +264,7 @@ extension PlanBuilder {
           !tokens[next + 1].isNumber, word(next).map({ !StopWords.contains($0) }) == true {
           next += 1
         }
-        if let noun = word(next), noun.count > 3, noun.hasSuffix("s"), !noun.hasSuffix("ss"), !["does", "was", "has", "is", "this"].contains(noun) {
+        if let noun = word(next), Self.isPlural(noun), !["does", "was", "has", "is", "this"].contains(noun) {
           limit = resultLimit
         } else {
           limit = 1
@@ -359,9 +359,7 @@ extension PlanBuilder {
     }
     // The mean before a plural or "average"; else the largest or smallest value.
     func statistic(after length: Int, descending: Bool) -> String {
-      let after = word(index + length) ?? ""
-      let plural = after.count > 3 && after.hasSuffix("s") && !after.hasSuffix("ss")
-      return plural || contains(["average"]) ? "avg" : descending ? "max" : "min"
+      return Self.isPlural(word(index + length) ?? "") || contains(["average"]) ? "avg" : descending ? "max" : "min"
     }
     if let size = sizeSuperlative(at: index) {
       return (1, statistic(after: 1, descending: size.descending), size.attribute, size.descending)

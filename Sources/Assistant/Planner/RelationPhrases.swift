@@ -105,7 +105,7 @@ extension BuiltinPlanner {
     guard let found else { return nil }
     let rest = PlanBuilder(question: relation.rest, vocabulary: vocabulary, clock: clock, resultLimit: resultLimit)
     var plan: PlannedQuery
-    if (0..<rest.count).contains(where: { !rest.isStopWord($0) }) {
+    if !rest.contentWords.isEmpty {
       plan = try readingPlan(relation.rest)
     } else {
       let every = Expression(.anyAttribute(deep: false), PlanSyntax.nowhere)

@@ -287,7 +287,7 @@ extension PlanBuilder {
   /// and "budget", not "emails").
   mutating func releaseCollectionNouns() {
     let nouns = (0..<count).filter { index in
-      guard isFree(index), !isStopWord(index), let word = word(index), word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss") else { return false }
+      guard isFree(index), !isStopWord(index), let word = word(index), Self.isPlural(word) else { return false }
       return !contentTypes(named: word).isEmpty || !domains(named: word).isEmpty
     }
     guard !nouns.isEmpty, contentWords.count > nouns.count else { return }

@@ -340,8 +340,7 @@ private struct Run {
         let compiled = try context.compile(sql)
         if emit, offset == pipeline.steps.count - 1, sql.outputType == .items {
           // A window's count runs first, so every batch can say how many items there are.
-          var total: Int?
-          if let count = pipeline.window?.count, case .count(let n) = try context.materialize(context.compile(count)) { total = n }
+          let total = try windowCount(pipeline.window)
           return try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage, total: total)
         }
         // A Swift stage next that reads only some attributes gets items with only those;
@@ -394,7 +393,7 @@ private struct Run {
       // A row per item: the rows of the window's items (and the count of them all), or of
       // every item, cut after they were made.
       if window.countsAll {
-        if let count = window.count, case .count(let n) = try context.materialize(context.compile(count)) { total = n } else { total = table.rows.count }
+        total = try windowCount(window) ?? table.rows.count
       }
       if table.rows.count > window.first { table.rows = Array(table.rows.prefix(window.first)) }
       data = .table(table)
@@ -412,6 +411,12 @@ private struct Run {
       try onReply(reply)
     }
     return result
+  }
+
+  /// The count of all the items a window cut, from its counting statement; nil when it has none.
+  private func windowCount(_ window: ExecutionPlan.Window?) throws -> Int? {
+    guard let count = window?.count, case .count(let n) = try context.materialize(context.compile(count)) else { return nil }
+    return n
   }
 
   /// What items read from SQLite for a Swift stage carry when they are not whole.
