@@ -20,6 +20,7 @@ import Testing
         attributeSet: AttributeSet([
           ("title", .string(name)), ("textContent", .string(summary)),
           ("depends", .list(depends.map { AttributeValue.string($0) })), ("maintainer", .string(maintainer)),
+          ("version", .string("\(name.count).0-1")),
         ]))
     }
     try index.indexSearchableItems([
@@ -84,5 +85,53 @@ import Testing
     // A word that only shares letters with an attribute's name is no verb of it.
     #expect(PlanBuilder.sharesStem("depend", "depends") && PlanBuilder.sharesStem("maintained", "maintainer"))
     #expect(!PlanBuilder.sharesStem("main", "maintainer") && !PlanBuilder.sharesStem("depth", "depends"))
+  }
+
+  /// The rows of the table a plan shows.
+  static func rows(_ plan: PlannedQuery, on index: SearchIndex) throws -> [[Value]] {
+    try PlannerSupport.replies(plan.dsl, on: index).compactMap { reply -> [[Value]]? in
+      if case .table(let table) = reply.content { return table.rows }
+      return nil
+    }.first ?? []
+  }
+
+  /// A verb asks for an attribute of the item the question names: "who maintains openssl"
+  /// (an agent's attribute, after "who"), "what does curl depend on" (the verb last). The
+  /// item of that name comes first, with the attribute beside its title.
+  @Test func aVerbAsksForTheAttributeOfTheItemItNames() throws {
+    let index = try Self.packages()
+    let who = try Self.plan("who maintains openssl?", on: index)
+    #expect(who.dsl.hasSuffix("| limit 3 | table title, maintainer"), "\(who.dsl)")
+    #expect(try Self.rows(who, on: index).first == [.string("openssl"), .string("Debian OpenSSL Team <pkg-openssl@debian.org>")])
+    #expect(who.notes.first == "\u{201C}who maintains\u{201D} -> table title, maintainer of the items \u{201C}openssl\u{201D} names", "\(who.notes)")
+    let depends = try Self.plan("what does curl depend on", on: index)
+    #expect(depends.dsl.hasSuffix("| limit 3 | table title, depends"), "\(depends.dsl)")
+    let first = try Self.rows(depends, on: index).first
+    #expect(first?.first == .string("curl") && first?.count == 2, "\(String(describing: first))")
+    #expect(first.map { "\($0[1])" }?.contains("libcurl4") == true, "\(String(describing: first))")
+    // "Who is the maintainer of": the attribute by its name, after "who" too.
+    let named = try Self.plan("who is the maintainer of wget", on: index)
+    #expect(try Self.rows(named, on: index).first == [.string("wget"), .string("Noël Köthe <noel@debian.org>")], "\(named.dsl)")
+    // A protected package is no item a question can name: its maintainer is shown nowhere.
+    let hidden = try Self.plan("who maintains keyring", on: index)
+    #expect(try Self.rows(hidden, on: index).allSatisfy { !$0.contains(.string("Hidden Maintainer <h@example.org>")) }, "\(hidden.dsl)")
+  }
+
+  /// "What does the Debian Python Team maintain": an agent's attribute with its value before
+  /// the verb names the items that hold it.
+  @Test func anAgentBeforeItsVerbNamesItemsByValue() throws {
+    let index = try Self.packages()
+    let team = try Self.plan("what does the Debian Python Team maintain?", on: index)
+    #expect(team.itemsDSL.hasPrefix(#"search maintainer == "Debian Python Team*"cd"#), "\(team.itemsDSL)")
+    #expect(Set(try PlannerSupport.ids(team.dsl, on: index)) == ["python3-yaml", "python3-requests"])
+  }
+
+  /// "The latest version of openssl" asks for the version openssl has, not for the newest item.
+  @Test func theLatestValueOfAnAttributeIsTheAttribute() throws {
+    let index = try Self.packages()
+    let latest = try Self.plan("what is the latest version of openssl", on: index)
+    #expect(!latest.dsl.contains("sort"), "\(latest.dsl)")
+    #expect(try Self.rows(latest, on: index).first == [.string("openssl"), .string("7.0-1")], "\(latest.dsl)")
+    #expect(try Self.rows(try Self.plan("the current maintainer of curl", on: index), on: index).first?.first == .string("curl"))
   }
 }

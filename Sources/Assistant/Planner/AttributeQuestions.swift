@@ -14,9 +14,15 @@ extension PlanBuilder {
   ) -> (attribute: String, rest: String, asked: String, subject: String?)? {
     let builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: 1)
     var index = 0
-    if ["what", "which", "whats"].contains(builder.word(index) ?? "") { index += 1 }
+    if ["what", "which", "whats", "who", "whos"].contains(builder.word(index) ?? "") { index += 1 }
     if ["is", "are", "was", "s"].contains(builder.word(index) ?? "") { index += 1 }
     if builder.word(index) == "the" { index += 1 }
+    // "the latest version of openssl" asks for the version, not for the newest item.
+    if let word = builder.word(index), currentWords.contains(word), let next = builder.attributeName(at: index + 1),
+      let attribute = next.attribute, vocabulary.type(of: attribute)?.scalar != .date
+    {
+      index += 1
+    }
     guard let named = builder.attributeName(at: index), let attribute = named.attribute, named.period == nil,
       !["textContent", "contentType", "domainIdentifier"].contains(attribute), vocabulary.has(attribute)
     else { return nil }
@@ -26,6 +32,42 @@ extension PlanBuilder {
     let rest = tokens[(of + 1)...].map(\.text).joined(separator: " ")
     let asked = tokens[..<(of + 1)].map(\.text).joined(separator: " ")
     return (attribute, rest, asked, builder.subject(after: of))
+  }
+
+  /// Words before an attribute's name that ask for its value as it is now: "the latest
+  /// version of", "the current maintainer of".
+  static let currentWords: Set<String> = ["latest", "newest", "current", "present"]
+
+  /// The attribute a question asks for by a verb whose stem is the attribute's, and the words
+  /// that name the items: "what does nginx depend on" (depends), "who maintains nginx"
+  /// (maintainer: a verb asks "who" for an agent's attribute, one named as the one who does
+  /// it). Nil for other questions; "which packages depend on libssl3" names items by a value
+  /// (`relation(in:vocabulary:)`).
+  static func verbAttributeQuestion(
+    _ question: String, vocabulary: IndexVocabulary, clock: QueryClock
+  ) -> (attribute: String, rest: String, asked: String, subject: String?)? {
+    let builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: 1)
+    let tokens = builder.tokens
+    guard tokens.count >= 3 else { return nil }
+    let first = builder.word(0) ?? ""
+    // "who maintains nginx": the verb right after "who", an agent's attribute, the rest names the items.
+    if first == "who", let attribute = relationAttribute(of: builder.word(1) ?? "", vocabulary: vocabulary),
+      isAgentNoun(attribute), (2..<builder.count).contains(where: { !builder.isStopWord($0) })
+    {
+      let rest = tokens[2...].map(\.text).joined(separator: " ")
+      return (attribute, rest, tokens[..<2].map(\.text).joined(separator: " "), nil)
+    }
+    // "what does nginx depend on": the verb last (a preposition may follow), what comes
+    // between the auxiliary and it names the items.
+    guard ["what", "which"].contains(first), ["does", "do", "did"].contains(builder.word(1) ?? "") else { return nil }
+    var verb = builder.count - 1
+    if relationPrepositions.contains(builder.word(verb) ?? "") { verb -= 1 }
+    guard verb > 2, let attribute = relationAttribute(of: builder.word(verb) ?? "", vocabulary: vocabulary), !isAgentNoun(attribute),
+      (2..<verb).contains(where: { !builder.isStopWord($0) })
+    else { return nil }
+    let rest = tokens[2..<verb].map(\.text).joined(separator: " ")
+    let asked = (tokens[..<2] + tokens[verb...]).map(\.text).joined(separator: " ")
+    return (attribute, rest, asked, nil)
   }
 
   /// Words that end the name of the thing asked about and start what is said of it
@@ -52,7 +94,9 @@ extension BuiltinPlanner {
   /// items themselves are the evidence. Nil when the rest plans to no list of items (a count,
   /// a statistic).
   func attributePlan(_ question: String) throws -> PlannedQuery? {
-    guard let asked = PlanBuilder.attributeQuestion(question, vocabulary: vocabulary, clock: clock) else { return nil }
+    guard let asked = PlanBuilder.attributeQuestion(question, vocabulary: vocabulary, clock: clock)
+      ?? PlanBuilder.verbAttributeQuestion(question, vocabulary: vocabulary, clock: clock)
+    else { return nil }
     var plan = try readingPlan(asked.rest)
     switch plan.intent {
     case .search, .list, .superlative: break

@@ -42,11 +42,20 @@ extension PlanBuilder {
       String(word).trimmingCharacters(in: CharacterSet(charactersIn: "?!.,;:\"\u{201C}\u{201D}()"))
     }.filter { !$0.isEmpty }
     let folded = words.map { TextFolding.fold($0) }
-    let candidates = vocabulary.attributes.filter { name, type in
-      (type.scalar == .string) && !relationExcluded.contains(name) && !name.hasSuffix("Date")
-    }.keys.sorted()
+    // "what does the Debian Python Team maintain": an agent's attribute, its value before the verb.
+    if folded.count >= 4, ["what", "which"].contains(folded[0]), ["does", "do", "did"].contains(folded[1]) {
+      var verb = folded.count - 1
+      if relationPrepositions.contains(folded[verb]) { verb -= 1 }
+      var valueStart = 2
+      while valueStart < verb, ["the", "a", "an"].contains(folded[valueStart]) { valueStart += 1 }
+      if valueStart < verb, let attribute = relationAttribute(of: folded[verb], vocabulary: vocabulary), isAgentNoun(attribute) {
+        return Relation(
+          attribute: attribute, verbPhrase: words[verb...].joined(separator: " "),
+          value: words[valueStart..<verb].joined(separator: " "), rest: "")
+      }
+    }
     for (position, word) in folded.enumerated() {
-      guard let attribute = candidates.first(where: { sharesStem(word, $0.lowercased()) }) else { continue }
+      guard let attribute = relationAttribute(of: word, vocabulary: vocabulary) else { continue }
       var start = position + 1
       if start < folded.count, relationPrepositions.contains(folded[start]) { start += 1 }
       var end = start
@@ -62,6 +71,22 @@ extension PlanBuilder {
         value: words[valueStart..<end].joined(separator: " "), rest: (before + words[end...]).joined(separator: " "))
     }
     return nil
+  }
+
+  /// The text attribute whose stem `word` (folded) shares, if any: the attribute a verb names.
+  static func relationAttribute(of word: String, vocabulary: IndexVocabulary) -> String? {
+    guard word.count >= 5 else { return nil }
+    return vocabulary.attributes.filter { name, type in
+      (type.scalar == .string) && !relationExcluded.contains(name) && !name.hasSuffix("Date")
+    }.keys.sorted().first { sharesStem(word, $0.lowercased()) }
+  }
+
+  /// True for an attribute named as the one who does what its verb says (maintainer,
+  /// author, creator): "who maintains X" asks for its value, "what does V maintain" names
+  /// items by it.
+  static func isAgentNoun(_ attribute: String) -> Bool {
+    let name = attribute.lowercased()
+    return ["er", "or", "ers", "ors"].contains { name.hasSuffix($0) }
   }
 
   /// True when `word` and `attribute` (both lower case) are forms of one stem of five letters
