@@ -5,7 +5,7 @@
     python3 scripts/debian-packages.py /tmp/dumpavail.txt > /tmp/packages.jsonl
 
 One item per package (the first stanza of each name): title, description and long text,
-Debtags as keywords, version, maintainer, section, priority, homepage, installed size and the
+Debtags as keywords, version, maintainer, section, priority, homepage, installed size (in bytes) and the
 names it depends on.
 """
 import json
@@ -42,7 +42,8 @@ def item(stanza):
         if field in stanza:
             attributes[name] = stanza[field]
     if stanza.get("Installed-Size", "").isdigit():
-        attributes["installedSize"] = int(stanza["Installed-Size"])
+        # Debian gives KiB; items carry sizes in bytes, as Apple's fileSize does.
+        attributes["installedSize"] = int(stanza["Installed-Size"]) * 1024
     if "Depends" in stanza:
         depends = []
         for clause in stanza["Depends"].split(","):

@@ -30,6 +30,11 @@ import Testing
     #expect(try dsl("hikes of 5 km or less").contains("distance <= 5"))
     // Sizes, in the stored unit: `fileSize`, or the one numeric attribute named "…size".
     #expect(try dsl("notes smaller than 2000") == #"search contentType == "note" && fileSize < 2000 | sort fileSize asc"#)
+    // A unit of bytes measures the size: KB, MB, GB in powers of 1000, KiB, MiB in 1024.
+    #expect(try dsl("notes larger than 0.5 KB") == #"search contentType == "note" && fileSize > 500 | sort fileSize desc"#)
+    #expect(try dsl("notes between 0.5 and 0.8 kb").contains("InRange(fileSize, 500, 800)"))
+    // A word for items in general names every item a numeric phrase measures.
+    #expect(try dsl("files under 2 MiB") == "search fileSize < 2097152 | sort fileSize asc")
   }
 
   @Test func numbersWithoutAnAttributeStayWords() throws {
@@ -40,7 +45,10 @@ import Testing
   }
 
   @Test func everyNumericPlanRuns() throws {
-    for question in ["trails under 5 km", "hikes longer than 10 miles", "trails between 2 and 8 km", "hikes under 2 hours", "4+ star trails", "notes smaller than 2000"] {
+    for question in [
+      "trails under 5 km", "hikes longer than 10 miles", "trails between 2 and 8 km", "hikes under 2 hours", "4+ star trails",
+      "notes smaller than 2000", "notes larger than 0.5 KB", "files under 2 MiB",
+    ] {
       let plan = try PlannerSupport.plan(question)
       #expect(try !PlannerSupport.ids(plan.dsl).isEmpty, "\(question): \(plan.dsl)")
     }

@@ -27,6 +27,14 @@ extension PlanBuilder {
     "star": Unit(attributes: ["rating", "starRating"], factor: 1), "stars": Unit(attributes: ["rating", "starRating"], factor: 1),
   ]
   /// Metres and feet measure elevation when the question speaks of climbing, else distance.
+  /// Units of size, as factors to bytes (Apple's `fileSize` is in bytes): KB, MB, GB are
+  /// powers of 1000, KiB, MiB, GiB of 1024. They measure the size attribute
+  /// (`sizeAttribute`).
+  static let byteUnits: [String: Double] = [
+    "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+    "kib": 1024, "mib": 1_048_576, "gib": 1_073_741_824, "tib": 1_099_511_627_776,
+    "kilobytes": 1e3, "megabytes": 1e6, "gigabytes": 1e9, "terabytes": 1e12,
+  ]
   static let heightUnits: [String: Double] = ["m": 1, "meter": 1, "meters": 1, "metre": 1, "metres": 1, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048]
   static let elevationWords: Set<String> = ["elevation", "gain", "climb", "climbing", "ascent", "vertical", "altitude", "elevationgain"]
 
@@ -93,6 +101,7 @@ extension PlanBuilder {
   private func unit(at index: Int) -> (attribute: String, factor: Double)? {
     guard isFree(index), let word = word(index) else { return nil }
     if let unit = Self.units[word], let attribute = numericAttribute(unit.attributes) { return (attribute, unit.factor) }
+    if let factor = Self.byteUnits[word], let size = sizeAttribute { return (size, factor) }
     if let factor = Self.heightUnits[word] {
       if contains(Self.elevationWords), let attribute = numericAttribute(["elevationGain", "altitude"]) { return (attribute, factor) }
       if let attribute = numericAttribute(["distance", "length"]) { return (attribute, factor / 1000) }
