@@ -124,6 +124,20 @@ import Testing
     let team = try Self.plan("what does the Debian Python Team maintain?", on: index)
     #expect(team.itemsDSL.hasPrefix(#"search maintainer == "Debian Python Team*"cd"#), "\(team.itemsDSL)")
     #expect(Set(try PlannerSupport.ids(team.dsl, on: index)) == ["python3-yaml", "python3-requests"])
+    // What comes before the auxiliary is planned as any question: here a count.
+    let count = try Self.plan("how many packages does the Debian Python Team maintain", on: index)
+    #expect(count.dsl == #"search maintainer == "Debian Python Team*"cd | count"#, "\(count.dsl)")
+    #expect(try PlannerSupport.count(count.dsl, on: index) == 2)
+  }
+
+  /// "Who maintains the most packages" asks which maintainer has the most: the ranked groups
+  /// of the attribute the verb names, not the maintainer of an item called "most packages".
+  @Test func whoDoesTheMostRanksTheAttributesGroups() throws {
+    let index = try Self.packages()
+    let most = try Self.plan("who maintains the most packages?", on: index)
+    #expect(most.dsl == "search * | group by maintainer | count | sort count desc | limit 1", "\(most.dsl)")
+    #expect(most.notes.first == "\u{201C}who maintains the most packages?\u{201D} read as \u{201C}which maintainer has the most packages\u{201D}", "\(most.notes)")
+    #expect(try Self.rows(most, on: index) == [[.string("Debian Python Team <team+python@tracker.debian.org>"), .number(2)]])
   }
 
   /// "The latest version of openssl" asks for the version openssl has, not for the newest item.

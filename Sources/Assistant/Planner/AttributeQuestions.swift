@@ -52,7 +52,8 @@ extension PlanBuilder {
     let first = builder.word(0) ?? ""
     // "who maintains nginx": the verb right after "who", an agent's attribute, the rest names the items.
     if first == "who", let attribute = relationAttribute(of: builder.word(1) ?? "", vocabulary: vocabulary),
-      isAgentNoun(attribute), (2..<builder.count).contains(where: { !builder.isStopWord($0) })
+      isAgentNoun(attribute), (2..<builder.count).contains(where: { !builder.isStopWord($0) }),
+      groupRanking(after: 2, in: builder) == nil
     {
       let rest = tokens[2...].map(\.text).joined(separator: " ")
       return (attribute, rest, tokens[..<2].map(\.text).joined(separator: " "), nil)
@@ -68,6 +69,28 @@ extension PlanBuilder {
     let rest = tokens[2..<verb].map(\.text).joined(separator: " ")
     let asked = (tokens[..<2] + tokens[verb...]).map(\.text).joined(separator: " ")
     return (attribute, rest, asked, nil)
+  }
+
+  /// "Who maintains the most packages" asks which maintainer has the most: the question as
+  /// the ranked groups of the attribute the verb names read it ("which maintainer has the
+  /// most packages"); nil for other questions.
+  static func rankedGroupsQuestion(
+    _ question: String, vocabulary: IndexVocabulary, clock: QueryClock
+  ) -> (question: String, attribute: String)? {
+    let builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: 1)
+    guard builder.word(0) == "who", let attribute = relationAttribute(of: builder.word(1) ?? "", vocabulary: vocabulary),
+      isAgentNoun(attribute), let ranking = groupRanking(after: 2, in: builder)
+    else { return nil }
+    let rest = builder.tokens[ranking...].map(\.text).joined(separator: " ")
+    return ("which \(nameWords(attribute).joined(separator: " ")) has the \(rest)", attribute)
+  }
+
+  /// The index of "most", "fewest" or "least" when the words from `start` begin with it
+  /// (after "the"): a question that ranks groups.
+  private static func groupRanking(after start: Int, in builder: PlanBuilder) -> Int? {
+    var index = start
+    if builder.word(index) == "the" { index += 1 }
+    return ["most", "fewest", "least"].contains(builder.word(index) ?? "") && index + 1 < builder.count ? index : nil
   }
 
   /// Words that end the name of the thing asked about and start what is said of it

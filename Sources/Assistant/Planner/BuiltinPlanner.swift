@@ -82,6 +82,19 @@ public struct BuiltinPlanner: Sendable {
 
   /// `plan`, untyped inside: the readings, the probes and the index's errors.
   func readingPlan(_ question: String) throws -> PlannedQuery {
+    if let groups = PlanBuilder.rankedGroupsQuestion(question, vocabulary: vocabulary, clock: clock) {
+      var plan = try readingPlan(groups.question)
+      var grouped = false
+      switch plan.intent {
+      case .groupCount(let attribute, nil), .statistic(_, _, by: let attribute?): grouped = attribute == groups.attribute
+      default: break
+      }
+      if grouped {
+        plan.notes.insert("\u{201C}\(question)\u{201D} read as \u{201C}\(groups.question)\u{201D}", at: 0)
+        plan.question = question
+        return plan
+      }
+    }
     if let asked = try attributePlan(question), try findsAny(asked.itemsQuery) { return asked }
     if let related = try relationPlan(question), try findsAny(related.itemsQuery) { return related }
     var plan = try readPlan(question, structured: true)

@@ -42,16 +42,17 @@ extension PlanBuilder {
       String(word).trimmingCharacters(in: CharacterSet(charactersIn: "?!.,;:\"\u{201C}\u{201D}()"))
     }.filter { !$0.isEmpty }
     let folded = words.map { TextFolding.fold($0) }
-    // "what does the Debian Python Team maintain": an agent's attribute, its value before the verb.
-    if folded.count >= 4, ["what", "which"].contains(folded[0]), ["does", "do", "did"].contains(folded[1]) {
+    // "what does the Debian Python Team maintain", "how many packages does the Debian Perl
+    // Group maintain": an agent's attribute, its value between the auxiliary and the verb.
+    if let auxiliary = folded.firstIndex(where: { ["does", "do", "did"].contains($0) }), auxiliary >= 1, folded.count >= auxiliary + 3 {
       var verb = folded.count - 1
       if relationPrepositions.contains(folded[verb]) { verb -= 1 }
-      var valueStart = 2
+      var valueStart = auxiliary + 1
       while valueStart < verb, ["the", "a", "an"].contains(folded[valueStart]) { valueStart += 1 }
       if valueStart < verb, let attribute = relationAttribute(of: folded[verb], vocabulary: vocabulary), isAgentNoun(attribute) {
         return Relation(
           attribute: attribute, verbPhrase: words[verb...].joined(separator: " "),
-          value: words[valueStart..<verb].joined(separator: " "), rest: "")
+          value: words[valueStart..<verb].joined(separator: " "), rest: words[..<auxiliary].joined(separator: " "))
       }
     }
     for (position, word) in folded.enumerated() {
