@@ -99,7 +99,7 @@ public struct BuiltinPlanner: Sendable {
     if let related = try relationPlan(question), try findsAny(related.itemsQuery) { return related }
     var plan = try readPlan(question, structured: true)
     guard neverEmptyHanded else { return plan }
-    if plan.isStructured, try !finds(plan) {
+    if plan.isStructured, !plan.asksForAbsence, try !finds(plan) {
       // The collection a noun names may be what finds nothing ("how many documents mention
       // systemd" where the text files are notes): the same reading over every item keeps
       // the count, the dates and the filters; then the words alone.

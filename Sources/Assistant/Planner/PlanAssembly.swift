@@ -141,6 +141,7 @@ extension PlanBuilder {
     if !domainPrefixes.isEmpty { parts.append(Self.domainPredicate(domainPrefixes)) }
     for filter in valueFilters { parts.append(PlanSyntax.compare(filter.attribute, .equal, PlanSyntax.quoted(filter.value, modifiers: "cd"))) }
     parts += numericFilters
+    parts += absenceFilters
     let attribute = dateAttribute
     for constraint in dates { parts += datePredicates(constraint, attribute: attribute) }
     if completed, dates.isEmpty || attribute != "completionDate" {
@@ -379,6 +380,7 @@ extension PlanBuilder {
     }
     plan.isStructured = !filterParts.isEmpty || !people.isEmpty || intent != .search
     plan.filtersByCollection = !contentTypes.isEmpty || !domains.isEmpty || !domainPrefixes.isEmpty
+    plan.asksForAbsence = !absenceFilters.isEmpty
     plan.rankedGroupAttribute = rankedGroups?.attribute
     if case .search = intent, !hybrid { plan.rankedSearch = source(ranked: true) }
     return plan

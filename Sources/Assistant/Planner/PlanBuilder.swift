@@ -33,6 +33,8 @@ struct PlanBuilder {
   var people: [PersonFilter] = []
   /// Comparisons and ranges on numeric attributes (`distance < 5`, `InRange(distance, 2, 8)`).
   var numericFilters: [Expression] = []
+  /// Attributes the items must lack (`homepage != "*"`).
+  var absenceFilters: [Expression] = []
   var dates: [DateConstraint] = []
   var completed = false
   /// A date attribute named by a verb (`completed`, `due`, `created`).
@@ -191,6 +193,7 @@ struct PlanBuilder {
 
   /// Runs every recogniser, in the order that lets the most specific phrases win.
   mutating func recognize() {
+    recognizeAbsentAttributes()
     recognizeNumericPhrases()
     recognizeDatePhrases()
     recognizeAnswerShape()

@@ -33,6 +33,11 @@ enum PlanSyntax {
     return Expression(.string(literal), nowhere)
   }
 
+  /// `"*"`: any value (`attr == "*"` holds when the attribute is present, `!=` when absent).
+  static var anyValue: Expression {
+    Expression(.string(StringLiteral(text: "*", form: .doubleQuoted, escapedWildcards: [], modifiers: "", modifierSpan: nil, boost: nil, boostSpan: nil)), nowhere)
+  }
+
   /// `"prefix*"`: `prefix` taken literally, then a wildcard.
   static func prefixPattern(_ prefix: String, modifiers: String = "") -> Expression {
     wildcards(around: prefix, before: false, modifiers: modifiers)

@@ -50,6 +50,9 @@ public struct PlannedQuery: Sendable, Hashable {
   public var isStructured = false
   /// True when a noun of the question named a content type or a domain the plan filters by.
   var filtersByCollection = false
+  /// Whether the plan asks for items that lack an attribute ("packages with no homepage"):
+  /// finding none is then the answer, not a misreading to fall back from.
+  var asksForAbsence = false
   /// The content words that match no visible item (folded), the candidates for `suggestions`.
   var misspelt: [String] = []
   /// A ranked search plan's query without the `top` that ends it (`search "a"s || "b"s`,

@@ -238,10 +238,13 @@ extension PlanBuilder {
       guard let name = word(index), !StopWords.contains(name) else { continue }
       let types = contentTypes(named: name)
       guard !types.isEmpty else {
-        // "largest files", "files modified in 2025", "files over 2 MB", "how many records per
-        // type": a word for items in general names every item when the question counts,
-        // orders, groups, dates or measures them, not a word their text must contain.
-        if Self.itemWords.contains(name), shaped || !dates.isEmpty || !numericFilters.isEmpty, domains(named: name).isEmpty {
+        // "largest files", "files modified in 2025", "files over 2 MB", "files without
+        // keywords", "how many records per type": a word for items in general names every item
+        // when the question counts, orders, groups, dates, measures or filters them, not a
+        // word their text must contain.
+        if Self.itemWords.contains(name), shaped || !dates.isEmpty || !numericFilters.isEmpty || !absenceFilters.isEmpty,
+          domains(named: name).isEmpty
+        {
           claim(index..<index + 1)
           note(index, "\(quote(index..<index + 1)) -> every item; no filter")
           continue

@@ -12,7 +12,8 @@ enum PlanCommand: Command {
   static let discussion = """
     Prints the query the planner builds and what it understood: dates ("last week", "since
     June", "2025"), values the index knows ("in California", "by Sam Ortiz", "tagged
-    waterfall"), numeric phrases ("rated 4 or more", "under 5 km"), counting, grouping,
+    waterfall"), numeric phrases ("rated 4 or more", "under 5 km", "larger than 500 MB"),
+    missing attributes ("packages with no homepage"), counting, grouping,
     superlatives, groups ranked ("which state has the most trails"), attributes asked for
     ("what is the homepage of tmux", "the latest version of git", "who maintains nginx",
     "what does curl depend on"), relations a verb names ("packages that depend on libssl3",
