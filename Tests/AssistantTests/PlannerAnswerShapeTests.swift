@@ -149,6 +149,42 @@ import Testing
     #expect(try plan("what is the distance of the trail that is in Yosemite").notes.allSatisfy { !$0.contains("known item") })
   }
 
+  /// "Who" before a verb asks for the person who did it: "who wrote the Q3 budget review" shows
+  /// the authors of the item named, "who sent me the most emails" ranks the senders.
+  @Test func whoAsksForThePersonAVerbNames() throws {
+    let wrote = try plan("who wrote the Q3 budget review")
+    #expect(wrote.dsl.hasSuffix("| limit 3 | table title, authorNames"), "\(wrote.dsl)")
+    let first = try table(wrote.dsl)?.rows.first
+    #expect(first?.first == .string("Q3 budget review") && first.map { "\($0[1])" }?.contains("Alex Morgan") == true, "\(String(describing: first))")
+    #expect(try plan("who sent me the most emails").dsl == #"search contentType == "email" | group by authorNames | count | sort count desc | limit 1"#)
+    #expect(try plan("who received the most emails").dsl.contains("group by recipientNames"))
+  }
+
+  /// "How long is", "how high is": the measure (a distance, a height, a size) of the items the
+  /// rest names, when the first of them has it.
+  @Test func howLongAsksForAMeasure() throws {
+    let longest = try plan("how long is the longest trail in Utah")
+    #expect(longest.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | sort distance desc | limit 1 | limit 3 | table title, distance"#, "\(longest.dsl)")
+    #expect(try table(longest.dsl)?.rows.first == [.string("The Narrows (bottom-up)"), .number(15)])
+    #expect(try table(plan("how high is Angels Landing").dsl)?.rows.first == [.string("Angels Landing"), .number(450)])
+    // The flight's first item has no distance: no measure, the words are searched.
+    #expect(!(try plan("how long is the flight to Zurich").dsl.contains("table")))
+  }
+
+  /// A Boolean attribute's name is a flag: "pinned notes", "notes that are not pinned".
+  @Test func flags() throws {
+    let pinned = try plan("pinned notes")
+    #expect(pinned.dsl == #"search contentType == "note" && pinned == true | sort contentModificationDate desc"#, "\(pinned.dsl)")
+    let ids = try PlannerSupport.ids(pinned.dsl)
+    let every = Set(try PlannerSupport.ids(#"search pinned == true | limit 1000"#))
+    #expect(!ids.isEmpty && Set(ids).isSubset(of: every))
+    let unpinned = try plan("notes that are not pinned")
+    #expect(unpinned.dsl.contains("pinned != true"), "\(unpinned.dsl)")
+    let others = try PlannerSupport.ids(unpinned.dsl)
+    #expect(!others.isEmpty && Set(others).isDisjoint(with: every))
+    #expect(try plan("notes about the budget that are pinned").dsl.hasPrefix(#"search contentType == "note" && pinned == true && "budget""#))
+  }
+
   /// "top" before a number and a superlative says no more than the number.
   @Test func topBeforeASuperlative() throws {
     #expect(try plan("top 3 longest trails in California").dsl

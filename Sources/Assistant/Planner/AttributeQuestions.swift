@@ -51,12 +51,11 @@ extension PlanBuilder {
     guard tokens.count >= 3 else { return nil }
     let first = builder.word(0) ?? ""
     // "who maintains nginx": the verb right after "who", an agent's attribute, the rest names the items.
-    if first == "who", let attribute = relationAttribute(of: builder.word(1) ?? "", vocabulary: vocabulary),
-      isAgentNoun(attribute), (2..<builder.count).contains(where: { !builder.isStopWord($0) }),
-      groupRanking(after: 2, in: builder) == nil
-    {
-      let rest = tokens[2...].map(\.text).joined(separator: " ")
-      return (attribute, rest, tokens[..<2].map(\.text).joined(separator: " "), nil)
+    if first == "who", let agent = agentVerb(builder.word(1) ?? "", vocabulary: vocabulary) {
+      let start = objectPronouns.contains(builder.word(2) ?? "") ? 3 : 2
+      guard (start..<builder.count).contains(where: { !builder.isStopWord($0) }), groupRanking(after: start, in: builder) == nil else { return nil }
+      let rest = tokens[start...].map(\.text).joined(separator: " ")
+      return (agent.attribute, rest, tokens[..<start].map(\.text).joined(separator: " "), nil)
     }
     // "what does nginx depend on": the verb last (a preposition may follow), what comes
     // between the auxiliary and it names the items.
@@ -78,11 +77,53 @@ extension PlanBuilder {
     _ question: String, vocabulary: IndexVocabulary, clock: QueryClock
   ) -> (question: String, attribute: String)? {
     let builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: 1)
-    guard builder.word(0) == "who", let attribute = relationAttribute(of: builder.word(1) ?? "", vocabulary: vocabulary),
-      isAgentNoun(attribute), let ranking = groupRanking(after: 2, in: builder)
+    guard builder.word(0) == "who", let agent = agentVerb(builder.word(1) ?? "", vocabulary: vocabulary),
+      let ranking = groupRanking(after: objectPronouns.contains(builder.word(2) ?? "") ? 3 : 2, in: builder)
     else { return nil }
     let rest = builder.tokens[ranking...].map(\.text).joined(separator: " ")
-    return ("which \(nameWords(attribute).joined(separator: " ")) has the \(rest)", attribute)
+    return ("which \(agent.noun) has the \(rest)", agent.attribute)
+  }
+
+  /// Verbs that ask "who" for a person attribute (Apple's `authorNames`, `recipientNames`),
+  /// with a noun that names it.
+  static let personVerbs: [String: (noun: String, attribute: String)] = {
+    var verbs: [String: (noun: String, attribute: String)] = [:]
+    for verb in ["sent", "send", "sends", "wrote", "write", "writes", "authored", "emailed", "messaged"] { verbs[verb] = ("sender", "authorNames") }
+    for verb in ["received", "receive", "receives", "got"] { verbs[verb] = ("recipient", "recipientNames") }
+    return verbs
+  }()
+
+  /// Words after a verb that stand for the asker ("who sent me ..."): not part of the items' name.
+  static let objectPronouns: Set<String> = ["me", "us"]
+
+  /// The attribute a verb after "who" asks for, with a noun for it: a person verb ("sent" ->
+  /// authorNames) or a verb whose stem is an agent's attribute ("maintains" -> maintainer).
+  static func agentVerb(_ word: String, vocabulary: IndexVocabulary) -> (noun: String, attribute: String)? {
+    if let known = personVerbs[word], vocabulary.has(known.attribute) { return known }
+    guard let attribute = relationAttribute(of: word, vocabulary: vocabulary), isAgentNoun(attribute) else { return nil }
+    return (nameWords(attribute).joined(separator: " "), attribute)
+  }
+
+  /// "How long is the Mist Trail", "how big is the budget deck": a measure asked of the items
+  /// the rest names, the attribute it is measured by (a distance, a size, a height) and the
+  /// words as written; nil for other questions.
+  static func measureQuestion(
+    _ question: String, vocabulary: IndexVocabulary, clock: QueryClock
+  ) -> (attribute: String, rest: String, asked: String, subject: String?)? {
+    let builder = PlanBuilder(question: question, vocabulary: vocabulary, clock: clock, resultLimit: 1)
+    guard builder.word(0) == "how", let measure = builder.word(1), ["is", "are", "was", "were"].contains(builder.word(2) ?? ""),
+      (3..<builder.count).contains(where: { !builder.isStopWord($0) })
+    else { return nil }
+    let attribute: String?
+    switch measure {
+    case "long", "far": attribute = builder.numericAttribute(["distance", "length"])
+    case "big", "large": attribute = builder.sizeAttribute
+    case "high", "tall": attribute = builder.numericAttribute(["elevationGain", "altitude", "heightInches", "height"])
+    default: attribute = nil
+    }
+    guard let attribute else { return nil }
+    let tokens = builder.tokens
+    return (attribute, tokens[3...].map(\.text).joined(separator: " "), tokens[..<3].map(\.text).joined(separator: " "), builder.subject(after: 2))
   }
 
   /// The index of "most", "fewest" or "least" when the words from `start` begin with it
@@ -117,10 +158,17 @@ extension BuiltinPlanner {
   /// items themselves are the evidence. Nil when the rest plans to no list of items (a count,
   /// a statistic).
   func attributePlan(_ question: String) throws -> PlannedQuery? {
+    let measured = PlanBuilder.measureQuestion(question, vocabulary: vocabulary, clock: clock)
     guard let asked = PlanBuilder.attributeQuestion(question, vocabulary: vocabulary, clock: clock)
-      ?? PlanBuilder.verbAttributeQuestion(question, vocabulary: vocabulary, clock: clock)
+      ?? PlanBuilder.verbAttributeQuestion(question, vocabulary: vocabulary, clock: clock) ?? measured
     else { return nil }
     var plan = try readingPlan(asked.rest)
+    // A measure names no attribute: it is one only when the first item the rest names has it
+    // ("how long is the flight to Zurich" asks no trail's distance).
+    if measured != nil {
+      let present = PlanSyntax.compare(asked.attribute, .equal, PlanSyntax.anyValue)
+      guard try findsAny(plan.itemsQuery.appending(PlanSyntax.stage("limit", words: "1"), PlanSyntax.stage("where", [[present]]))) else { return nil }
+    }
     switch plan.intent {
     case .search, .list, .superlative: break
     default: return nil

@@ -142,6 +142,7 @@ extension PlanBuilder {
     for filter in valueFilters { parts.append(PlanSyntax.compare(filter.attribute, .equal, PlanSyntax.quoted(filter.value, modifiers: "cd"))) }
     parts += numericFilters
     parts += absenceFilters
+    parts += flagFilters
     let attribute = dateAttribute
     for constraint in dates { parts += datePredicates(constraint, attribute: attribute) }
     if completed, dates.isEmpty || attribute != "completionDate" {

@@ -35,6 +35,8 @@ struct PlanBuilder {
   var numericFilters: [Expression] = []
   /// Attributes the items must lack (`homepage != "*"`).
   var absenceFilters: [Expression] = []
+  /// Boolean attributes the question names (`pinned == true`).
+  var flagFilters: [Expression] = []
   var dates: [DateConstraint] = []
   var completed = false
   /// A date attribute named by a verb (`completed`, `due`, `created`).
@@ -194,6 +196,7 @@ struct PlanBuilder {
   /// Runs every recogniser, in the order that lets the most specific phrases win.
   mutating func recognize() {
     recognizeAbsentAttributes()
+    recognizeFlags()
     recognizeNumericPhrases()
     recognizeDatePhrases()
     recognizeAnswerShape()
