@@ -164,7 +164,7 @@ import Testing
   /// rest names, when the first of them has it.
   @Test func howLongAsksForAMeasure() throws {
     let longest = try plan("how long is the longest trail in Utah")
-    #expect(longest.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | sort distance desc | limit 1 | limit 3 | table title, distance"#, "\(longest.dsl)")
+    #expect(longest.dsl == #"search contentType == "trail" && stateOrProvince == "Utah"cd | sort distance desc | limit 1 | table title, distance"#, "\(longest.dsl)")
     #expect(try table(longest.dsl)?.rows.first == [.string("The Narrows (bottom-up)"), .number(15)])
     #expect(try table(plan("how high is Angels Landing").dsl)?.rows.first == [.string("Angels Landing"), .number(450)])
     // The flight's first item has no distance: no measure, the words are searched.

@@ -180,7 +180,13 @@ extension BuiltinPlanner {
     }
     let items = plan.query
     let columns = asked.attribute == "title" ? ["title"] : ["title", asked.attribute]
-    plan.query = items.appending(PlanSyntax.stage("limit", words: "3"), PlanSyntax.stage("table", columns.map { [PlanSyntax.name($0)] }))
+    let table = PlanSyntax.stage("table", columns.map { [PlanSyntax.name($0)] })
+    // "The longest trail in Utah" is one item already: no second limit.
+    if case .superlative(_, _, let limit) = plan.intent, limit <= 3 {
+      plan.query = items.appending(table)
+    } else {
+      plan.query = items.appending(PlanSyntax.stage("limit", words: "3"), table)
+    }
     plan.evidence = items
     plan.question = question
     plan.rankedSearch = nil
