@@ -26,8 +26,17 @@ import Testing
   /// its filters and finds nothing rather than searching the word "rating".
   @Test func findingNoneIsTheAnswer() throws {
     let plan = try PlannerSupport.plan("trails without a rating")
-    #expect(plan.dsl == #"search contentType == "trail" && rating != "*" | sort contentModificationDate desc"#, "\(plan.dsl)")
+    #expect(plan.dsl == #"search contentType == "trail" && (rating != "*" || rating == 0) | sort contentModificationDate desc"#, "\(plan.dsl)")
     #expect(try PlannerSupport.ids(plan.dsl).isEmpty)
+  }
+
+  /// "No elevation gain" on a number is a gain of 0 as much as none recorded.
+  @Test func noNumberIsZeroOrAbsent() throws {
+    let plan = try PlannerSupport.plan("notes with no priority")
+    #expect(plan.dsl == #"search contentType == "note" && (priority != "*" || priority == 0) | sort contentModificationDate desc"#, "\(plan.dsl)")
+    let ids = Set(try PlannerSupport.ids(plan.dsl))
+    let prioritised = Set(try PlannerSupport.ids(#"search contentType == "note" && priority > 0 | limit 1000"#))
+    #expect(!ids.isEmpty && ids.isDisjoint(with: prioritised))
   }
 
   /// "No" before a word that names no attribute is an ordinary word.

@@ -104,9 +104,9 @@ extension PlanBuilder {
     return (nameWords(attribute).joined(separator: " "), attribute)
   }
 
-  /// "How long is the Mist Trail", "how big is the budget deck": a measure asked of the items
-  /// the rest names, the attribute it is measured by (a distance, a size, a height) and the
-  /// words as written; nil for other questions.
+  /// "How long is the Mist Trail", "how high is Angels Landing": a measure asked of the items
+  /// the rest names, the attribute it is measured by (a distance, a height) and the words as
+  /// written; nil for other questions.
   static func measureQuestion(
     _ question: String, vocabulary: IndexVocabulary, clock: QueryClock
   ) -> (attribute: String, rest: String, asked: String, subject: String?)? {
@@ -116,8 +116,8 @@ extension PlanBuilder {
     else { return nil }
     let attribute: String?
     switch measure {
+    // Not "how big": a note's file size is rarely what "how big is the budget" asks.
     case "long", "far": attribute = builder.numericAttribute(["distance", "length"])
-    case "big", "large": attribute = builder.sizeAttribute
     case "high", "tall": attribute = builder.numericAttribute(["elevationGain", "altitude", "heightInches", "height"])
     default: attribute = nil
     }

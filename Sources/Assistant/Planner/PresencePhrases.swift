@@ -24,7 +24,10 @@ extension PlanBuilder {
         continue
       }
       let span = index..<(name + named.length)
-      let filter = PlanSyntax.compare(attribute, .notEqual, PlanSyntax.anyValue)
+      // "No elevation gain" is a gain of 0 as much as none recorded.
+      let absent = PlanSyntax.compare(attribute, .notEqual, PlanSyntax.anyValue)
+      let filter = vocabulary.type(of: attribute)?.scalar == .number
+        ? PlanSyntax.or([absent, PlanSyntax.compare(attribute, .equal, PlanSyntax.number(0))]) : absent
       claim(span)
       absenceFilters.append(filter)
       note(index, "\(quote(span)) -> \(SyntaxPrinter.text(filter))")
