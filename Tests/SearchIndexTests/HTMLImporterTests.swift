@@ -37,6 +37,18 @@ import Testing
     #expect(parsed.text == "one six")
   }
 
+  /// A page's navigation, its skip link and what it hides are not its text: they would be
+  /// every page's first sentence.
+  @Test func navigationSkipLinksAndHiddenElementsAreNotText() {
+    let parsed = page("""
+      <html><body><a href="#apicontent" class="skip-to-content">Skip to content</a>
+      <nav><ul><li>Home</li><li>About</li></ul></nav>
+      <div hidden>secret</div><span aria-hidden="true">icon</span><span aria-hidden="false">shown</span>
+      <p>Child processes run commands.</p><a href="#top" class="back">Back to top</a></body></html>
+      """)
+    #expect(parsed.text == "shown\nChild processes run commands.\nBack to top", "\(parsed.text)")
+  }
+
   @Test func withoutATitleTheFirstH1IsTheTitleElseTheFirstHeading() {
     #expect(page("<h2>Second</h2><h1>First  <em>one</em></h1><h1>Later</h1>").title == "First one")
     #expect(page("<body><h3>Only a third</h3><p>x</p></body>").title == "Only a third")

@@ -5,7 +5,8 @@ import Foundation
 /// parser `xmllint --html` uses): the title, the visible text and the metadata `<meta>` gives.
 ///
 /// The text leaves out what a browser does not show (`head`, `script`, `style`, `noscript`,
-/// `template`, comments); entities are decoded by the parser; runs of white space become one
+/// `template`, comments, `hidden` and `aria-hidden` elements) and what every page repeats
+/// around its content (`nav`, skip links); entities are decoded by the parser; runs of white space become one
 /// space, and block elements (`p`, `div`, `li`, `h1`, `br`, ...) end a line. The tree is walked
 /// without recursion, so a page nested a million elements deep costs no stack.
 /// https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-HTMLparser.html
@@ -117,6 +118,7 @@ struct HTMLDocument: Sendable, Hashable {
         return false
       case XML_ELEMENT_NODE:
         let name = Self.name(of: node)
+        if Self.isBoilerplate(node, name: name) { return false }
         switch name {
         case "script", "style", "noscript", "template":
           return false
@@ -191,6 +193,17 @@ struct HTMLDocument: Sendable, Hashable {
         }
       default: break
       }
+    }
+
+    /// What a page repeats around its content or does not show: its navigation (`nav`),
+    /// elements marked `hidden` or `aria-hidden="true"`, and the skip link that screen readers
+    /// jump by (`<a href="#main" class="skip-to-content">Skip to content</a>`). Their text
+    /// would be every page's first sentence.
+    static func isBoilerplate(_ node: UnsafeMutablePointer<xmlNode>, name: String) -> Bool {
+      if name == "nav" || attribute("hidden", of: node) != nil { return true }
+      if attribute("aria-hidden", of: node)?.lowercased() == "true" { return true }
+      guard name == "a", attribute("href", of: node)?.hasPrefix("#") == true else { return false }
+      return attribute("class", of: node)?.lowercased().contains("skip") == true
     }
 
     /// An element's name, lowercased by the HTML parser.
