@@ -654,6 +654,21 @@ import Testing
     }
     let grouped = "search * | stats median(distance) by stateOrProvince"
     #expect(try data(grouped) == (try inSwift(grouped)))
+    // By an attribute, one statement: its LEFT JOIN lists the groups whose items lack the attribute
+    // (a NULL row each), with no second statement of the groups' counts.
+    // (A deviation's sum runs in another order than Swift's, so its last digit may differ:
+    // `PushdownEquivalenceTests` compares it within a tolerance.)
+    for query in [grouped, "search * | stats median(rating) by difficulty", "search * | stats median(elevationGain) by keywords"] {
+      let listed = try statements(query, analyzed: analyzed)
+      #expect(listed.count == 1 && listed[0].sql.contains("LEFT JOIN vals s"), "\(query): \(listed.map(\.sql))")
+      #expect(try data(query) == (try inSwift(query)), "\(query)")
+    }
+    #expect(try statements("search * | stats stddev(rating) by stateOrProvince", analyzed: analyzed).count == 1)
+    // By an item's field the groups' counts read a covering index: cheaper than a row for
+    // every item without the attribute.
+    let byDomain = "search * | stats median(rating) by domainIdentifier"
+    #expect(try statements(byDomain, analyzed: analyzed).count == 2)
+    #expect(try data(byDomain) == (try inSwift(byDomain)))
   }
 
   /// A text pattern that needs the matcher (words of a name, a substring) reads only the

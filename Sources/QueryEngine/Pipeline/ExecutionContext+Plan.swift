@@ -92,6 +92,10 @@ extension ExecutionContext {
         return .statistics([(requests, combined)], groups: nil, by: group)
       }
       let statements = try requests.map { request in ([request], try compiler.statisticQuery(plan, request, by: group)) }
+      // A median or a deviation by an attribute lists its groups itself (`statisticQuery`).
+      if requests.count == 1, SQLCompiler.listsEveryGroup(requests[0], by: group) {
+        return .statistics(statements, groups: nil, by: group)
+      }
       return .statistics(statements, groups: try group.map { try compiler.groupCountQuery(plan, by: $0) }, by: group)
     }
   }
@@ -425,12 +429,13 @@ extension ExecutionContext {
     for (requests, compiled) in statements {
       var values = Array(repeating: [Value: Value](), count: requests.count)
       if requests.count == 1, let request = requests.first, request.function == .median || request.function == .stddev {
-        // The statement lists each group's values in ascending order.
+        // The statement lists each group's values in ascending order (a group whose items
+        // lack the attribute as a NULL, first).
         var grouped: [(Value, [Double])] = []
         try run(compiled) { row in
           let key = group.map { Self.keyValue(row, 0, target: $0) } ?? .null
           if grouped.last?.0 != key { grouped.append((key, [])) }
-          grouped[grouped.count - 1].1.append(row.double(1))
+          if !row.isNull(1) { grouped[grouped.count - 1].1.append(row.double(1)) }
         }
         for (key, list) in grouped {
           let number = request.function == .stddev ? Aggregation.standardDeviation(list) : Aggregation.median(ofSorted: list)

@@ -797,7 +797,8 @@ public struct SQLCompiler {
   }
 
   /// The statistic over the plan's items, per value of `group` when given. For `median` and
-  /// `stddev` the statement returns the ordered values and the executor computes them.
+  /// `stddev` the statement returns the ordered values and the executor computes them; by a
+  /// group, a group whose items lack the attribute comes as one row with a NULL value.
   public mutating func statisticQuery(
     _ plan: SQLPlan, _ request: StatisticRequest, by group: AttributeTarget?
   ) throws(QueryRuntimeError) -> Compiled {
@@ -806,7 +807,13 @@ public struct SQLCompiler {
     }
     let (from, where_, driven, groupJoin, groupKey) = try groupedSource(plan, by: group)
     var joins = groupJoin
-    let join = driven ? "CROSS JOIN" : "JOIN"
+    // A median or a deviation by an attribute lists every group's values, and the groups
+    // whose items lack the attribute as one NULL row (first in their group): a LEFT JOIN, so
+    // no second statement, joining every item's group value again, is needed to list them.
+    // By an item's field (domain, type) that statement reads a covering index: cheaper than
+    // a row for every item without the attribute.
+    let listsEveryGroup = Self.listsEveryGroup(request, by: group)
+    let join = listsEveryGroup ? "LEFT JOIN" : driven ? "CROSS JOIN" : "JOIN"
     var value = "1"
     if let target = request.target {
       guard case .attribute(let name, let type) = target, type.isOrdered || type.scalar == .bool else {
@@ -824,8 +831,13 @@ public struct SQLCompiler {
     if request.function == .median || request.function == .stddev {
       // Without a group the key is NULL: ordered by the value alone, the rows come in the
       // order of the (attr, num) index that finds them, with no sort of a million values.
-      let order = group == nil ? "2" : "1, 2"
-      statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY \(order)"
+      if listsEveryGroup {
+        // The key fragment stands twice, so its arguments do too, each in its place.
+        statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND " + groupKey + " IS NOT NULL ORDER BY 1, 2"
+      } else {
+        let order = group == nil ? "2" : "1, 2"
+        statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY \(order)"
+      }
     } else if group != nil {
       // The key fragment stands twice, so its arguments do too, each in its place.
       statement = "SELECT " + groupKey + ", \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND " + groupKey + " IS NOT NULL GROUP BY 1 ORDER BY 1"
@@ -833,6 +845,13 @@ public struct SQLCompiler {
       statement = "SELECT NULL, \(aggregate) FROM " + from + joins + " WHERE " + where_
     }
     return finish(statement, ranked: false)
+  }
+
+  /// Whether `statisticQuery`'s statement for `request` by `group` lists the groups whose
+  /// items lack the attribute itself (a median or a deviation by an attribute).
+  public static func listsEveryGroup(_ request: StatisticRequest, by group: AttributeTarget?) -> Bool {
+    guard case .attribute? = group else { return false }
+    return request.function == .median || request.function == .stddev
   }
 
   /// Several statistics over the plan's items in one statement (one column each, after the
