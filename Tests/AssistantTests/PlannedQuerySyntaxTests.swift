@@ -48,8 +48,11 @@ import Testing
   @Test func aKnownItemsBoostIsPartOfTheTree() throws {
     let plan = try PlannerSupport.plan("Mist Trail")
     #expect(plan.notes.contains { $0.contains("known item") })
+    // The ranked list, the titled item, and the two merged, re-scored and cut.
+    #expect(plan.query.statements.map(\.name) == ["ranked", "titled", nil], "\(plan.dsl)")
+    #expect(plan.query.statements.first?.pipeline.stages.map(\.name) == ["top"])
     let stages = try #require(plan.query.statements.last?.pipeline.stages)
-    #expect(stages.map(\.name) == ["top", "score", "top"])
+    #expect(stages.map(\.name) == ["score", "top"])
     try Self.expectParses(plan.dsl, to: plan.query, "known item")
   }
 

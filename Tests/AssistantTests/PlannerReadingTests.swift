@@ -205,6 +205,22 @@ import Testing
     #expect(try planner.plan("git").notes.contains { $0.contains("known item") })
   }
 
+  /// The titled item ranks first even when its own name ranks it past the first 1000 of the
+  /// search (the package python3 among the thousands that depend on it).
+  @Test func anExactTitleRanksFirstFromBeyondTheFirstThousand() throws {
+    let index = try SearchIndex(path: TemporaryFiles.database("planner-known-item-far"))
+    func item(_ id: String, _ title: String, _ text: String) -> SearchableItem {
+      SearchableItem(uniqueIdentifier: id, domainIdentifier: "packages", attributeSet: AttributeSet([("title", .string(title)), ("textContent", .string(text))]))
+    }
+    var items = [item("kit", "kit", "A toolbox for builders, with a long description of what it holds and does.")]
+    for n in 0..<1_100 { items.append(item("kit-\(n)", "kit \(n)", "kit kit kit, an add-on for kit \(n)")) }
+    try index.indexSearchableItems(items)
+    let ranked = try PlannerSupport.ids(#"search "kit"s | top 1000"#, on: index)
+    #expect(ranked.count == 1_000 && !ranked.contains("kit"), "the item is past the first 1000 of its own name")
+    let plan = try BuiltinPlanner(index: index, clock: SampleIndex.clock).plan("kit")
+    #expect(try PlannerSupport.ids(plan.dsl, on: index).first == "kit", "\(plan.dsl)")
+  }
+
   // MARK: Spelling
 
   @Test func aMisspeltWordGetsASuggestionAndTheSearchIsRetried() throws {

@@ -138,9 +138,15 @@ public struct BuiltinPlanner: Sendable {
     let bonus = PlanSyntax.binary(
       .add, PlanSyntax.name("relevance"),
       PlanSyntax.binary(.multiply, PlanSyntax.number(1000), PlanSyntax.call("if", [title, PlanSyntax.number(1), PlanSyntax.number(0)])))
+    // The titled item joins the ranked list even when its own name ranks it past the first
+    // 1000 (the package python3, 2,736th for "python3": thousands of packages depend on it).
+    // `merge` keeps an item's first copy, the ranked one with its relevance, when both have it.
     var boosted = plan
-    boosted.query = PlanSyntax.query(search.appending(
-      PlanSyntax.stage("top", words: "\(max(1000, resultLimit))"), PlanSyntax.stage("score", [[bonus]]), PlanSyntax.stage("top", words: "\(resultLimit)")))
+    boosted.query = PlanSyntax.query([
+      ("ranked", search.appending(PlanSyntax.stage("top", words: "\(max(1000, resultLimit))"))),
+      ("titled", PlanSyntax.search(title, [])),
+      (nil, PlanSyntax.merge(["ranked", "titled"], [PlanSyntax.stage("score", [[bonus]]), PlanSyntax.stage("top", words: "\(resultLimit)")])),
+    ])
     boosted.rankedSearch = nil
     boosted.notes.append("an item is titled \u{201C}\(words.joined(separator: " "))\u{201D}: it ranks first (known item)")
     return boosted
