@@ -158,10 +158,10 @@ extension BuiltinPlanner {
   /// items themselves are the evidence. Nil when the rest plans to no list of items (a count,
   /// a statistic).
   func attributePlan(_ question: String) throws -> PlannedQuery? {
-    let measured = PlanBuilder.measureQuestion(question, vocabulary: vocabulary, clock: clock)
-    guard let asked = PlanBuilder.attributeQuestion(question, vocabulary: vocabulary, clock: clock)
-      ?? PlanBuilder.verbAttributeQuestion(question, vocabulary: vocabulary, clock: clock) ?? measured
-    else { return nil }
+    let named = PlanBuilder.attributeQuestion(question, vocabulary: vocabulary, clock: clock)
+      ?? PlanBuilder.verbAttributeQuestion(question, vocabulary: vocabulary, clock: clock)
+    let measured = named == nil ? PlanBuilder.measureQuestion(question, vocabulary: vocabulary, clock: clock) : nil
+    guard let asked = named ?? measured else { return nil }
     var plan = try readingPlan(asked.rest)
     // A measure names no attribute: it is one only when the first item the rest names has it
     // ("how long is the flight to Zurich" asks no trail's distance).
