@@ -182,14 +182,16 @@ import Testing
     #expect(rare.weight >= added, "\(terms)")
   }
 
+  /// A package with a title and a text.
+  static func package(_ id: String, _ title: String, _ text: String) -> SearchableItem {
+    SearchableItem(uniqueIdentifier: id, domainIdentifier: "packages", attributeSet: AttributeSet([("title", .string(title)), ("textContent", .string(text))]))
+  }
+
   /// A package named git and packages that mention git far more.
   static func packages() throws -> SearchIndex {
     let index = try SearchIndex(path: TemporaryFiles.database("planner-known-item"))
-    func item(_ id: String, _ title: String, _ text: String) -> SearchableItem {
-      SearchableItem(uniqueIdentifier: id, domainIdentifier: "packages", attributeSet: AttributeSet([("title", .string(title)), ("textContent", .string(text))]))
-    }
-    var items = [item("git", "git", "Distributed version control system.")]
-    for n in 0..<6 { items.append(item("ext\(n)", "Git extension \(n)", "Adds git commands: git git git, for git repositories.")) }
+    var items = [package("git", "git", "Distributed version control system.")]
+    for n in 0..<6 { items.append(package("ext\(n)", "Git extension \(n)", "Adds git commands: git git git, for git repositories.")) }
     try index.indexSearchableItems(items)
     return index
   }
@@ -209,11 +211,8 @@ import Testing
   /// search (the package python3 among the thousands that depend on it).
   @Test func anExactTitleRanksFirstFromBeyondTheFirstThousand() throws {
     let index = try SearchIndex(path: TemporaryFiles.database("planner-known-item-far"))
-    func item(_ id: String, _ title: String, _ text: String) -> SearchableItem {
-      SearchableItem(uniqueIdentifier: id, domainIdentifier: "packages", attributeSet: AttributeSet([("title", .string(title)), ("textContent", .string(text))]))
-    }
-    var items = [item("kit", "kit", "A toolbox for builders, with a long description of what it holds and does.")]
-    for n in 0..<1_100 { items.append(item("kit-\(n)", "kit \(n)", "kit kit kit, an add-on for kit \(n)")) }
+    var items = [Self.package("kit", "kit", "A toolbox for builders, with a long description of what it holds and does.")]
+    for n in 0..<1_100 { items.append(Self.package("kit-\(n)", "kit \(n)", "kit kit kit, an add-on for kit \(n)")) }
     try index.indexSearchableItems(items)
     let ranked = try PlannerSupport.ids(#"search "kit"s | top 1000"#, on: index)
     #expect(ranked.count == 1_000 && !ranked.contains("kit"), "the item is past the first 1000 of its own name")
