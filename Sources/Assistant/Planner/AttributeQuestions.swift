@@ -24,7 +24,7 @@ extension PlanBuilder {
       index += 1
     }
     guard let named = builder.attributeName(at: index), let attribute = named.attribute, named.period == nil,
-      !["textContent", "contentType", "domainIdentifier"].contains(attribute), vocabulary.has(attribute)
+      !unaskedAttributes.contains(attribute), vocabulary.has(attribute)
     else { return nil }
     let of = index + named.length
     guard ["of", "for"].contains(builder.word(of) ?? ""), ((of + 1)..<builder.count).contains(where: { !builder.isStopWord($0) }) else { return nil }
@@ -33,6 +33,10 @@ extension PlanBuilder {
     let asked = tokens[..<(of + 1)].map(\.text).joined(separator: " ")
     return (attribute, rest, asked, builder.subject(after: of))
   }
+
+  /// Attributes no question asks for or about by name: the text, and the type and domain that
+  /// collection nouns name.
+  static let unaskedAttributes: Set<String> = ["textContent", "contentType", "domainIdentifier"]
 
   /// Words before an attribute's name that ask for its value as it is now: "the latest
   /// version of", "the current maintainer of".

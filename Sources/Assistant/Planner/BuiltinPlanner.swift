@@ -84,12 +84,7 @@ public struct BuiltinPlanner: Sendable {
   func readingPlan(_ question: String) throws -> PlannedQuery {
     if let groups = PlanBuilder.rankedGroupsQuestion(question, vocabulary: vocabulary, clock: clock) {
       var plan = try readingPlan(groups.question)
-      var grouped = false
-      switch plan.intent {
-      case .groupCount(let attribute, nil), .statistic(_, _, by: let attribute?): grouped = attribute == groups.attribute
-      default: break
-      }
-      if grouped {
+      if plan.rankedGroupAttribute == groups.attribute {
         plan.notes.insert("\u{201C}\(question)\u{201D} read as \u{201C}\(groups.question)\u{201D}", at: 0)
         plan.question = question
         return plan

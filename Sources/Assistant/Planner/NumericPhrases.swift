@@ -26,7 +26,6 @@ extension PlanBuilder {
     "minutes": Unit(attributes: ["duration"], factor: 60),
     "star": Unit(attributes: ["rating", "starRating"], factor: 1), "stars": Unit(attributes: ["rating", "starRating"], factor: 1),
   ]
-  /// Metres and feet measure elevation when the question speaks of climbing, else distance.
   /// Units of size, as factors to bytes (Apple's `fileSize` is in bytes): KB, MB, GB are
   /// powers of 1000, KiB, MiB, GiB of 1024. They measure the size attribute
   /// (`sizeAttribute`).
@@ -35,6 +34,7 @@ extension PlanBuilder {
     "kib": 1024, "mib": 1_048_576, "gib": 1_073_741_824, "tib": 1_099_511_627_776,
     "kilobytes": 1e3, "megabytes": 1e6, "gigabytes": 1e9, "terabytes": 1e12,
   ]
+  /// Metres and feet measure elevation when the question speaks of climbing, else distance.
   static let heightUnits: [String: Double] = ["m": 1, "meter": 1, "meters": 1, "metre": 1, "metres": 1, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048]
   static let elevationWords: Set<String> = ["elevation", "gain", "climb", "climbing", "ascent", "vertical", "altitude", "elevationgain"]
 

@@ -140,9 +140,7 @@ extension PlanBuilder {
     for domain in domains { parts.append(PlanSyntax.compare("domainIdentifier", .equal, PlanSyntax.quoted(domain))) }
     if !domainPrefixes.isEmpty { parts.append(Self.domainPredicate(domainPrefixes)) }
     for filter in valueFilters { parts.append(PlanSyntax.compare(filter.attribute, .equal, PlanSyntax.quoted(filter.value, modifiers: "cd"))) }
-    parts += numericFilters
-    parts += absenceFilters
-    parts += flagFilters
+    parts += attributeFilters
     let attribute = dateAttribute
     for constraint in dates { parts += datePredicates(constraint, attribute: attribute) }
     if completed, dates.isEmpty || attribute != "completionDate" {

@@ -37,6 +37,8 @@ struct PlanBuilder {
   var absenceFilters: [Expression] = []
   /// Boolean attributes the question names (`pinned == true`).
   var flagFilters: [Expression] = []
+  /// Every test of an attribute's value the question makes: numbers, absences, flags.
+  var attributeFilters: [Expression] { numericFilters + absenceFilters + flagFilters }
   var dates: [DateConstraint] = []
   var completed = false
   /// A date attribute named by a verb (`completed`, `due`, `created`).

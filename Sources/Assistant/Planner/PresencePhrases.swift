@@ -18,7 +18,7 @@ extension PlanBuilder {
       var name = index + 1
       if ["a", "an", "any"].contains(self.word(name) ?? "") { name += 1 }
       guard let named = attributeName(at: name), let attribute = named.attribute, named.period == nil,
-        !["textContent", "contentType", "domainIdentifier"].contains(attribute), vocabulary.has(attribute)
+        !Self.unaskedAttributes.contains(attribute), vocabulary.has(attribute)
       else {
         index += 1
         continue

@@ -42,6 +42,7 @@ extension PlanBuilder {
       String(word).trimmingCharacters(in: CharacterSet(charactersIn: "?!.,;:\"\u{201C}\u{201D}()"))
     }.filter { !$0.isEmpty }
     let folded = words.map { TextFolding.fold($0) }
+    let candidates = relationAttributes(vocabulary)
     // "what does the Debian Python Team maintain", "how many packages does the Debian Perl
     // Group maintain": an agent's attribute, its value between the auxiliary and the verb.
     if let auxiliary = folded.firstIndex(where: { ["does", "do", "did"].contains($0) }), auxiliary >= 1, folded.count >= auxiliary + 3 {
@@ -49,14 +50,14 @@ extension PlanBuilder {
       if relationPrepositions.contains(folded[verb]) { verb -= 1 }
       var valueStart = auxiliary + 1
       while valueStart < verb, ["the", "a", "an"].contains(folded[valueStart]) { valueStart += 1 }
-      if valueStart < verb, let attribute = relationAttribute(of: folded[verb], vocabulary: vocabulary), isAgentNoun(attribute) {
+      if valueStart < verb, let attribute = relationAttribute(of: folded[verb], among: candidates), isAgentNoun(attribute) {
         return Relation(
           attribute: attribute, verbPhrase: words[verb...].joined(separator: " "),
           value: words[valueStart..<verb].joined(separator: " "), rest: words[..<auxiliary].joined(separator: " "))
       }
     }
     for (position, word) in folded.enumerated() {
-      guard let attribute = relationAttribute(of: word, vocabulary: vocabulary) else { continue }
+      guard let attribute = relationAttribute(of: word, among: candidates) else { continue }
       var start = position + 1
       if start < folded.count, relationPrepositions.contains(folded[start]) { start += 1 }
       var end = start
@@ -74,12 +75,22 @@ extension PlanBuilder {
     return nil
   }
 
-  /// The text attribute whose stem `word` (folded) shares, if any: the attribute a verb names.
-  static func relationAttribute(of word: String, vocabulary: IndexVocabulary) -> String? {
-    guard word.count >= 5 else { return nil }
-    return vocabulary.attributes.filter { name, type in
+  /// The text attributes a verb may name, sorted.
+  static func relationAttributes(_ vocabulary: IndexVocabulary) -> [String] {
+    vocabulary.attributes.filter { name, type in
       (type.scalar == .string) && !relationExcluded.contains(name) && !name.hasSuffix("Date")
-    }.keys.sorted().first { sharesStem(word, $0.lowercased()) }
+    }.keys.sorted()
+  }
+
+  /// The attribute of `candidates` (`relationAttributes`) whose stem `word` (folded) shares,
+  /// if any: the attribute a verb names.
+  static func relationAttribute(of word: String, among candidates: [String]) -> String? {
+    guard word.count >= 5 else { return nil }
+    return candidates.first { sharesStem(word, $0.lowercased()) }
+  }
+
+  static func relationAttribute(of word: String, vocabulary: IndexVocabulary) -> String? {
+    relationAttribute(of: word, among: relationAttributes(vocabulary))
   }
 
   /// True for an attribute named as the one who does what its verb says (maintainer,

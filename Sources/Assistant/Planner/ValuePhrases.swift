@@ -242,9 +242,7 @@ extension PlanBuilder {
         // keywords", "how many records per type": a word for items in general names every item
         // when the question counts, orders, groups, dates, measures or filters them, not a
         // word their text must contain.
-        if Self.itemWords.contains(name), shaped || !dates.isEmpty || !numericFilters.isEmpty || !absenceFilters.isEmpty || !flagFilters.isEmpty,
-          domains(named: name).isEmpty
-        {
+        if Self.itemWords.contains(name), shaped || !dates.isEmpty || !attributeFilters.isEmpty, domains(named: name).isEmpty {
           claim(index..<index + 1)
           note(index, "\(quote(index..<index + 1)) -> every item; no filter")
           continue

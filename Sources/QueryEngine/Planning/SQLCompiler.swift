@@ -831,13 +831,10 @@ public struct SQLCompiler {
     if request.function == .median || request.function == .stddev {
       // Without a group the key is NULL: ordered by the value alone, the rows come in the
       // order of the (attr, num) index that finds them, with no sort of a million values.
-      if listsEveryGroup {
-        // The key fragment stands twice, so its arguments do too, each in its place.
-        statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND " + groupKey + " IS NOT NULL ORDER BY 1, 2"
-      } else {
-        let order = group == nil ? "2" : "1, 2"
-        statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND \(value) IS NOT NULL ORDER BY \(order)"
-      }
+      // Listing every group, the key fragment stands twice, so its arguments do too.
+      let kept = listsEveryGroup ? groupKey + " IS NOT NULL" : Fragment("\(value) IS NOT NULL")
+      let order = group == nil ? "2" : "1, 2"
+      statement = "SELECT " + groupKey + ", \(value) FROM " + from + joins + " WHERE " + where_ + " AND " + kept + " ORDER BY \(order)"
     } else if group != nil {
       // The key fragment stands twice, so its arguments do too, each in its place.
       statement = "SELECT " + groupKey + ", \(aggregate) FROM " + from + joins + " WHERE " + where_ + " AND " + groupKey + " IS NOT NULL GROUP BY 1 ORDER BY 1"

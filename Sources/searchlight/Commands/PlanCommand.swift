@@ -13,12 +13,12 @@ enum PlanCommand: Command {
     Prints the query the planner builds and what it understood: dates ("last week", "since
     June", "2025"), values the index knows ("in California", "by Sam Ortiz", "tagged
     waterfall"), numeric phrases ("rated 4 or more", "under 5 km", "larger than 500 MB"),
-    missing attributes ("packages with no homepage"), flags ("pinned notes"), counting, grouping,
-    superlatives, groups ranked ("which state has the most trails"), attributes asked for
-    ("what is the homepage of tmux", "the latest version of git", "who maintains nginx",
-    "who wrote the Q3 review", "what does curl depend on", "how long is the Mist Trail"), relations a verb names ("packages that depend on libssl3",
-    "maintained by the Debian Python Team") and quoted phrases; the remaining words become a
-    ranked text search.
+    missing attributes ("packages with no homepage"), flags ("pinned notes"), counting,
+    grouping, superlatives, groups ranked ("which state has the most trails"), attributes
+    asked for ("what is the homepage of tmux", "the latest version of git", "who maintains
+    nginx", "who wrote the Q3 review", "what does curl depend on", "how long is the Mist
+    Trail"), relations a verb names ("packages that depend on libssl3", "maintained by the
+    Debian Python Team") and quoted phrases; the remaining words become a ranked text search.
     The first line of text output is the query, ready for 'searchlight query'.
     JSON output: {"question","dsl","notes","intent","toolCall"} ("evidence" too for counts and
     statistics; "suggestions", [{"word","alternatives"}], for words no item contains);

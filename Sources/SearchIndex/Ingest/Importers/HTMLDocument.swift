@@ -6,9 +6,10 @@ import Foundation
 ///
 /// The text leaves out what a browser does not show (`head`, `script`, `style`, `noscript`,
 /// `template`, comments, `hidden` and `aria-hidden` elements) and what every page repeats
-/// around its content (`nav`, skip links); entities are decoded by the parser; runs of white space become one
-/// space, and block elements (`p`, `div`, `li`, `h1`, `br`, ...) end a line. The tree is walked
-/// without recursion, so a page nested a million elements deep costs no stack.
+/// around its content (`nav`, skip links); entities are decoded by the parser; runs of white
+/// space become one space, and block elements (`p`, `div`, `li`, `h1`, `br`, ...) end a line.
+/// The tree is walked without recursion, so a page nested a million elements deep costs no
+/// stack.
 /// https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-HTMLparser.html
 struct HTMLDocument: Sendable, Hashable {
   /// `<title>`, else the first `<h1>`, else the first other heading; nil when there is none.
