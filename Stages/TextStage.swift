@@ -51,7 +51,7 @@ public struct TextStage: StageDefinition {
       let lines = grouped.groups.prefix(listed).map { "- \($0.key.displayText): \($0.count) item\($0.count == 1 ? "" : "s")" }
       return TextSummary(header: header, body: lines.joined(separator: "\n"))
     case .count(let n):
-      return TextSummary(header: "\(n) item\(n == 1 ? "" : "s") match.", body: "")
+      return TextSummary(header: n == 1 ? "1 item matches." : "\(n) items match.", body: "")
     case .statistic(let statistic):
       return TextSummary(header: "\(statistic.function)(\(statistic.attribute)) = \(statistic.value.displayText)", body: "")
     case .table(let table):

@@ -82,6 +82,6 @@ import Testing
   @Test func aggregatesUseTheTextStageWordsWithTheirLabel() {
     let writer = ExtractiveAnswer(terms: [])
     #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Count", content: .count(5), stage: "count")) == "5 items match.")
-    #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Utah trails", content: .count(1), stage: "count")) == "Utah trails: 1 item match.")
+    #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Utah trails", content: .count(1), stage: "count")) == "Utah trails: 1 item matches.")
   }
 }

@@ -35,6 +35,28 @@ import Testing
     #expect(states == Array(repeating: "Utah", count: 5))
   }
 
+  /// "How many trails have no distance": none is the answer, with no sources, not the
+  /// no-evidence reply.
+  @Test func aCountOfNoneIsTheAnswer() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "how many trails have no distance"))
+    #expect(collected.text == "0 items match.")
+    #expect(collected.sourceIDs.isEmpty)
+    #expect(collected.summary?.foundNothing == true)
+  }
+
+  /// The collection the question named has no match (no email mentions sourdough, a note
+  /// does): the answer says so before what other items hold.
+  @Test func aCollectionWithoutMatchesIsSaidBeforeOtherItems() async throws {
+    let counted = await F.collect(try F.session(model: nil).streamResponse(to: "how many emails mention sourdough"))
+    #expect(counted.text == "None of your emails match. Among all items:\n1 item matches.", "\(counted.text)")
+    #expect(counted.sourceIDs == ["md-sourdough-starter"])
+    let listed = await F.collect(try F.session(model: nil).streamResponse(to: "which emails mention sourdough"))
+    #expect(listed.text.hasPrefix("None of your emails match. Among all items:\nFound 1 item:"), "\(listed.text)")
+    // A collection with matches is answered as before.
+    let utah = await F.collect(try F.session(model: nil).streamResponse(to: "How many trails are in Utah?"))
+    #expect(utah.text == "8 items match.")
+  }
+
   @Test func statisticAnswerGivesTheNumber() async throws {
     let collected = await F.collect(try F.session(model: nil).streamResponse(to: "average distance of trails in Utah"))
     #expect(collected.text == "avg(distance) = 6.688")

@@ -347,6 +347,9 @@ struct AnswerRun {
       // After a model failure, the model's own searches may have found what the plan did not.
       if sources.isEmpty, unreadable > 0 {
         write(AnswerInstructions.textNotStored(unreadable))
+      } else if sources.isEmpty, Self.countsNone(planReplies) {
+        // "How many packages have no maintainer": none is the answer, not a failure to find one.
+        write(ExtractiveAnswer(terms: []).describe(replies: planReplies, items: []))
       } else {
         write(sources.isEmpty ? AnswerInstructions.notFound : whatCameBack)
       }
@@ -354,7 +357,19 @@ struct AnswerRun {
     }
     let weights = Dictionary(plan.termWeights.map { ($0.term, $0.weight) }, uniquingKeysWith: max)
     let writer = ExtractiveAnswer(terms: plan.termWeights.map(\.term), weights: weights, question: question)
+    if let collection = plan.collectionWithoutMatches {
+      // The collection the question named had none: say so before what other items hold.
+      write("None of your \(collection) match. Among all items:\n")
+    }
     write(plan.evidenceDSL == nil ? writer.describe(items: evidence) : writer.describe(replies: planReplies, items: evidence))
+  }
+
+  /// True when the replies are counts, all of them zero.
+  static func countsNone(_ replies: [Reply]) -> Bool {
+    !replies.isEmpty && replies.allSatisfy { reply in
+      if case .count(0) = reply.content { return true }
+      return false
+    }
   }
 
   /// For a plan that ranks groups, a test per group its table lists that keeps the group's

@@ -102,6 +102,7 @@ public struct BuiltinPlanner: Sendable {
       if let everywhere, try finds(everywhere) {
         var fallback = everywhere
         fallback.notes.insert("the structured reading found nothing (\(plan.dsl)); read over every item instead", at: 0)
+        fallback.collectionWithoutMatches = Self.collectionPhrase(plan.collectionWords)
         plan = fallback
       } else {
         let text = try readPlan(question, structured: false)
@@ -109,6 +110,7 @@ public struct BuiltinPlanner: Sendable {
           var fallback = text
           fallback.notes.insert(
             "the structured reading found nothing (\(plan.dsl)); searched the question's words instead", at: 0)
+          fallback.collectionWithoutMatches = Self.collectionPhrase(plan.collectionWords)
           plan = fallback
         }
       }
@@ -117,6 +119,12 @@ public struct BuiltinPlanner: Sendable {
       plan = try respelt(plan)
     }
     return try boostingKnownItem(plan)
+  }
+
+  /// "emails", "notes or emails": the collection a question named, for the answer that says
+  /// it had no match; nil when it named none.
+  static func collectionPhrase(_ words: [String]) -> String? {
+    words.isEmpty ? nil : words.joined(separator: " or ")
   }
 
   /// A ranked search whose words are exactly an item's title (`git`, "Mist Trail") puts

@@ -378,7 +378,7 @@ extension PlanBuilder {
       PlannedQuery.TermWeight(term: term, weight: Self.weight(documentFrequency: documentFrequencies[term] ?? 0, documents: n))
     }
     plan.isStructured = !filterParts.isEmpty || !people.isEmpty || intent != .search
-    plan.filtersByCollection = !contentTypes.isEmpty || !domains.isEmpty || !domainPrefixes.isEmpty
+    plan.collectionWords = collectionWords
     plan.asksForAbsence = !absenceFilters.isEmpty
     plan.rankedGroupAttribute = rankedGroups?.attribute
     if case .search = intent, !hybrid { plan.rankedSearch = source(ranked: true) }

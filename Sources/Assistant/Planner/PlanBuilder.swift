@@ -28,6 +28,9 @@ struct PlanBuilder {
   var domains: [String] = []
   /// Domains named by a noun ("notes"), each with its sub-domains (`notes.*`).
   var domainPrefixes: [String] = []
+  /// The question's words that named those content types and domains ("work notes", "trails"),
+  /// for an answer that must say the collection had none.
+  var collectionWords: [String] = []
   var valueMatches: [ValueMatch] = []
   var valueFilters: [ValueFilter] = []
   var people: [PersonFilter] = []
@@ -143,7 +146,12 @@ struct PlanBuilder {
 
   /// The question's own words for a span, quoted for a note.
   func quote(_ range: Range<Int>) -> String {
-    "\u{201C}" + tokens[range.clamped(to: 0..<count)].map(\.text).joined(separator: " ") + "\u{201D}"
+    "\u{201C}" + words(of: range) + "\u{201D}"
+  }
+
+  /// The question's words in `range`, as written.
+  func words(of range: Range<Int>) -> String {
+    tokens[range.clamped(to: 0..<count)].map(\.text).joined(separator: " ")
   }
 
   mutating func note(_ position: Int, _ text: String) {

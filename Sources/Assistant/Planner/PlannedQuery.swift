@@ -48,8 +48,14 @@ public struct PlannedQuery: Sendable, Hashable {
   /// True when the plan filters, counts, groups or sorts (anything but a ranked text search
   /// of the question's words).
   public var isStructured = false
+  /// The words of the question that named the content types or domains the plan filters by
+  /// ("emails", "work notes"); empty when it filters by none.
+  var collectionWords: [String] = []
   /// True when a noun of the question named a content type or a domain the plan filters by.
-  var filtersByCollection = false
+  var filtersByCollection: Bool { !collectionWords.isEmpty }
+  /// When the collection the question named had no match and the plan reads over every item
+  /// instead: the words that named it, so an answer can say so before what it found elsewhere.
+  public var collectionWithoutMatches: String?
   /// Whether the plan asks for items that lack an attribute ("packages with no homepage"):
   /// finding none is then the answer, not a misreading to fall back from.
   var asksForAbsence = false

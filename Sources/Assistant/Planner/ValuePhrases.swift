@@ -277,6 +277,7 @@ extension PlanBuilder {
         span = (index - 1)..<index + 1
       }
       claim(span)
+      collectionWords.append(words(of: span))
       let domainText = span.count > 1 ? " && domainIdentifier == \(DSLText.quoted(domains.last!))" : ""
       note(span.lowerBound, "\(quote(span)) -> contentType == \(types.map { DSLText.quoted($0) }.joined(separator: " || "))\(domainText)")
     }
@@ -341,6 +342,7 @@ extension PlanBuilder {
       return
     }
     domainPrefixes += outer
+    collectionWords.append(words(of: span))
     note(index, "\(quote(span)) -> (" + SyntaxPrinter.text(Self.domainPredicate(outer)) + ")")
   }
 

@@ -14,10 +14,11 @@ enum AskCommand: Command {
   static let discussion = """
     With no model, the built-in planner turns the question into a query and the answer quotes
     what came back: titles, dates and each item's best matching sentence, the number of a count
-    or statistic (citing the items it was computed from), or "Nothing relevant was found in your
-    items." With --model-url (or SEARCHLIGHT_MODEL_URL) and --model (or SEARCHLIGHT_MODEL), a
-    chat-completions server (llama.cpp, Ollama, vLLM, LM Studio, a hosted API) answers, calling
-    the search tool for up to 4 rounds; sources always come from what the searches returned.
+    or statistic (citing the items it was computed from; a count of none is "0 items match."), or
+    "Nothing relevant was found in your items." With --model-url (or SEARCHLIGHT_MODEL_URL)
+    and --model (or SEARCHLIGHT_MODEL), a chat-completions server (llama.cpp, Ollama, vLLM,
+    LM Studio, a hosted API) answers, calling the search tool for up to 4 rounds; sources
+    always come from what the searches returned.
     Without --model, the server's one model (GET /v1/models) is used; a server with several
     needs --model. The API key comes from --api-key-file, else SEARCHLIGHT_API_KEY, else
     OPENAI_API_KEY, and is never printed. If the server cannot be reached, a one-line note
