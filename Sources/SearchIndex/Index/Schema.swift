@@ -53,9 +53,10 @@ package enum Schema {
   /// ord) without a rowid (no separate (item, attr) index) and keeps `str` only where it
   /// differs from `fold`; version 6 adds `str` to the (attr, fold) index and keeps every
   /// value of `longTextAttributes` out of `vals`; version 7 may hold records compressed with
-  /// the file's dictionary (`RecordCodec`), which earlier binaries cannot read. Opening an
-  /// older file for writing migrates it in one transaction (`SchemaMigration`).
-  package static let version = 7
+  /// the file's dictionary (`RecordCodec`), which earlier binaries cannot read; version 8 may
+  /// store the ranked index's pages of field lengths fixed-width (`DocumentPage.encoded()`).
+  /// Opening an older file for writing migrates it in one transaction (`SchemaMigration`).
+  package static let version = 8
 
   /// The schema version `meta` records in the file open on `db`, nil when it records none.
   package static func storedVersion(_ db: Connection) throws -> Int? {

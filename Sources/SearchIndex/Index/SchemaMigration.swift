@@ -22,6 +22,10 @@
 /// by the first write that leaves the file with enough of them (`RecordDictionaryBuilder`),
 /// which may be the next one.
 ///
+/// Version 8 rewrites the ranked index's pages of field lengths that are at least half live
+/// in the fixed-width form (`DocumentPage.encoded()`), which a query reads by copying instead
+/// of decoding varints; only those rows change, so the planner's summary stays valid.
+///
 /// A file of the current version that lacks one of `Schema.requiredIndexes` (written before
 /// they existed) runs the same function: the version steps are skipped, the indexes are
 /// created and the ones they supersede dropped.
@@ -38,6 +42,7 @@ enum SchemaMigration {
     if version < 6 { try keepLongTextAttributesOut(db, rebuildingFoldIndex: version == 5) }
     // The ranked index's forward lists: a delete takes a document's terms from its record.
     if version < 7 { try db.execute("DROP TABLE IF EXISTS rk_docs") }
+    if version < 8 { try SearchIndex.rewriteRankedPages(db) }
     // `createStatements` added the item indexes (`Schema.requiredIndexes`); the ones they
     // replace go.
     let existing = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }
@@ -49,6 +54,8 @@ enum SchemaMigration {
       for name in Schema.requiredIndexes where !analyzed.contains(name) { try db.execute("ANALYZE \(name)") }
     }
     try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
+    // From version 7 only the ranked pages changed: the summaries stay valid.
+    if version == 7 { return }
     // The value table changed under the generation: no summary of before grows from here.
     try db.run(
       "INSERT OR REPLACE INTO meta(key, value) VALUES (?, (SELECT value + 1 FROM meta WHERE key = 'generation'))",

@@ -222,6 +222,20 @@ extension SearchIndex {
   /// with the items that have full-text rows, every posting list under a known term, and
   /// every term's document frequency equal to FTS5's. Returns report lines and whether they are
   /// healthy; stale postings are not a fault (the next writable open rebuilds them).
+  /// Rewrites every page of field lengths stored as varints that `DocumentPage.encoded()`
+  /// now stores fixed-width (schema version 8); a page that does not decode is left for
+  /// `check` to report.
+  static func rewriteRankedPages(_ db: Connection) throws {
+    guard try RankedSchema.exists(db) else { return }
+    let pages = try db.rows("SELECT indexId, page, data FROM rk_pages", []) { ($0.int64(0), $0.int64(1), $0.blob(2)) }
+    for (indexID, number, bytes) in pages {
+      guard let page = DocumentPage.decode(number: number, fieldCount: RankedSchema.parameters.fieldCount, bytes: bytes) else { continue }
+      let encoded = page.encoded()
+      guard encoded != bytes else { continue }
+      try db.run("UPDATE rk_pages SET data = ? WHERE indexId = ? AND page = ?", [.blob(encoded), .integer(indexID), .integer(number)])
+    }
+  }
+
   static func rankedIntegrity(_ db: Connection, indexID: Int64) throws -> (lines: [String], healthy: Bool) {
     guard indexID >= 0, try RankedSchema.exists(db) else { return (["ranked index: none yet (added by the next writable open)"], true) }
     let store = RankedStore(db: db, indexID: indexID)

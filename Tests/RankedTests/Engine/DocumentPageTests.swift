@@ -136,6 +136,68 @@ import Testing
     #expect(writer.count == 100 && reader.count == 100)
   }
 
+  /// A page at least half live is stored fixed-width, one byte per length with the few of 255
+  /// or more escaped (two bytes when many are), and reads back as written; the varint form
+  /// that earlier versions wrote for every page still reads the same.
+  @Test func aDensePageIsStoredFixedWidth() throws {
+    for longLengths in [3, 65] {
+      var table = DocumentTable(fieldCount: Self.fieldCount)
+      for doc in 0..<DocumentTable.pageSize where doc % 10 != 7 {
+        let long = doc < longLengths * 10
+        table.insert(DocID(doc), fieldLengths: [doc % 7, 1, 130, long ? 255 + doc * 1_000 : 254, doc % 128], encodedTerms: nil)
+      }
+      let page = try #require(table.page(0))
+      let bytes = page.encoded()
+      let wide = longLengths > 64
+      #expect(bytes.last == (wide ? 0x82 : 0x81))
+      // The lengths that reach the width's largest value, each as two varints (slot, length).
+      let marker = wide ? 65_535 : 255
+      var escapes = 0
+      for doc in 0..<DocumentTable.pageSize {
+        for (field, length) in (table.fieldLengths(of: DocID(doc)) ?? []).enumerated() where length >= marker {
+          escapes += Varint.encodedLength(of: UInt64(doc * Self.fieldCount + field)) + Varint.encodedLength(of: UInt64(length))
+        }
+      }
+      #expect(escapes > 0)
+      #expect(bytes.count == 128 + DocumentTable.pageSize * Self.fieldCount * (wide ? 2 : 1) + escapes + 1)
+      let decoded = try #require(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: bytes))
+      #expect(decoded.isNarrow == !wide && decoded.liveCount == page.liveCount)
+      #expect(Self.firstDifference(decoded, from: table) == nil)
+      let earlier = try #require(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: page.varintEncoded()))
+      #expect(earlier.liveCount == page.liveCount && Self.firstDifference(earlier, from: table) == nil)
+    }
+    // Below half live: varints, as before.
+    #expect(try #require(Self.samplePage().page(0)).encoded() == (try #require(Self.samplePage().page(0))).varintEncoded())
+  }
+
+  /// Damaged fixed-width bytes read as no page: cut short, an unknown trailer, a slot holding
+  /// the escape marker without its escape, an escape of a slot without the marker, an escape
+  /// past the page.
+  @Test func damagedFixedWidthBytesAreNoPage() throws {
+    var table = DocumentTable(fieldCount: Self.fieldCount)
+    for doc in 0..<DocumentTable.pageSize { table.insert(DocID(doc), fieldLengths: [1, 2, doc == 9 ? 300 : 3, 4, 5], encodedTerms: nil) }
+    let bytes = try #require(table.page(0)).encoded()
+    #expect(bytes.last == 0x81)
+    let slots = 128 + DocumentTable.pageSize * Self.fieldCount
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: bytes) != nil)
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: Array(bytes.dropFirst(200))) == nil)
+    var trailer = bytes
+    trailer[trailer.count - 1] = 0x83
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: trailer) == nil)
+    var unescaped = bytes
+    unescaped[128 + 40] = 0xFF
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: unescaped) == nil)
+    var stray = Array(bytes.prefix(slots))
+    stray[128 + 9 * Self.fieldCount + 2] = 3  // the escaped slot no longer holds the marker
+    stray += Array(bytes[slots...])
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: stray) == nil)
+    var outside = Array(bytes.prefix(slots))
+    Varint.append(UInt64(DocumentTable.pageSize * Self.fieldCount), to: &outside)
+    Varint.append(300, to: &outside)
+    outside.append(0x81)
+    #expect(DocumentPage.decode(number: 0, fieldCount: Self.fieldCount, bytes: outside) == nil)
+  }
+
   @Test func damagedBytesAreNoPage() throws {
     let bytes = try #require(Self.samplePage().page(0)).encoded()
     // Too short for the live bitmap, cut inside the lengths, cut inside one varint, and a

@@ -285,18 +285,64 @@ package final class DocumentPage: @unchecked Sendable {
 
   // MARK: - Persistence
 
-  /// The page as bytes: the live bitmap (16 little-endian UInt64), then for each
-  /// live document its field lengths as varints (dead documents take no bytes;
-  /// lengths are small, so a page is a few KB instead of 10).
+  /// The last byte of a page stored fixed-width: one byte per length (`narrowTrailer`) or
+  /// two (`wideTrailer`). A page stored as varints ends with a varint's last byte, whose high
+  /// bit is clear, so the last byte tells the two forms apart.
+  private static let narrowTrailer: UInt8 = 0x81
+  private static let wideTrailer: UInt8 = 0x82
+
+  /// The page as bytes. A page at least half live is stored fixed-width: the live bitmap
+  /// (16 little-endian UInt64), every slot's length in one byte (two, little-endian, when more
+  /// than `narrowEscapeLimit` lengths reach 255), the lengths that reach the width's largest
+  /// value as varint pairs (slot, length), and a trailer byte. Reading it is a copy: a query of
+  /// common words at a million items reads all 977 pages, and decoding their varints took
+  /// 11 ms of a fresh process's 50. A sparser page is stored as varints: the bitmap, then each
+  /// live document's lengths (dead documents take no bytes).
   package func encoded() -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(Self.liveWordCount * 8 + liveCount * fieldCount)
+    liveCount * 2 >= DocumentTable.pageSize ? fixedWidthEncoded() : varintEncoded()
+  }
+
+  private func appendLiveBitmap(to bytes: inout [UInt8]) {
     for word in 0..<Self.liveWordCount {
       withUnsafeBytes(of: live[word].littleEndian) { bytes.append(contentsOf: $0) }
     }
+  }
+
+  /// The varint form, which versions before the fixed-width one wrote for every page.
+  package func varintEncoded() -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Self.liveWordCount * 8 + liveCount * fieldCount)
+    appendLiveBitmap(to: &bytes)
     for offset in 0..<DocumentTable.pageSize where isLive(offset) {
       for field in 0..<fieldCount { Varint.append(UInt64(length(offset: offset, field: field)), to: &bytes) }
     }
+    return bytes
+  }
+
+  private func fixedWidthEncoded() -> [UInt8] {
+    let slotCount = DocumentTable.pageSize * fieldCount
+    // Dead documents' slots are zero.
+    let slotLength = { (index: Int) -> Int in self.isLive(index / self.fieldCount) ? self.length(offset: index / self.fieldCount, field: index % self.fieldCount) : 0 }
+    var longCount = 0
+    for index in 0..<slotCount where slotLength(index) >= Int(UInt8.max) { longCount += 1 }
+    let narrow = longCount <= Self.narrowEscapeLimit
+    let marker = narrow ? Int(UInt8.max) : Int(Self.escapedLength)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Self.liveWordCount * 8 + slotCount * (narrow ? 1 : 2) + 1)
+    appendLiveBitmap(to: &bytes)
+    var escapes: [(index: Int, length: Int)] = []
+    for index in 0..<slotCount {
+      let length = slotLength(index)
+      if length >= marker { escapes.append((index, length)) }
+      let stored = min(length, marker)
+      bytes.append(UInt8(truncatingIfNeeded: stored))
+      if !narrow { bytes.append(UInt8(truncatingIfNeeded: stored >> 8)) }
+    }
+    for escape in escapes {
+      Varint.append(UInt64(escape.index), to: &bytes)
+      Varint.append(UInt64(escape.length), to: &bytes)
+    }
+    bytes.append(narrow ? Self.narrowTrailer : Self.wideTrailer)
     return bytes
   }
 
@@ -306,9 +352,13 @@ package final class DocumentPage: @unchecked Sendable {
   }
 
   /// Decodes `encoded()` from `bytes` (for instance SQLite's buffer of a blob column, read
-  /// without a copy); nil when they are malformed. Narrow unless many lengths reach 255.
+  /// without a copy); nil when they are malformed. A page stored as varints is read narrow
+  /// unless many lengths reach 255.
   package static func decode(number: Int64, fieldCount: Int, bytes: UnsafeRawBufferPointer) -> DocumentPage? {
     guard bytes.count >= liveWordCount * 8, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+    if base[bytes.count - 1] >= 0x80 {
+      return decodeFixedWidth(number: number, fieldCount: fieldCount, base: base, count: bytes.count)
+    }
     switch decode(UInt8.self, number: number, fieldCount: fieldCount, base: base, count: bytes.count) {
     case .page(let page): return page
     case .malformed: return nil
@@ -317,6 +367,78 @@ package final class DocumentPage: @unchecked Sendable {
       else { return nil }
       return page
     }
+  }
+
+  /// Reads a fixed-width page (`fixedWidthEncoded`): the lengths are copied as they are, and
+  /// every slot holding the width's largest value must have its escape (a lookup of a
+  /// length reads the escape unconditionally).
+  private static func decodeFixedWidth(number: Int64, fieldCount: Int, base: UnsafePointer<UInt8>, count: Int) -> DocumentPage? {
+    let trailer = base[count - 1]
+    guard trailer == narrowTrailer || trailer == wideTrailer else { return nil }
+    let narrow = trailer == narrowTrailer
+    let slotCount = DocumentTable.pageSize * fieldCount
+    let lengthBytes = slotCount * (narrow ? 1 : 2)
+    let escapesStart = liveWordCount * 8 + lengthBytes
+    guard count >= escapesStart + 1 else { return nil }
+    let marker = narrow ? UInt64(UInt8.max) : UInt64(escapedLength)
+    var longLengths: [Int: UInt32] = [:]
+    var position = escapesStart
+    while position < count - 1 {
+      guard let index = Varint.readIfValid(base, &position, end: count - 1), index < UInt64(slotCount),
+        let length = Varint.readIfValid(base, &position, end: count - 1), length >= marker, length <= UInt64(UInt32.max)
+      else { return nil }
+      longLengths[Int(index)] = UInt32(length)
+    }
+    let live = UnsafeMutablePointer<UInt64>.allocate(capacity: liveWordCount)
+    var liveCount = 0
+    for word in 0..<liveWordCount {
+      let value = UInt64(littleEndian: UnsafeRawPointer(base + word * 8).loadUnaligned(as: UInt64.self))
+      live[word] = value
+      liveCount += value.nonzeroBitCount
+    }
+    let lengths: UnsafeMutableRawPointer
+    var markers = 0
+    if narrow {
+      let narrowLengths = UnsafeMutablePointer<UInt8>.allocate(capacity: slotCount)
+      narrowLengths.update(from: base + liveWordCount * 8, count: slotCount)
+      // Eight slots at a time: most words hold no 0xFF byte (`~word` then has no zero byte).
+      var start = 0
+      while start < slotCount, markers >= 0 {
+        let end = min(start + 8, slotCount)
+        if end - start == 8 {
+          let inverted = ~UnsafeRawPointer(narrowLengths + start).loadUnaligned(as: UInt64.self)
+          if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+            start = end
+            continue
+          }
+        }
+        for index in start..<end where narrowLengths[index] == UInt8.max {
+          markers = longLengths[index] == nil ? -1 : markers + 1
+          if markers < 0 { break }
+        }
+        start = end
+      }
+      lengths = UnsafeMutableRawPointer(narrowLengths)
+    } else {
+      let wideLengths = UnsafeMutablePointer<UInt16>.allocate(capacity: slotCount)
+      let stored = UnsafeRawPointer(base + liveWordCount * 8)
+      for index in 0..<slotCount {
+        wideLengths[index] = UInt16(littleEndian: stored.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
+        if wideLengths[index] == escapedLength, markers >= 0 {
+          markers = longLengths[index] == nil ? -1 : markers + 1
+        }
+      }
+      lengths = UnsafeMutableRawPointer(wideLengths)
+    }
+    // Each marker has its escape (else `markers` is -1), and each escape its marker.
+    guard markers == longLengths.count else {
+      lengths.deallocate()
+      live.deallocate()
+      return nil
+    }
+    return DocumentPage(
+      number: number, fieldCount: fieldCount, isNarrow: narrow, lengths: lengths, live: live, liveCount: liveCount,
+      longLengths: longLengths)
   }
 
   private enum Decoded {
