@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import SearchIndex
 
-/// Schema version 8 stores a page of field lengths that is at least half live fixed-width, so
-/// a query copies it instead of decoding varints. A version 7 file (every page varints) is
-/// rewritten by its first writable open, in the migration's one transaction, and answers as
-/// before; its planner summaries stay valid (no value changed).
-@Suite struct RankedPageUpgradeTests {
+/// The ranked index's pages of field lengths as stored and read.
+@Suite struct RankedPagesTests {
+  /// Schema version 8 stores a page of field lengths that is at least half live fixed-width,
+  /// so a query copies it instead of decoding varints. A version 7 file (every page varints)
+  /// is rewritten by its first writable open, in the migration's one transaction, and answers
+  /// as before; its planner summaries stay valid (no value changed).
   @Test func aVersion7FileHasItsDensePagesRewrittenFixedWidth() throws {
     let fixture = try RankedTestIndex()
     var corpus = RandomItems(seed: 20261206, vocabularySize: 300)
