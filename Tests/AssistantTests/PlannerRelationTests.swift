@@ -62,6 +62,19 @@ import Testing
     #expect(inside.itemsDSL.hasPrefix(#"search maintainer == "*ghedo*"cd"#), "\(inside.itemsDSL)")
   }
 
+  /// A group named in other words ("the Debian OpenSSL group" for "Debian OpenSSL Team"):
+  /// its own words anywhere in the value, the word for a group left out.
+  @Test func aGroupNamedInOtherWordsIsFoundByItsOwnWords() throws {
+    let index = try Self.packages()
+    let plan = try Self.plan("packages maintained by the Debian OpenSSL group", on: index)
+    #expect(plan.itemsDSL.hasPrefix(#"search maintainer == "*Debian*"cd && maintainer == "*OpenSSL*"cd"#), "\(plan.itemsDSL)")
+    #expect(plan.notes.first == "\u{201C}maintained by Debian OpenSSL group\u{201D} -> maintainer contains \u{201C}Debian\u{201D} and \u{201C}OpenSSL\u{201D}", "\(plan.notes)")
+    #expect(try PlannerSupport.ids(plan.dsl, on: index) == ["openssl"])
+    // Words no value holds together are no relation.
+    let none = try Self.plan("packages maintained by the Debian Haskell group", on: index)
+    #expect(!none.itemsDSL.contains("maintainer =="), "\(none.itemsDSL)")
+  }
+
   /// The rest of the question is planned as any question, and its search also tests the value;
   /// a question that is only the relation lists the items that hold it.
   @Test func theRestOfTheQuestionIsPlannedBesideTheRelation() throws {

@@ -10,8 +10,8 @@ import SearchIndex
 ///
 /// Such attributes have too many values for the vocabulary to know them (a catalogue's
 /// dependencies, its maintainers), so the value is looked up in the index: as the whole value,
-/// then as its start, then anywhere in it; a value no item holds is no relation, and the
-/// question is read as before.
+/// then as its start, then anywhere in it, then (a group named in other words) its words
+/// anywhere; a value no item holds is no relation, and the question is read as before.
 extension PlanBuilder {
   /// A relation found in a question; `verbPhrase` and `value` as written.
   struct Relation {
@@ -21,6 +21,10 @@ extension PlanBuilder {
     /// The question without the relation ("which packages").
     var rest: String
   }
+
+  /// Words for a group of people, which a question may put where the value has another
+  /// ("the GNOME team" for "GNOME Maintainers").
+  static let groupNouns: Set<String> = ["team", "group", "maintainers", "packagers", "developers", "project", "people"]
 
   /// Words between a relation's verb and its value.
   static let relationPrepositions: Set<String> = ["on", "upon", "by", "with", "to", "from", "of", "for"]
@@ -121,19 +125,27 @@ extension BuiltinPlanner {
   /// The plan of a question that names its items by a relation (`PlanBuilder.relation`):
   /// the rest of the question planned as any question, every search of it also testing the
   /// attribute's value. Nil when the question has no relation or no visible item holds the
-  /// value in any of the three forms.
+  /// value in any of the forms below.
   func relationPlan(_ question: String) throws -> PlannedQuery? {
     guard let relation = PlanBuilder.relation(in: question, vocabulary: vocabulary) else { return nil }
     // The whole value first (a dependency named exactly), then its start ("libssl" for
     // libssl3 and libssl-dev), then anywhere in it (a maintainer's name before the address).
-    let forms: [(Expression, String)] = [
-      (PlanSyntax.quoted(relation.value, modifiers: "cd"), "is"),
-      (PlanSyntax.prefixPattern(relation.value, modifiers: "cd"), "starts with"),
-      (PlanSyntax.containsPattern(relation.value, modifiers: "cd"), "contains"),
+    let holds = { (value: Expression) in PlanSyntax.compare(relation.attribute, .equal, value) }
+    var forms: [(test: Expression, how: String)] = [
+      (holds(PlanSyntax.quoted(relation.value, modifiers: "cd")), "is \u{201C}\(relation.value)\u{201D}"),
+      (holds(PlanSyntax.prefixPattern(relation.value, modifiers: "cd")), "starts with \u{201C}\(relation.value)\u{201D}"),
+      (holds(PlanSyntax.containsPattern(relation.value, modifiers: "cd")), "contains \u{201C}\(relation.value)\u{201D}"),
     ]
+    // Last, a group named in other words ("the Debian GNOME team" for "Debian GNOME
+    // Maintainers"): each of its own words anywhere in the value, the word for a group left out.
+    let words = relation.value.split(whereSeparator: \.isWhitespace).map(String.init)
+    let named = words.filter { !PlanBuilder.groupNouns.contains(TextFolding.fold($0)) }
+    if named.count < words.count, !named.isEmpty, named.allSatisfy({ $0.count >= 3 }) {
+      let tests = named.map { holds(PlanSyntax.containsPattern($0, modifiers: "cd")) }
+      forms.append((PlanSyntax.and(tests), "contains " + named.map { "\u{201C}\($0)\u{201D}" }.joined(separator: " and ")))
+    }
     var found: (test: Expression, how: String)?
-    for (value, how) in forms {
-      let test = PlanSyntax.compare(relation.attribute, .equal, value)
+    for (test, how) in forms {
       if try findsAny(PlanSyntax.query(PlanSyntax.search(test, [PlanSyntax.stage("limit", words: "1")]))) {
         found = (test, how)
         break
@@ -156,7 +168,7 @@ extension BuiltinPlanner {
     plan.isStructured = true
     guard (try? check(plan)) != nil else { return nil }
     plan.notes.insert(
-      "\u{201C}\(relation.verbPhrase) \(relation.value)\u{201D} -> \(relation.attribute) \(found.how) \u{201C}\(relation.value)\u{201D}", at: 0)
+      "\u{201C}\(relation.verbPhrase) \(relation.value)\u{201D} -> \(relation.attribute) \(found.how)", at: 0)
     return plan
   }
 }
