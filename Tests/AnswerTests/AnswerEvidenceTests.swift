@@ -29,6 +29,28 @@ import Testing
     #expect(positive.sentence(of: item) == "What went well: the launch was on time.")
   }
 
+  /// "How much": the sentence that states a sum of money, though another shares the words.
+  @Test func howMuchQuotesTheSentenceWithTheSum() {
+    let text = "Change orders on the kitchen remodel are priced at cost plus 10%. The kitchen remodel quote is $38,400 for cabinets and counters."
+    let item = Self.item("q", [("textContent", .string(text))])
+    let writer = ExtractiveAnswer(terms: ["\u{1}kitchen", "\u{1}remodel"], question: "How much did the kitchen remodel cost?")
+    #expect(writer.sentence(of: item) == "The kitchen remodel quote is $38,400 for cabinets and counters.")
+    // Without the question's intent the first sentence that covers the words is quoted.
+    let plain = ExtractiveAnswer(terms: ["\u{1}kitchen", "\u{1}remodel"], question: "kitchen remodel")
+    #expect(plain.sentence(of: item) == "Change orders on the kitchen remodel are priced at cost plus 10%.")
+    // A sum without the question's words, the first of two.
+    let quote = Self.item("k", [("textContent", .string("Thanks for walking me through the kitchen on Saturday. Our quote: $38,400, fixed price. Change orders are priced at cost plus 10%. If you want quartz instead of butcher block, add about $2,000 depending on the slab."))])
+    let cost = ExtractiveAnswer(terms: ["\u{1}kitchen", "\u{1}cost"], question: "How much did the kitchen cost?")
+    #expect(cost.sentence(of: quote) == "Our quote: $38,400, fixed price.")
+    // An invoice's lines: the total is quoted, though mostly a number.
+    let invoice = Self.item("i", [("textContent", .string("Here is the final invoice.\nOriginal contract: $38,400\nTotal: $42,030\nBalance due: $34,350"))])
+    let total = ExtractiveAnswer(terms: ["\u{1}final", "\u{1}total"], question: "What was the final total?")
+    #expect(total.sentence(of: invoice) == "Total: $42,030")
+    #expect(ExtractiveAnswer.isProse("Total: $42,030") && !ExtractiveAnswer.isProse("Page 3 of 12 -- 42,030"))
+    #expect(IntentWords.statesAmount("It came to 1,200 CHF in the end.") && IntentWords.statesAmount("€ 95 a night"))
+    #expect(!IntentWords.statesAmount("It took 10 weeks and 3 people.") && !IntentWords.asksForAmount("how many trails are there"))
+  }
+
   @Test func rarerTermsOutweighCommonOnes() {
     let writer = ExtractiveAnswer(terms: ["\u{1}licence", "\u{1}project"], weights: ["\u{1}licence": 4, "\u{1}project": 1])
     let item = Self.item("n", [("textContent", .string("This project builds with make. The licence is MIT."))])

@@ -60,7 +60,8 @@ struct ExtractiveAnswer {
 
   /// The sentence of the item's text that best covers the question: the most weight of its
   /// terms (rare terms weigh more), the question's intent words counted too (a sentence on
-  /// what failed answers "what went wrong"; one on what went well does not), a salutation
+  /// what failed answers "what went wrong"; one on what went well does not; one with a sum of
+  /// money answers "how much"), a salutation
   /// losing to a real sentence with as much (the earliest of equals); with no term in any,
   /// the description, else the first sentence. Markup and boilerplate (HTML, Markdown
   /// images, links and badges, lines of symbols) are never quoted. Clipped at a word.
@@ -75,6 +76,9 @@ struct ExtractiveAnswer {
     let wanted = terms.map { (TermCoverage.analyzer.positions($0, mode: .query), weights[$0] ?? 1) }.filter { !$0.0.isEmpty }
     let intent = IntentWords.polarity(of: question)
     let intentWeight = wanted.map(\.1).max() ?? 1
+    let wantsAmount = IntentWords.asksForAmount(question)
+    // More than any sentence's words can weigh: a sum outranks every sentence without one.
+    let amountWeight = wanted.map(\.1).reduce(intentWeight, +)
     for sentence in sentences {
       let words = TextFolding.fold(sentence).split { !$0.isLetter && !$0.isNumber }.map(String.init)
       let tokens = TermCoverage.tokens(of: sentence)
@@ -86,8 +90,13 @@ struct ExtractiveAnswer {
         default: weight -= intentWeight
         }
       }
+      // "How much was the quote": a sentence with a sum, not one that only shares the words;
+      // of those the one with most of the words, then the first ("Our quote: $38,400." before
+      // "Quartz adds $2,000 to it.").
+      let statesAmount = wantsAmount && IntentWords.statesAmount(sentence)
+      if statesAmount { weight += amountWeight }
       // Up to eight words, longer is better: "Hi Tom," says less than a sentence about Tom.
-      let score = (weight: weight, words: min(words.count, 8))
+      let score = (weight: weight, words: statesAmount ? 8 : min(words.count, 8))
       if weight > 0, best.map({ score > $0.score }) ?? true { best = (score, sentence) }
     }
     guard let chosen = best?.text ?? description.flatMap({ $0.isEmpty ? nil : $0 }) ?? sentences.first else { return nil }
@@ -130,10 +139,12 @@ struct ExtractiveAnswer {
   }
 
   /// True for a sentence worth quoting: a word of letters, and mostly letters and spaces
-  /// (not a line of symbols, numbers or leftover markup).
+  /// (not a line of symbols, numbers or leftover markup), a sum of money counted as letters.
   static func isProse(_ sentence: String) -> Bool {
     guard sentence.split(whereSeparator: \.isWhitespace).contains(where: { $0.filter(\.isLetter).count >= 2 }) else { return false }
-    let letters = sentence.filter { $0.isLetter || $0 == " " }.count
+    // A sum of money is words too ("Total: $42,030").
+    let amount = IntentWords.statesAmount(sentence)
+    let letters = sentence.filter { $0.isLetter || $0 == " " || (amount && ($0.isNumber || $0.isCurrencySymbol || ",.".contains($0))) }.count
     return letters * 3 >= sentence.count * 2
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SearchIndex
 
 /// Words that say what kind of answer a question wants, in two opposite groups: what went
@@ -33,4 +34,32 @@ enum IntentWords {
     let good = words.contains(where: positive.contains)
     return bad == good ? nil : bad ? .negative : .positive
   }
+
+  /// Words that ask for a sum of money: "how much was the quote", "what did it cost".
+  static let amountWords: Set<String> = ["cost", "costs", "price", "prices", "priced", "paid", "pay", "spent", "spend", "fee", "fees", "total"]
+
+  /// True when the question asks for a sum of money ("how much", "cost", "price", "paid").
+  static func asksForAmount(_ question: String) -> Bool {
+    let words = TextFolding.fold(question).split { !$0.isLetter }.map(String.init)
+    if words.contains(where: amountWords.contains) { return true }
+    return zip(words, words.dropFirst()).contains { $0 == "how" && $1 == "much" }
+  }
+
+  /// True when `sentence` states a sum of money: a currency sign or code next to a number
+  /// ("$38,400", "€ 120", "1,200 CHF").
+  static func statesAmount(_ sentence: String) -> Bool {
+    let scalars = Array(sentence.unicodeScalars)
+    for (index, scalar) in scalars.enumerated() where currencySigns.contains(scalar) {
+      var next = index + 1
+      while next < scalars.count, scalars[next] == " " { next += 1 }
+      if next < scalars.count, ("0"..."9").contains(scalars[next]) { return true }
+    }
+    let words = sentence.split { $0.isWhitespace }.map { $0.trimmingCharacters(in: .punctuationCharacters) }
+    return zip(words, words.dropFirst()).contains { number, code in
+      number.first?.isNumber == true && currencyCodes.contains(code.uppercased())
+    }
+  }
+
+  private static let currencySigns: Set<Unicode.Scalar> = ["$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₫", "₪"]
+  private static let currencyCodes: Set<String> = ["USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "NOK", "DKK", "CNY", "INR"]
 }
