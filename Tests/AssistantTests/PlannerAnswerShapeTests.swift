@@ -158,6 +158,9 @@ import Testing
     #expect(first?.first == .string("Q3 budget review") && first.map { "\($0[1])" }?.contains("Alex Morgan") == true, "\(String(describing: first))")
     #expect(try plan("who sent me the most emails").dsl == #"search contentType == "email" | group by authorNames | count | sort count desc | limit 1"#)
     #expect(try plan("who received the most emails").dsl.contains("group by recipientNames"))
+    // A trail has no author: no table of blanks, the question is read as any other.
+    let trail = try plan("who wrote the longest trail in Utah")
+    #expect(!trail.dsl.contains("table title, authorNames"), "\(trail.dsl)")
   }
 
   /// "How long is", "how high is": the measure (a distance, a height, a size) of the items the

@@ -186,11 +186,15 @@ extension BuiltinPlanner {
     let columns = asked.attribute == "title" ? ["title"] : ["title", asked.attribute]
     let table = PlanSyntax.stage("table", columns.map { [PlanSyntax.name($0)] })
     // "The longest trail in Utah" is one item already: no second limit.
-    if case .superlative(_, _, let limit) = plan.intent, limit <= 3 {
-      plan.query = items.appending(table)
-    } else {
-      plan.query = items.appending(PlanSyntax.stage("limit", words: "3"), table)
+    var shown = items
+    if case .superlative(_, _, let limit) = plan.intent, limit <= 3 {} else {
+      shown = items.appending(PlanSyntax.stage("limit", words: "3"))
     }
+    // A table of blanks answers nothing ("who wrote grep" over documentation files, which have
+    // no authors): one of the items shown must have the attribute.
+    let present = PlanSyntax.compare(asked.attribute, .equal, PlanSyntax.anyValue)
+    guard try findsAny(shown.appending(PlanSyntax.stage("where", [[present]]))) else { return nil }
+    plan.query = shown.appending(table)
     plan.evidence = items
     plan.question = question
     plan.rankedSearch = nil
