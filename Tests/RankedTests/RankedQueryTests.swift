@@ -120,6 +120,36 @@ import Testing
     #expect(explained.contains("sl_similarity(") && !explained.contains("sl_bm25("), "\(explained)")
   }
 
+  /// A sample of a text search alone takes its positions from the ranked index's listing of
+  /// every match (no item row read to order them): the same items with the same relevance as
+  /// the sample of the same search with a limit past its matches (read by a statement or the
+  /// ranked top k), hidden and deleted items never among them, for an AND and an OR; a test
+  /// beside the search keeps the statement.
+  @Test func aSampleOfATextSearchTakesItsPositionsFromTheRankedIndex() throws {
+    var generator = RandomItems(seed: 29, vocabularySize: 30)
+    let fixture = try Self.hiddenAndDeleted(&generator, count: 140, protectedEvery: 5, expired: (3, 11), deleted: (0..<5).map { $0 * 19 + 2 })
+    var compared = 0
+    for round in 0..<20 {
+      let (a, b) = (generator.word(), generator.word())
+      for search in ["\"\(a)\"", "\"\(a)\"s || \"\(b)\"", "\"\(a) \(b)\""] {
+        let sample = "sample \(1 + round % 5) seed \(round)"
+        let query = "search \(search) | \(sample)"
+        for scope in Self.bothScopes {
+          let ranked = try fixture.query(query, scope: scope)
+          let limited = try fixture.query("search \(search) | limit 100000 | \(sample)", scope: scope)
+          #expect(ranked.map { "\($0.id) \($0.relevance.bitPattern)" } == limited.map { "\($0.id) \($0.relevance.bitPattern)" }, "\(query)")
+          // Whole items: their records were read after the sample.
+          #expect(ranked.allSatisfy { $0.item.uniqueIdentifier == $0.id && !$0.item.attributeSet.isEmpty }, "\(query)")
+          if !ranked.isEmpty { compared += 1 }
+        }
+      }
+    }
+    #expect(compared > 60)
+    #expect(try fixture.explain(#"search "water" | sample 3"#).contains("positions only: every visible match in rank order from the ranked index"))
+    #expect(!(try fixture.explain(#"search "water" | limit 100000 | sample 3"#)).contains("from the ranked index's listing"))
+    #expect(!(try fixture.explain(#"search "water" && rating >= 2 | sample 3"#)).contains("from the ranked index's listing"))
+  }
+
   /// An item's relevance is its BM25F score whatever stage follows the OR search: a sort by
   /// an attribute (SQLite orders the matches) gives each item the relevance of the ranked
   /// top k, and keeps relevance order among equal keys. Before, that statement scored with

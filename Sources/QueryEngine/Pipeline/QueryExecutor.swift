@@ -326,6 +326,14 @@ private struct Run {
     return scored ? .scoredItems(merged) : .items(merged)
   }
 
+  /// The positions the Swift stage after step `offset` keeps among a number of items, when it
+  /// says (`BoundStage.keptPositions(among:)`): a sample of 3 from a million matches makes 3
+  /// items, not a million.
+  private static func keptPositions(after offset: Int, in pipeline: ExecutionPlan.Pipeline) -> ((Int) -> [Int]?)? {
+    guard offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1] else { return nil }
+    return next.stage.keptPositions(among:)
+  }
+
   /// Runs the steps of `pipeline` over `start`; emits the result as a reply when `emit`,
   /// streaming item batches when the last step reads items from SQLite.
   private func pipeline(_ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, emit: Bool) throws -> PipelineData {
@@ -346,9 +354,10 @@ private struct Run {
         // A Swift stage next that reads only some attributes gets items with only those;
         // the items it keeps are read whole before anything else sees them.
         if case .positions(let positions, let sortsRowids) = compiled {
-          var keeping: ((Int) -> [Int]?)?
-          if offset + 1 < pipeline.steps.count, case .swift(let next) = pipeline.steps[offset + 1] { keeping = next.stage.keptPositions(among:) }
-          data = .items(try context.positions(positions, sortsRowids: sortsRowids, keeping: keeping))
+          data = .items(try context.positions(positions, sortsRowids: sortsRowids, keeping: Self.keptPositions(after: offset, in: pipeline)))
+          carried = .positions
+        } else if case .rankedPositions(let scores) = compiled {
+          data = .items(context.rankedPositions(scores, keeping: Self.keptPositions(after: offset, in: pipeline)))
           carried = .positions
         } else if emit, offset == pipeline.steps.count - 1, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(_, let target) = compiled {
           let counts = try pipeline.window?.count.map { try context.compile($0) }

@@ -120,6 +120,9 @@ public struct Explainer {
       output.lines.append(
         "\(indent)positions only: the items' rowids\(sortsRowids ? " (put in rowid order after reading)" : ""); the ones the next stage keeps are read whole")
       try appendStatement(compiled, context: context, indent: indent + "  ", into: &output)
+    case .rankedPositions:
+      output.lines.append(
+        "\(indent)positions only: every visible match in rank order from the ranked index's listing (no item row read); the ones the next stage keeps are read whole")
     case .numbers(let compiled, let values, let itemFields):
       output.lines.append(
         "\(indent)numbers only: the matches' \(itemFields ? "fields, relevance" : "rowids, relevance")\(values.isEmpty ? "" : " and " + values.map(\.name).joined(separator: ", ")), not their records; the ones the next stage keeps are read whole")
