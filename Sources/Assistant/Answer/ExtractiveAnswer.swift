@@ -61,9 +61,8 @@ struct ExtractiveAnswer {
   /// The sentence of the item's text that best covers the question: the most weight of its
   /// terms (rare terms weigh more), the question's intent words counted too (a sentence on
   /// what failed answers "what went wrong"; one on what went well does not; one with a sum of
-  /// money answers "how much"), a salutation
-  /// losing to a real sentence with as much (the earliest of equals); with no term in any,
-  /// the description, else the first sentence. Markup and boilerplate (HTML, Markdown
+  /// money answers "how much"), a salutation losing to a real sentence with as much (the
+  /// earliest of equals); with no term in any, the description, else the first sentence. Markup and boilerplate (HTML, Markdown
   /// images, links and badges, lines of symbols) are never quoted. Clipped at a word.
   func sentence(of item: SearchableItem) -> String? {
     let attributes = item.attributeSet

@@ -15,10 +15,9 @@ enum CompiledStep {
   /// executor puts them in rowid order (`SQLCompiler.positionsQuery`).
   case positions(SQLCompiler.Compiled, sortsRowids: Bool)
   /// The positions of every visible match of a text search the ranked index answers, in rank
-  /// order, with their relevance: its every-match listing (`rankedRelevance`), rowid by score,
-  /// read no item row (`search "review" | sample 5` at 1M read 200,000 rows to order them).
-  /// Empty for `explain`.
-  case rankedPositions([Int64: Double])
+  /// order, with their relevance: its every-match listing (`rankedListing`), no item row read
+  /// (`search "review" | sample 5` at 1M read 200,000 rows to order them). Empty for `explain`.
+  case rankedPositions([SearchHit])
   /// A sort with a limit: the walk of the sorted attribute's first index entries, and the
   /// full sort of every match, run when the walk yields fewer than `limit` items. With
   /// `values`, both statements select the numbers form (`SQLCompiler.valueColumns`), as
@@ -58,8 +57,11 @@ extension ExecutionContext {
   func compile(_ step: ExecutionPlan.SQLStep, resolvingSimilar: Bool = true) throws -> CompiledStep {
     let plan = step.plan
     var compiler = resolvingSimilar ? try self.compiler(for: plan) : self.compiler()
+    var listing: [SearchHit]?
     switch step.operation {
-    case .items, .groupedItems: compiler.rankedRelevance = try rankedRelevance(for: plan, resolving: resolvingSimilar)
+    case .items, .groupedItems:
+      listing = try rankedListing(for: plan, resolving: resolvingSimilar)
+      compiler.rankedRelevance = listing.map { hits in Dictionary(hits.map { ($0.id, $0.score) }, uniquingKeysWith: { first, _ in first }) }
     default: break
     }
     switch step.operation {
@@ -69,10 +71,10 @@ extension ExecutionContext {
       }
       // A text search alone, in relevance order, with only positions wanted: the ranked
       // index's listing is every match already.
-      if step.positionsOnly, let scores = compiler.rankedRelevance, case .matchAll = plan.predicateWithoutRankingSearch, plan.rankingSimilar == nil,
+      if step.positionsOnly, let listing, case .matchAll = plan.predicateWithoutRankingSearch, plan.rankingSimilar == nil,
         plan.sort.allSatisfy({ $0 == .relevance }), plan.limit == nil, plan.aggregate == nil, plan.groupBy == nil
       {
-        return .rankedPositions(scores)
+        return .rankedPositions(listing)
       }
       // A Swift stage next that reads only numbers gets them, not the records.
       let numeric = step.partialAttributes.flatMap(numericValues)
@@ -112,14 +114,15 @@ extension ExecutionContext {
     }
   }
 
-  /// The ranked index's scores of every visible match of `plan`'s search, by rowid, when the
-  /// ranked index answers that search (`SQLCompiler.rankedRelevance`): the relevance a
-  /// statement that sorts or groups the matches gives them, the same as the ranked top k's
-  /// (an OR's BM25F; an AND's the full-text index's own, bit for bit, read from the postings
-  /// instead of FTS5's `bm25` per match: 1.4 µs each, 0.35 s for a word in a quarter of a
-  /// million items). Empty without `resolving` (`explain`); nil for other searches, or when
-  /// the file has no current ranked index.
-  func rankedRelevance(for plan: SQLPlan, resolving: Bool) throws -> [Int64: Double]? {
+  /// The ranked index's listing of every visible match of `plan`'s search, in rank order
+  /// (score descending, then rowid), when the ranked index answers that search. By rowid it
+  /// is `SQLCompiler.rankedRelevance`, the relevance a statement that sorts or groups the
+  /// matches gives them, the same as the ranked top k's (an OR's BM25F; an AND's the
+  /// full-text index's own, bit for bit, read from the postings instead of FTS5's `bm25` per
+  /// match: 1.4 µs each, 0.35 s for a word in a quarter of a million items). Empty without
+  /// `resolving` (`explain`); nil for other searches, or when the file has no current ranked
+  /// index.
+  func rankedListing(for plan: SQLPlan, resolving: Bool) throws -> [SearchHit]? {
     guard usesRankedIndex, let search = plan.rankingSearch else { return nil }
     var ranking = SQLPlan(predicate: plan.predicate)
     ranking.sort = [.relevance]
@@ -127,17 +130,13 @@ extension ExecutionContext {
     if search.requireAll { ranking.limit = 1 }
     var compiler = self.compiler()
     guard let ranked = try compiler.rankedPlan(ranking), try hasRankedIndex() else { return nil }
-    guard resolving else { return [:] }
+    guard resolving else { return [] }
     // The scores of every visible match, as the ranked listing gives them; the statement
     // tests the rest of the predicate itself.
     var matches = ranked
     matches.k = nil
     matches.filter = .scopeOnly
-    guard let hits = try rankedHits(matches) else { return nil }
-    var scores: [Int64: Double] = [:]
-    scores.reserveCapacity(hits.count)
-    for hit in hits { scores[hit.id] = hit.score }
-    return scores
+    return try rankedHits(matches)
   }
 
   /// The items of a compiled items step, in batches of `batchSize` (the last call may be
@@ -156,8 +155,8 @@ extension ExecutionContext {
       try sortedItems(walk, fallback: fallback, limit: limit, batchSize: batchSize, batch)
     case .positions(let compiled, let sortsRowids):
       try wholeItems(positions(compiled, sortsRowids: sortsRowids), batchSize: batchSize, batch)
-    case .rankedPositions(let scores):
-      try wholeItems(rankedPositions(scores), batchSize: batchSize, batch)
+    case .rankedPositions(let listing):
+      try wholeItems(rankedPositions(listing), batchSize: batchSize, batch)
     case .numbers(let compiled, let values, _):
       try wholeItems(numericItems(compiled, values: values), batchSize: batchSize, batch)
     case .count, .groupCount, .statistics:
@@ -369,14 +368,13 @@ extension ExecutionContext {
     return rowids.map { ResultItem(rowid: $0, item: placeholder) }
   }
 
-  /// The positions of `scores`' rowids in rank order (relevance descending, then rowid, as
-  /// the statement that sorts the matches orders them), each with its relevance; with
+  /// The items of a ranked listing (already in the order the statement that sorts the
+  /// matches gives them: relevance descending, then rowid), each with its relevance; with
   /// `keeping`, only the positions it keeps.
-  func rankedPositions(_ scores: [Int64: Double], keeping: ((Int) -> [Int]?)? = nil) -> [ResultItem] {
-    let ranked = scores.sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
+  func rankedPositions(_ listing: [SearchHit], keeping: ((Int) -> [Int]?)? = nil) -> [ResultItem] {
     let placeholder = SearchableItem(uniqueIdentifier: "")
-    let positions = keeping?(ranked.count) ?? Array(ranked.indices)
-    return positions.map { ResultItem(rowid: ranked[$0].key, item: placeholder, relevance: ranked[$0].value) }
+    let positions = keeping?(listing.count) ?? Array(listing.indices)
+    return positions.map { ResultItem(rowid: listing[$0].id, item: placeholder, relevance: listing[$0].score) }
   }
 
   /// `data` with every item's record read whole again (after `partialItems` and the stages

@@ -356,8 +356,8 @@ private struct Run {
         if case .positions(let positions, let sortsRowids) = compiled {
           data = .items(try context.positions(positions, sortsRowids: sortsRowids, keeping: Self.keptPositions(after: offset, in: pipeline)))
           carried = .positions
-        } else if case .rankedPositions(let scores) = compiled {
-          data = .items(context.rankedPositions(scores, keeping: Self.keptPositions(after: offset, in: pipeline)))
+        } else if case .rankedPositions(let listing) = compiled {
+          data = .items(context.rankedPositions(listing, keeping: Self.keptPositions(after: offset, in: pipeline)))
           carried = .positions
         } else if emit, offset == pipeline.steps.count - 1, let perGroup = pipeline.window?.itemsPerGroup, case .groupedItems(_, let target) = compiled {
           let counts = try pipeline.window?.count.map { try context.compile($0) }
