@@ -68,6 +68,31 @@ import Testing
     #expect(try plan("best trails in Oregon").dsl.hasSuffix("| sort rating desc | limit 10"))
   }
 
+  /// "The latest version of X" asks for the newest version of X, which the samples' dates do
+  /// not order (they have no `version`): the newest item that mentions the words is not it.
+  @Test func aLatestVersionIsNotTheNewestItem() throws {
+    for question in ["what changed in the latest venue contract version", "the newest release of the trail guide"] {
+      let plan = try plan(question)
+      #expect(!plan.dsl.contains("sort"), "\(question): \(plan.dsl)")
+      #expect(plan.intent == .search, "\(question)")
+      #expect(plan.notes.contains { $0.contains("not an item's date: relevance order") }, "\(plan.notes)")
+    }
+    #expect(try plan("the latest venue contract note").dsl.hasSuffix("| sort contentModificationDate desc | limit 1"))
+  }
+
+  /// A verb naming the modification date is searched as a word when no date, order, count or
+  /// period uses it; where one does, it stays a cue and out of the words.
+  @Test func anUnusedDateVerbIsSearched() throws {
+    let changes = try plan("which notes mention changes to the budget")
+    #expect(changes.dsl.contains(#""changes"s"#), "\(changes.dsl)")
+    #expect(changes.notes.allSatisfy { !$0.contains("contentModificationDate") }, "\(changes.notes)")
+    let counted = try plan("how many notes changed")
+    #expect(counted.dsl == #"search contentType == "note" | count"#)
+    let dated = try plan("notes changed last week")
+    #expect(!dated.dsl.contains(#""changed""#) && dated.dsl.contains("contentModificationDate == $time.last_week"), "\(dated.dsl)")
+    #expect(try plan("what did I change").dsl == "search * | sort contentModificationDate desc | limit 10")
+  }
+
   /// The first table a query replies with.
   func table(_ query: String) throws -> Table? {
     try PlannerSupport.replies(query).compactMap { reply -> Table? in

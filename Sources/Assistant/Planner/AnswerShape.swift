@@ -240,6 +240,15 @@ extension PlanBuilder {
       }
       if found == nil, let size = sizeSuperlative(at: index) { found = (1, size.attribute, size.descending) }
       guard let found else { continue }
+      // "the latest python version", "the newest release of openssl": the newest version of
+      // what the question names, which no item's date orders (an attribute question reads a
+      // `version` attribute first). Relevance answers it; the newest item that mentions the
+      // words is any changelog that does.
+      if found.attribute == nil, let version = versionNoun(after: index + found.length) {
+        claim(index..<index + found.length)
+        note(index, "\(quote(index..<index + found.length)) qualifies \(DSLText.quoted(version)), not an item's date: relevance order")
+        return
+      }
       var span = index..<index + found.length
       var limit: Int?
       // "3 longest", "top 5", "the five best"
@@ -284,6 +293,23 @@ extension PlanBuilder {
       note(index, "\(quote(index..<index + 2)) -> sort \(attribute) desc | limit \(n)")
       return
     }
+  }
+
+  /// Nouns for a version of something rather than an item: "latest version", "newest release".
+  static let versionWords: Set<String> = [
+    "version", "versions", "release", "releases", "revision", "revisions", "edition", "editions",
+  ]
+
+  /// The version noun of the phrase that starts at `index` ("python version", "release of
+  /// openssl": at most three words, up to a stop word), nil when the phrase names no version.
+  func versionNoun(after index: Int) -> String? {
+    var next = index
+    while next < index + 3, let word = word(next), !StopWords.contains(word), !tokens[next].isNumber {
+      if Self.versionWords.contains(word) { return word }
+      if tokens[next].endsClause { break }
+      next += 1
+    }
+    return nil
   }
 
   // MARK: Ranked groups

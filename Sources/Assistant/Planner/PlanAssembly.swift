@@ -131,6 +131,20 @@ extension PlanBuilder {
     dates = kept
   }
 
+  /// A verb that names the modification date ("changes", "updated") says which date the
+  /// question is about only when a date, a date order or a period uses it. In a plain search
+  /// ("which notes mention changes to the budget") it is one of the words searched, not
+  /// dropped; in a count or an order it stays out of the words every item must contain.
+  mutating func releaseUnusedDateCue() {
+    guard let cue = dateAttributeCue, cue.attribute == "contentModificationDate", dates.isEmpty, !counting,
+      statistic == nil, grouping == nil, rankedGroups == nil, superlative == nil,
+      (0..<count).contains(where: { $0 != cue.position && isFree($0) && !isStopWord($0) })
+    else { return }
+    claimed[cue.position] = false
+    dateAttributeCue = nil
+    notes.removeAll { $0.position == cue.position }
+  }
+
   /// The predicate parts (ANDed) without the text search.
   var filterParts: [Expression] {
     var parts: [Expression] = []

@@ -215,5 +215,6 @@ struct PlanBuilder {
     recognizeDateAttributeCues()
     decideValues()
     releaseFutureDates()
+    releaseUnusedDateCue()
   }
 }
