@@ -79,7 +79,7 @@ struct ExtractiveAnswer {
     // More than any sentence's words can weigh: a sum outranks every sentence without one.
     let amountWeight = wanted.map(\.1).reduce(intentWeight, +)
     for sentence in sentences {
-      let words = TextFolding.fold(sentence).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+      let words = FoldedWords.of(sentence)
       let tokens = TermCoverage.tokens(of: sentence)
       var weight = wanted.filter { TermCoverage.contains(tokens, $0.0) }.reduce(0) { $0 + $1.1 }
       if let intent {
@@ -107,11 +107,36 @@ struct ExtractiveAnswer {
   /// code fences and table rules removed.
   static func plainText(_ text: String) -> String {
     var result = text
-    for rule in markupRules where rule.needs.map(result.contains) ?? true {
+    // The guard is a literal search of the text's bytes: a rule's pattern cannot match
+    // without its literal (Foundation's `contains` compares canonical equivalents, slower).
+    for rule in markupRules where rule.needs.map({ Self.containsBytes(result, $0) }) ?? true {
       result = rule.pattern.stringByReplacingMatches(
         in: result, range: NSRange(result.startIndex..., in: result), withTemplate: rule.template)
     }
     return result
+  }
+
+  /// True when `needle`'s UTF-8 bytes occur in `text`'s.
+  static func containsBytes(_ text: String, _ needle: String) -> Bool {
+    var text = text
+    var needle = needle
+    return text.withUTF8 { haystack in
+      needle.withUTF8 { needle in
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+          if haystack[index] == first {
+            var matched = 1
+            while matched < needle.count, haystack[index + matched] == needle[matched] { matched += 1 }
+            if matched == needle.count { return true }
+          }
+          index += 1
+        }
+        return false
+      }
+    }
   }
 
   /// The rules of `plainText`, compiled once per process (compiling them for every answer
@@ -140,11 +165,47 @@ struct ExtractiveAnswer {
   /// True for a sentence worth quoting: a word of letters, and mostly letters and spaces
   /// (not a line of symbols, numbers or leftover markup), a sum of money counted as letters.
   static func isProse(_ sentence: String) -> Bool {
+    if let prose = asciiIsProse(sentence) { return prose }
     guard sentence.split(whereSeparator: \.isWhitespace).contains(where: { $0.filter(\.isLetter).count >= 2 }) else { return false }
-    // A sum of money is words too ("Total: $42,030").
-    let amount = IntentWords.statesAmount(sentence)
-    let letters = sentence.filter { $0.isLetter || $0 == " " || (amount && ($0.isNumber || $0.isCurrencySymbol || ",.".contains($0))) }.count
-    return letters * 3 >= sentence.count * 2
+    let length = sentence.count
+    func isMostlyLetters(countingAmounts amount: Bool) -> Bool {
+      let letters = sentence.filter { $0.isLetter || $0 == " " || (amount && ($0.isNumber || $0.isCurrencySymbol || ",.".contains($0))) }.count
+      return letters * 3 >= length * 2
+    }
+    // A sum of money is words too ("Total: $42,030"); looked for only when the letters alone
+    // fall short, since counting it can only add to them.
+    return isMostlyLetters(countingAmounts: false) || (IntentWords.statesAmount(sentence) && isMostlyLetters(countingAmounts: true))
+  }
+
+  /// `isProse` of an ASCII sentence without a carriage return (each byte a character), byte
+  /// by byte; nil for any other sentence.
+  private static func asciiIsProse(_ sentence: String) -> Bool? {
+    var text = sentence
+    let counts = text.withUTF8 { bytes -> (hasWord: Bool, letters: Int, amountCharacters: Int, length: Int)? in
+      var wordLetters = 0
+      var hasWord = false
+      var letters = 0
+      var amountCharacters = 0
+      for byte in bytes {
+        guard byte < 0x80, byte != 0x0D else { return nil }
+        if FoldedWords.isWhitespaceByte(byte) {
+          wordLetters = 0
+        } else if FoldedWords.isLetterByte(byte) {
+          wordLetters += 1
+          if wordLetters >= 2 { hasWord = true }
+        }
+        if FoldedWords.isLetterByte(byte) || byte == 0x20 {
+          letters += 1
+        } else if byte &- 0x30 < 10 || byte == 0x24 || byte == 0x2C || byte == 0x2E {
+          amountCharacters += 1
+        }
+      }
+      return (hasWord, letters, amountCharacters, bytes.count)
+    }
+    guard let counts else { return nil }
+    guard counts.hasWord else { return false }
+    if counts.letters * 3 >= counts.length * 2 { return true }
+    return IntentWords.statesAmount(sentence) && (counts.letters + counts.amountCharacters) * 3 >= counts.length * 2
   }
 
   /// Sentences: lines, split after `.`, `!` or `?` followed by a space. A long line that
@@ -152,10 +213,37 @@ struct ExtractiveAnswer {
   /// margin (a README, a licence, a mail at 72 columns): its sentence goes on ("Bash is
   /// distributed in the hope that it will be useful, but WITHOUT" was quoted as it stood).
   static func sentences(_ text: String) -> [String] {
+    var text = unwrapped(text)
+    // A line feed ends every character and every sentence, so each line is read alone: an
+    // ASCII line byte by byte, any other character by character (the same sentences).
+    return text.withUTF8 { bytes in
+      var result: [String] = []
+      var lineStart = 0
+      while lineStart <= bytes.count {
+        var lineEnd = lineStart
+        var isASCII = true
+        while lineEnd < bytes.count, bytes[lineEnd] != 0x0A {
+          if bytes[lineEnd] >= 0x80 { isASCII = false }
+          lineEnd += 1
+        }
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+        if isASCII {
+          appendASCIISentences(of: line, to: &result)
+        } else {
+          result += characterSentences(String(decoding: line, as: UTF8.self))
+        }
+        lineStart = lineEnd + 1
+      }
+      return result
+    }
+  }
+
+  /// `sentences` of a text already unwrapped, read character by character.
+  static func characterSentences(_ text: String) -> [String] {
     var result: [String] = []
     var current = ""
     var previous: Character = " "
-    for character in unwrapped(text) {
+    for character in text {
       if character.isNewline || (character == " " && ".!?".contains(previous)) {
         let trimmed = current.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty { result.append(trimmed) }
@@ -168,6 +256,31 @@ struct ExtractiveAnswer {
     let trimmed = current.trimmingCharacters(in: .whitespaces)
     if !trimmed.isEmpty { result.append(trimmed) }
     return result
+  }
+
+  /// `characterSentences` of an ASCII text, byte by byte: a byte is a character, but for a
+  /// carriage return and line feed, which end a sentence either way.
+  static func appendASCIISentences(of bytes: UnsafeBufferPointer<UInt8>, to result: inout [String]) {
+    var start = 0
+    var previous: UInt8 = 0x20
+    func cut(at end: Int) {
+      var lower = start
+      var upper = end
+      // `.whitespaces` of ASCII: space and tab.
+      while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+      while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+      if lower < upper { result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)) }
+    }
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      // Line feed, vertical tab, form feed, carriage return; a space after `.`, `!` or `?`.
+      if byte &- 0x0A < 4 || (byte == 0x20 && (previous == 0x2E || previous == 0x21 || previous == 0x3F)) {
+        cut(at: index)
+        start = index + 1
+      }
+      previous = byte
+    }
+    cut(at: bytes.count)
   }
 
   /// Lines this long or longer, ending without punctuation, were wrapped at a margin.

@@ -48,6 +48,11 @@ enum IntentWords {
   /// True when `sentence` states a sum of money: a currency sign or code next to a number
   /// ("$38,400", "€ 120", "1,200 CHF").
   static func statesAmount(_ sentence: String) -> Bool {
+    // Neither form holds without a currency sign or a digit (a character is a number by its
+    // first scalar), and most sentences have neither: they are not split into words.
+    guard sentence.unicodeScalars.contains(where: { scalar in
+      scalar.value < 0x80 ? scalar.value &- 0x30 < 10 || scalar == "$" : currencySigns.contains(scalar) || scalar.properties.numericType != nil
+    }) else { return false }
     let scalars = Array(sentence.unicodeScalars)
     for (index, scalar) in scalars.enumerated() where currencySigns.contains(scalar) {
       var next = index + 1

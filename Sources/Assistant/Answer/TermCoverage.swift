@@ -54,7 +54,7 @@ struct TermCoverage {
     for name in ["title", "contentDescription", "textContent"] {
       guard let whole = item.attributeSet[name]?.stringValue else { continue }
       let text = TextExcerpt.excerpt(of: whole, around: []).text
-      for word in TextFolding.fold(text).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) { words.insert(String(word)) }
+      words.formUnion(FoldedWords.of(text))
     }
     return words
   }
