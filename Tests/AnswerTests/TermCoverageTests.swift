@@ -23,6 +23,25 @@ import Testing
     #expect(!coverage.isRelevant(Self.item))
   }
 
+  /// `collect` finds of the wanted tokens exactly those `tokens(of:)` holds: words, stems,
+  /// camelCase parts, folded letters, CJK grams.
+  @Test func collectingWantedTokensIsTheirIntersectionWithEveryToken() {
+    var generator = SplitMix64(seed: 9)
+    let words = ["Launches", "launch", "retrospective", "camelCaseWord", "Café", "naïve", "東京都", "v2", "x86_64", "the"]
+    for _ in 0..<2_000 {
+      let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in words.randomElement(using: &generator)! }
+        .joined(separator: [" ", ", ", "\n", "-"].randomElement(using: &generator)!)
+      let every = TermCoverage.tokens(of: text)
+      // Some tokens of this text, some of every text, one of none.
+      var wanted = Set(every.filter { _ in Bool.random(using: &generator) })
+      wanted.formUnion(TermCoverage.tokens(of: words.randomElement(using: &generator)!))
+      wanted.insert("absent")
+      var present = Set<String>()
+      TermCoverage.collect(wanted, in: text, into: &present)
+      #expect(present == every.intersection(wanted), "\(text)")
+    }
+  }
+
   @Test func termsAreFoldedAndListsSearched() {
     let coverage = TermCoverage(Self.weights([("CAFE", 1), ("orion", 1)]), minimum: 0.5)
     #expect(coverage.coverage(of: Self.item) == 1)

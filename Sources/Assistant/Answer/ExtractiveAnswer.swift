@@ -73,6 +73,7 @@ struct ExtractiveAnswer {
     let sentences = Self.sentences(body).filter(Self.isProse)
     var best: (score: (weight: Double, words: Int), text: String)?
     let wanted = terms.map { (TermCoverage.analyzer.positions($0, mode: .query), weights[$0] ?? 1) }.filter { !$0.0.isEmpty }
+    let wantedTokens = Set(wanted.flatMap { $0.0.joined() })
     let intent = IntentWords.polarity(of: question)
     let intentWeight = wanted.map(\.1).max() ?? 1
     let wantsAmount = IntentWords.asksForAmount(question)
@@ -80,8 +81,9 @@ struct ExtractiveAnswer {
     let amountWeight = wanted.map(\.1).reduce(intentWeight, +)
     for sentence in sentences {
       let words = FoldedWords.of(sentence)
-      let tokens = TermCoverage.tokens(of: sentence)
-      var weight = wanted.filter { TermCoverage.contains(tokens, $0.0) }.reduce(0) { $0 + $1.1 }
+      var present = Set<String>()
+      TermCoverage.collect(wantedTokens, in: sentence, into: &present)
+      var weight = wanted.filter { TermCoverage.contains(present, $0.0) }.reduce(0) { $0 + $1.1 }
       if let intent {
         switch IntentWords.polarity(of: words) {
         case intent: weight += intentWeight

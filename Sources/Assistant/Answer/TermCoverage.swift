@@ -26,8 +26,12 @@ struct TermCoverage {
   func coverage(of item: SearchableItem) -> Double {
     let total = terms.reduce(0) { $0 + $1.weight }
     guard total > 0 else { return 1 }
-    let tokens = Self.tokens(of: item, around: terms.map { TextExcerpt.needle(for: $0.term) })
-    let found = terms.filter { Self.contains(tokens, $0.positions) }.reduce(0) { $0 + $1.weight }
+    let wanted = Set(terms.flatMap { $0.positions.joined() })
+    var present = Set<String>()
+    Self.forEachText(of: item, around: terms.map { TextExcerpt.needle(for: $0.term) }) { text in
+      Self.collect(wanted, in: text, into: &present)
+    }
+    let found = terms.filter { Self.contains(present, $0.positions) }.reduce(0) { $0 + $1.weight }
     return found / total
   }
 
@@ -45,6 +49,21 @@ struct TermCoverage {
     var tokens = Set<String>()
     for position in analyzer.positions(text, mode: .document) { tokens.formUnion(position) }
     return tokens
+  }
+
+  /// Adds to `present` the tokens of `wanted` that `text` has (as the full-text index stores
+  /// them): what `tokens(of:)` holds of them, without making a set of every token of a long
+  /// text. Stops once all are found.
+  static func collect(_ wanted: Set<String>, in text: String, into present: inout Set<String>) {
+    struct AllFound: Error {}
+    guard present.count < wanted.count else { return }
+    do throws(AllFound) {
+      try analyzer.tokenize(text, mode: .document) { (token) throws(AllFound) in
+        let token = String(decoding: token.bytes, as: UTF8.self)
+        guard wanted.contains(token), present.insert(token).inserted, present.count == wanted.count else { return }
+        throw AllFound()
+      }
+    } catch {}
   }
 
   /// The distinct folded words of the item's title, description and text (no stems); of a
@@ -71,19 +90,24 @@ struct TermCoverage {
   /// long text, those where `needles` are (`TextExcerpt`).
   static func tokens(of item: SearchableItem, around needles: [String]) -> Set<String> {
     var tokens = Set<String>()
-    func add(_ value: AttributeValue) {
+    forEachText(of: item, around: needles) { tokens.formUnion(Self.tokens(of: $0)) }
+    return tokens
+  }
+
+  /// Every text value of the item; of a long text, the parts where `needles` are.
+  static func forEachText(of item: SearchableItem, around needles: [String], _ body: (String) -> Void) {
+    func visit(_ value: AttributeValue) {
       switch value {
       case .string(let text), .url(let text):
-        tokens.formUnion(Self.tokens(of: TextExcerpt.excerpt(of: text, around: needles).text))
+        body(TextExcerpt.excerpt(of: text, around: needles).text)
       case .list(let values):
-        values.forEach(add)
+        values.forEach(visit)
       case .number, .date, .bool:
         break
       }
     }
     for name in item.attributeSet.names {
-      if let value = item.attributeSet[name] { add(value) }
+      if let value = item.attributeSet[name] { visit(value) }
     }
-    return tokens
   }
 }
