@@ -66,9 +66,15 @@ public struct TextStage: StageDefinition {
 
   /// The most telling date of an item: modified, else created, else due.
   public static func describeDate(_ attributes: AttributeSet) -> String? {
-    for name in ["contentModificationDate", "contentCreationDate", "dueDate", "completionDate"] {
-      if case .date(let date)? = attributes[name] { return String(ISO8601.format(date).prefix(10)) }
+    guard let name = describeDateAttribute(attributes), case .date(let date)? = attributes[name] else { return nil }
+    return String(ISO8601.format(date).prefix(10))
+  }
+
+  /// The attribute whose date `describeDate` shows.
+  public static func describeDateAttribute(_ attributes: AttributeSet) -> String? {
+    ["contentModificationDate", "contentCreationDate", "dueDate", "completionDate"].first { name in
+      if case .date? = attributes[name] { return true }
+      return false
     }
-    return nil
   }
 }

@@ -82,6 +82,36 @@ import Testing
     #expect(!TermCoverage.isNearDuplicate(a, c))
   }
 
+  /// "The longest trail": each line says how long, what the question asked for.
+  @Test func superlativeLinesStateWhatOrdersThem() async throws {
+    let collected = await F.collect(try F.session(model: nil).streamResponse(to: "What is the longest trail in Utah?"))
+    #expect(collected.text.contains("\n- The Narrows (bottom-up) (distance 15, 2025-10-20): "), "\(collected.text)")
+    let rated = await F.collect(try F.session(model: nil).streamResponse(to: "highest rated trails"))
+    let lines = rated.text.split(separator: "\n").filter { $0.hasPrefix("- ") && !$0.hasPrefix("- and ") }
+    #expect(lines.count == 5 && lines.allSatisfy { $0.contains(" (rating ") }, "\(rated.text)")
+    // A date the line shows anyway is not said twice.
+    let recent = await F.collect(try F.session(model: nil).streamResponse(to: "most recent email from Sam Ortiz"))
+    #expect(!recent.text.contains("contentModificationDate"), "\(recent.text)")
+  }
+
+  /// Two items of one text but different lengths are both among "the longest": near copies
+  /// are one source only when what orders them is the same too.
+  @Test func itemsOfOneTextAreDistinctWhenTheirMeasuresDiffer() async throws {
+    let index = try SampleIndex.make()
+    let text = "A long desert loop through slot canyons and over slickrock domes, with no water on the way and little shade."
+    try index.indexSearchableItems([90, 91].map { distance in
+      SearchableItem(
+        uniqueIdentifier: "trail-long-\(distance)", domainIdentifier: "trails", contentType: "trail",
+        attributeSet: AttributeSet([
+          ("title", .string("Slickrock Traverse")), ("contentDescription", .string(text)),
+          ("stateOrProvince", .string("Utah")), ("distance", .number(Double(distance))),
+        ]))
+    })
+    let collected = await F.collect(try F.session(model: nil, index: index).streamResponse(to: "the 2 longest trails in Utah"))
+    #expect(collected.sourceIDs == ["trail-long-91", "trail-long-90"], "\(collected.text)")
+    #expect(collected.text.contains("(distance 91)") && collected.text.contains("(distance 90)"), "\(collected.text)")
+  }
+
   @Test(arguments: ["What is my cat's name?", "How much did the Hawaii trip cost?", "What is my driver's license number?", "When is my car's next oil change due?"])
   func questionsTheItemsCannotAnswerCiteNothing(_ question: String) async throws {
     let collected = await F.collect(try F.session(model: nil).streamResponse(to: question))

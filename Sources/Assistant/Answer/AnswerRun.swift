@@ -326,8 +326,12 @@ struct AnswerRun {
         try run(evidence.appending(PlanSyntax.stage("where", [[test]]), PlanSyntax.stage("limit", words: "\(share)")))
       }
     } ?? planReplies
+    // An ordered list's items differ by what orders them: two packages of the same text
+    // but different sizes are both among "the largest packages".
+    var measure: String?
+    if case .superlative(let attribute, _, _) = plan.intent { measure = attribute }
     var evidence: [ResultItem] = []
-    var seen: [Set<String>] = []
+    var seen: [(words: Set<String>, measured: AttributeValue?)] = []
     var unreadable = 0
     for reply in evidenceReplies {
       let (items, missing) = try hydrated(reply.content.resultItems)
@@ -336,10 +340,11 @@ struct AnswerRun {
         // A near copy of an item already cited (the same note saved twice, a forwarded mail)
         // adds nothing: one source stands for both.
         let tokens = TermCoverage.words(of: item.item)
-        guard !seen.contains(where: { TermCoverage.isNearDuplicate($0, tokens) }) else { continue }
+        let measured = measure.flatMap { item.item.attributeSet[$0] }
+        guard !seen.contains(where: { $0.measured == measured && TermCoverage.isNearDuplicate($0.words, tokens) }) else { continue }
         if cite(item.item, token: reply.queryToken) {
           evidence.append(item)
-          seen.append(tokens)
+          seen.append((tokens, measured))
         }
       }
     }
@@ -356,7 +361,8 @@ struct AnswerRun {
       return
     }
     let weights = Dictionary(plan.termWeights.map { ($0.term, $0.weight) }, uniquingKeysWith: max)
-    let writer = ExtractiveAnswer(terms: plan.termWeights.map(\.term), weights: weights, question: question)
+    var writer = ExtractiveAnswer(terms: plan.termWeights.map(\.term), weights: weights, question: question)
+    writer.measure = measure
     if let collection = plan.collectionWithoutMatches {
       // The collection the question named had none: say so before what other items hold.
       write("None of your \(collection) match. Among all items:\n")

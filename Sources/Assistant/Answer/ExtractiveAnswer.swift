@@ -19,6 +19,9 @@ struct ExtractiveAnswer {
   /// The question, for the words that say what kind of answer it wants ("went wrong" is
   /// not "went well", see `IntentWords`).
   var question = ""
+  /// The attribute the items were ordered by ("the longest trail": `distance`), stated on
+  /// each item's line: it is what the question asked for.
+  var measure: String?
 
   init(terms: [String], listed: Int = 5, sentenceLength: Int = 180, weights: [String: Double] = [:], question: String = "") {
     self.terms = terms
@@ -34,12 +37,28 @@ struct ExtractiveAnswer {
     for result in items.prefix(listed) {
       let attributes = result.item.attributeSet
       var line = "- " + (attributes.title ?? result.id)
-      if let day = TextStage.describeDate(attributes) { line += " (\(day))" }
+      let day = TextStage.describeDate(attributes)
+      if let stated = measure.flatMap({ Self.statedValue(of: $0, in: attributes, besides: day) }) {
+        line += " (\(stated)\(day.map { ", " + $0 } ?? ""))"
+      } else if let day {
+        line += " (\(day))"
+      }
       if let sentence = sentence(of: result.item) { line += ": " + sentence }
       lines.append(line)
     }
     if items.count > listed { lines.append("- and \(items.count - listed) more") }
     return lines.joined(separator: "\n")
+  }
+
+  /// "distance 16.3": an item's value of `attribute`, named; a date as its day. Nil when the
+  /// item has none, or when it is the date its line shows anyway (`day`).
+  static func statedValue(of attribute: String, in attributes: AttributeSet, besides day: String?) -> String? {
+    guard let value = attributes[attribute] else { return nil }
+    if case .date(let date) = value {
+      let stated = String(ISO8601.format(date).prefix(10))
+      return stated == day && TextStage.describeDateAttribute(attributes) == attribute ? nil : "\(attribute) \(stated)"
+    }
+    return "\(attribute) \(value.displayText)"
   }
 
   /// The answer for a search's replies: its aggregates (counts, statistics, tables, groups)
