@@ -66,6 +66,10 @@ import Testing
     #expect(try plan("most recent email from Sam Ortiz").dsl.hasSuffix("| sort contentModificationDate desc | limit 1"))
     #expect(try plan("steepest hike").dsl.hasSuffix("| sort elevationGain desc | limit 1"))
     #expect(try plan("best trails in Oregon").dsl.hasSuffix("| sort rating desc | limit 10"))
+    // A plural subject asks for several too; a singular one for one.
+    #expect(try plan("which trails are the longest").dsl.hasSuffix("| sort distance desc | limit 10"))
+    #expect(try plan("which notes were changed most recently").dsl.hasSuffix("| sort contentModificationDate desc | limit 10"))
+    #expect(try plan("which trail is the longest").dsl.hasSuffix("| sort distance desc | limit 1"))
   }
 
   /// "The latest version of X" asks for the newest version of X, which the samples' dates do

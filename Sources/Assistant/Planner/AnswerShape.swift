@@ -273,7 +273,11 @@ extension PlanBuilder {
           !tokens[next + 1].isNumber, word(next).map({ !StopWords.contains($0) }) == true {
           next += 1
         }
-        if let noun = word(next), Self.isPlural(noun), !["does", "was", "has", "is", "this"].contains(noun) {
+        let notNouns: Set<String> = ["does", "was", "has", "is", "this"]
+        if let noun = word(next), Self.isPlural(noun), !notNouns.contains(noun) {
+          limit = resultLimit
+        } else if index > 1, ["which", "what"].contains(word(0) ?? ""), let subject = word(1), Self.isPlural(subject), !notNouns.contains(subject) {
+          // So does a plural subject before it: "which documents were changed most recently".
           limit = resultLimit
         } else {
           limit = 1
