@@ -114,11 +114,11 @@ import Testing
   @Test func aVerbAsksForTheAttributeOfTheItemItNames() throws {
     let index = try Self.packages()
     let who = try Self.plan("who maintains openssl?", on: index)
-    #expect(who.dsl.hasSuffix("| limit 3 | table title, maintainer"), "\(who.dsl)")
+    #expect(who.dsl.hasSuffix(#"| limit 3 | where maintainer == "*" | table title, maintainer"#), "\(who.dsl)")
     #expect(try Self.rows(who, on: index).first == [.string("openssl"), .string("Debian OpenSSL Team <pkg-openssl@debian.org>")])
     #expect(who.notes.first == "\u{201C}who maintains\u{201D} -> table title, maintainer of the items \u{201C}openssl\u{201D} names", "\(who.notes)")
     let depends = try Self.plan("what does curl depend on", on: index)
-    #expect(depends.dsl.hasSuffix("| limit 3 | table title, depends"), "\(depends.dsl)")
+    #expect(depends.dsl.hasSuffix(#"| limit 3 | where depends == "*" | table title, depends"#), "\(depends.dsl)")
     let first = try Self.rows(depends, on: index).first
     #expect(first?.first == .string("curl") && first?.count == 2, "\(String(describing: first))")
     #expect(first.map { "\($0[1])" }?.contains("libcurl4") == true, "\(String(describing: first))")

@@ -158,7 +158,8 @@ extension PlanBuilder {
 
 extension BuiltinPlanner {
   /// The plan of an attribute question (`PlanBuilder.attributeQuestion`): the items the rest
-  /// of the question names, their first three as a table of title and the attribute; the
+  /// of the question names, those of their first three that have the attribute as a table
+  /// of title and the attribute; the
   /// items themselves are the evidence. Nil when the rest plans to no list of items (a count,
   /// a statistic).
   func attributePlan(_ question: String) throws -> PlannedQuery? {
@@ -193,7 +194,10 @@ extension BuiltinPlanner {
     // A table of blanks answers nothing ("who wrote grep" over documentation files, which have
     // no authors): one of the items shown must have the attribute.
     let present = PlanSyntax.compare(asked.attribute, .equal, PlanSyntax.anyValue)
-    guard try findsAny(shown.appending(PlanSyntax.stage("where", [[present]]))) else { return nil }
+    shown = shown.appending(PlanSyntax.stage("where", [[present]]))
+    guard try findsAny(shown) else { return nil }
+    // Of the items shown, those with the attribute: "how far is the Mist Trail" is its
+    // distance, not two notes that mention a trail beside it with a blank.
     plan.query = shown.appending(table)
     plan.evidence = items
     plan.question = question
