@@ -79,6 +79,22 @@ import Testing
     }
   }
 
+  /// A folder of manual pages, as `man1/` holds them: each page an item titled by its name;
+  /// an alias (`.so`) is read and gives none.
+  @Test func aFolderOfManualPagesIsIndexedByName() throws {
+    try Workspace.with { workspace in
+      let pages = fixtures.appendingPathComponent("manpages").path
+      let result = try workspace.run("index", "--db", "man.db", pages)
+      #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+      #expect(result.stdout.hasPrefix("indexed 2 items from 3 files; 0 skipped; "), "\(result)")
+      let found = try workspace.run("query", "--db", "man.db", "--", #"search "frobnication" | table title, contentDescription"#)
+      #expect(found.status == 0, "\(found)")
+      #expect(found.stdout.contains("frob   adjust the frobnication of files"), "\(found)")
+      let mdoc = try workspace.run("query", "--db", "man.db", "--format", "json", "--", #"search title == "grab" | count"#)
+      #expect(mdoc.stdout.contains(#""content":{"type":"count","count":1}"#), "\(mdoc)")
+    }
+  }
+
   @Test func withoutPdftotextAPDFIsSkippedWithOneWarningNamingPopplerUtils() throws {
     try Workspace.with { workspace in
       try FileManager.default.createDirectory(atPath: workspace.path("docs"), withIntermediateDirectories: true)

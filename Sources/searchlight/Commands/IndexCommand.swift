@@ -4,14 +4,15 @@ import SearchIndex
 /// `searchlight index`: adds items from files, folders or standard input in one transaction.
 enum IndexCommand: Command {
   static let name = "index"
-  static let abstract = "Add items to an index from JSON, JSON Lines, documents (Markdown, text, HTML, e-mail, PDF), folders or standard input."
+  static let abstract = "Add items to an index from JSON, JSON Lines, documents (Markdown, text, HTML, manual pages, e-mail, PDF), folders or standard input."
   static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] [--strict] [--batch N] [--progress] PATH..."
   static let discussion = """
     PATH is a .json file (an array of items, or items pretty-printed one after another),
     a .jsonl file (one item per line), '-' for standard input, a document, or a folder of
     any of these. Documents: Markdown and text notes, HTML pages (visible text, <title>),
-    e-mail (.eml, and .mbox as one item per message) and PDF (through pdftotext from
-    poppler-utils); a gzip-compressed document (changelog.Debian.gz, README.md.gz) is read
+    e-mail (.eml, and .mbox as one item per message), manual pages (troff, titled by their
+    NAME section: /usr/share/man/man1) and PDF (through pdftotext from poppler-utils); a
+    gzip-compressed document (changelog.Debian.gz, README.md.gz) is read
     decompressed. Files are chosen by extension, else by content: an extensionless text
     file (README, NEWS, README.Debian) is a plain-text note, and text that is not UTF-8 is
     read as Latin-1. Items replace stored items with the same id; with --update only the

@@ -10,7 +10,7 @@ enum SyncCommand: Command {
   static let usage = "sync --db FILE (--folder DIR | --sqlite APP.db --table T --id COL --updated COL --map attr=col,...) [--domain D] [--full] [--progress] [--watch [SECONDS] [--interval SECONDS]]"
   static let discussion = """
     The source stays authoritative; the index is derived from it. A folder is read as
-    `index` reads one (Markdown, text, HTML, e-mail, mbox, PDF, JSON; a bad file is skipped
+    `index` reads one (Markdown, text, HTML, manual pages, e-mail, mbox, PDF, JSON; a bad file is skipped
     with a warning): files whose modification time, size and content hash are as recorded
     are not read again, and items of files deleted from the folder are removed (only items
     that came from that folder). Items commit in batches with the records of their files,

@@ -119,7 +119,7 @@ package enum DocumentImporters {
   /// first that claims the file's first bytes.
   package static let all: [any DocumentImporter.Type] = [
     JSONItemsImporter.self, MarkdownImporter.self, HTMLImporter.self, MailboxImporter.self, EmailImporter.self,
-    PDFImporter.self, PlainTextImporter.self,
+    PDFImporter.self, ManPageImporter.self, PlainTextImporter.self,
   ]
 
   /// Extensions of files a folder walk passes over without a word: formats no importer reads
