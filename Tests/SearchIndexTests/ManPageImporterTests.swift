@@ -94,7 +94,7 @@ import Testing
     #expect(try Self.read("unfrob.1").isEmpty)
   }
 
-  /// Pages are named by their section, so their content decides: `.TH`, `.Dd` or `.so` before
+  /// Pages are named by their section, so their content decides: `.TH`, `.Dd`, `.SH` or `.so` before
   /// any text, past comments, definitions (whatever their lines) and continued settings.
   @Test func troffIsRecognisedByItsFirstRequest() {
     func claims(_ text: String) -> Bool { ManPageImporter.claims(prefix: Array(text.utf8)) }
@@ -102,6 +102,9 @@ import Testing
     #expect(claims(".\\\" comment\n'\\\" t\n\n.Dd May 1 2026\n"))
     #expect(claims(".de Vb\nverbatim text\n..\n.ds S long \\\nstring\n\\# groff comment\n.ig\ntext\n. .\n.TH X 1\n"))
     #expect(claims(".so man1/gzip.1\n"))
+    // A line of escapes that prints nothing; a page that starts at its first section.
+    #expect(claims("'\\\" t\n\\t\n.TH A64L 3\n"))
+    #expect(claims(".SH NAME\npcre2demo \\- a demonstration\n"))
     #expect(!claims("This README explains .TH requests.\n.TH X 1\n"))
     #expect(!claims(".gitignore\n.DS_Store\n*.o\n"))
     #expect(!claims(""))

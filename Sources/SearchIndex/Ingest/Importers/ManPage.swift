@@ -19,8 +19,8 @@ struct ManPage: Equatable {
   /// The page that this one only includes (`.so man1/gzip.1`): an alias, not a page.
   var includes: String?
 
-  /// True when a file's first bytes are troff: `.TH`, `.Dd` or `.so` comes before any line
-  /// of text (comments, definitions, settings and conditionals may come first: pod2man
+  /// True when a file's first bytes are troff: `.TH`, `.Dd`, `.SH` or `.so` comes before any
+  /// line of text (comments, definitions, settings and conditionals may come first: pod2man
   /// writes many).
   static func looksLikeManPage(_ prefix: [UInt8]) -> Bool {
     guard TextDecoding.looksLikeText(prefix) else { return false }
@@ -39,11 +39,15 @@ struct ManPage: Equatable {
         continue
       }
       let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
-      // Blank lines, comments without a request, and the braces of a conditional's block.
-      if trimmed.isEmpty || ["\\}", "\\{", "\\\"", "\\#"].contains(where: { trimmed.hasPrefix($0) }) { continue }
-      guard let control = trimmed.first, control == "." || control == "'" else { return false }
+      // Blank lines, and the braces of a conditional's block.
+      if trimmed.isEmpty || trimmed.hasPrefix("\\}") || trimmed.hasPrefix("\\{") { continue }
+      guard let control = trimmed.first, control == "." || control == "'" else {
+        // A line of escapes that prints nothing (`\t`) is not text either.
+        if trimmed.first == "\\", Escapes.render(String(trimmed)).allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+        return false
+      }
       let request = requestName(trimmed.dropFirst())
-      if ["TH", "Dd", "so"].contains(request) { return true }
+      if ["TH", "Dd", "so", "SH"].contains(request) { return true }
       if ["de", "de1", "am", "am1", "ig"].contains(request) { definitionEnd = ".." }
     }
     return false
