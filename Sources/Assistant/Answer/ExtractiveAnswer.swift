@@ -234,29 +234,16 @@ struct ExtractiveAnswer {
   /// margin (a README, a licence, a mail at 72 columns): its sentence goes on ("Bash is
   /// distributed in the hope that it will be useful, but WITHOUT" was quoted as it stood).
   static func sentences(_ text: String) -> [String] {
-    var text = unwrapped(text)
-    // A line feed ends every character and every sentence, so each line is read alone: an
-    // ASCII line byte by byte, any other character by character (the same sentences).
-    return text.withUTF8 { bytes in
-      var result: [String] = []
-      var lineStart = 0
-      while lineStart <= bytes.count {
-        var lineEnd = lineStart
-        var isASCII = true
-        while lineEnd < bytes.count, bytes[lineEnd] != 0x0A {
-          if bytes[lineEnd] >= 0x80 { isASCII = false }
-          lineEnd += 1
-        }
-        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-        if isASCII {
-          appendASCIISentences(of: line, to: &result)
-        } else {
-          result += characterSentences(String(decoding: line, as: UTF8.self))
-        }
-        lineStart = lineEnd + 1
+    // Each line alone: an ASCII one byte by byte, any other character by character.
+    var result: [String] = []
+    TextLines.forEach(in: unwrapped(text)) { line, isASCII in
+      if isASCII {
+        appendASCIISentences(of: line, to: &result)
+      } else {
+        result += characterSentences(String(decoding: line, as: UTF8.self))
       }
-      return result
     }
+    return result
   }
 
   /// `sentences` of a text already unwrapped, read character by character.

@@ -8,29 +8,16 @@ import SearchIndex
 /// package's 95 KB changelog, ten of them for one question).
 enum FoldedWords {
   static func of(_ text: String) -> [String] {
-    var text = text
-    // Folding goes scalar by scalar and a line feed ends every character, so each line is
-    // read alone: an ASCII line byte by byte, any other by its folded characters.
-    return text.withUTF8 { bytes in
-      var words: [String] = []
-      var lineStart = 0
-      while lineStart < bytes.count {
-        var lineEnd = lineStart
-        var isASCII = true
-        while lineEnd < bytes.count, bytes[lineEnd] != 0x0A {
-          if bytes[lineEnd] >= 0x80 { isASCII = false }
-          lineEnd += 1
-        }
-        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-        if isASCII {
-          appendASCIIWords(of: line, to: &words)
-        } else {
-          words += TextFolding.fold(String(decoding: line, as: UTF8.self)).split { !$0.isLetter && !$0.isNumber }.map(String.init)
-        }
-        lineStart = lineEnd + 1
+    // Folding goes scalar by scalar, so each line can be read alone.
+    var words: [String] = []
+    TextLines.forEach(in: text) { line, isASCII in
+      if isASCII {
+        appendASCIIWords(of: line, to: &words)
+      } else {
+        words += TextFolding.fold(String(decoding: line, as: UTF8.self)).split { !$0.isLetter && !$0.isNumber }.map(String.init)
       }
-      return words
     }
+    return words
   }
 
   private static func appendASCIIWords(of bytes: UnsafeBufferPointer<UInt8>, to words: inout [String]) {
@@ -68,6 +55,28 @@ enum FoldedWords {
     String(unsafeUninitializedCapacity: bytes.count) { buffer in
       for (index, byte) in bytes.enumerated() { buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte }
       return bytes.count
+    }
+  }
+}
+
+/// The lines of a text, each with whether it is ASCII: a line feed ends every character and
+/// every sentence, so a reader of words or sentences can take each line alone, an ASCII one
+/// byte by byte.
+enum TextLines {
+  static func forEach(in text: String, _ body: (_ line: UnsafeBufferPointer<UInt8>, _ isASCII: Bool) -> Void) {
+    var text = text
+    text.withUTF8 { bytes in
+      var lineStart = 0
+      while lineStart < bytes.count {
+        var lineEnd = lineStart
+        var isASCII = true
+        while lineEnd < bytes.count, bytes[lineEnd] != 0x0A {
+          if bytes[lineEnd] >= 0x80 { isASCII = false }
+          lineEnd += 1
+        }
+        body(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]), isASCII)
+        lineStart = lineEnd + 1
+      }
     }
   }
 }
