@@ -159,9 +159,8 @@ extension PlanBuilder {
 extension BuiltinPlanner {
   /// The plan of an attribute question (`PlanBuilder.attributeQuestion`): the items the rest
   /// of the question names, those of their first three that have the attribute as a table
-  /// of title and the attribute; the
-  /// items themselves are the evidence. Nil when the rest plans to no list of items (a count,
-  /// a statistic).
+  /// of title and the attribute; the items themselves are the evidence. Nil when the rest
+  /// plans to no list of items (a count, a statistic).
   func attributePlan(_ question: String) throws -> PlannedQuery? {
     let named = PlanBuilder.attributeQuestion(question, vocabulary: vocabulary, clock: clock)
       ?? PlanBuilder.verbAttributeQuestion(question, vocabulary: vocabulary, clock: clock)
