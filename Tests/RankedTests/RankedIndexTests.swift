@@ -122,6 +122,31 @@ import Testing
     }
   }
 
+  /// A text longer than `TokenCapture.largestCapturedText` is analysed again by the ranked
+  /// writer a run of tokens at a time (here every text, in runs that collapse): the same
+  /// postings as the texts', exact rankings.
+  @Test func textsTooLongToCaptureAreAnalysedInRuns() throws {
+    try TokenCapture.$largestCapturedText.withValue(0) {
+      try TermResolver.$keysBeforeCollapse.withValue(16) {
+        let fixture = try RankedTestIndex()
+        var generator = RandomItems(seed: 43, vocabularySize: 80)
+        var items = (0..<30).map { generator.item("item-\($0)") }
+        for index in [2, 9] {
+          var attributes = items[index].attributeSet
+          attributes["textContent"] = .string(generator.words(10_000...12_000))
+          items[index].attributeSet = attributes
+        }
+        try fixture.index.write { writer in
+          for item in items { try writer.upsert(item) }
+          #expect(writer.ranked.reanalysedColumns > 30, "every text analysed again")
+        }
+        try fixture.refresh(items.map(\.uniqueIdentifier))
+        #expect(try fixture.consistencyProblems() == [])
+        for _ in 0..<12 { try fixture.expectExact(generator.query(), k: generator.k(), "texts analysed in runs") }
+      }
+    }
+  }
+
   @Test func collapsedKeysKeepEveryOccurrence() {
     var random = SplitMix64(seed: 5)
     var keys: [UInt64] = (0..<5_000).map { _ in

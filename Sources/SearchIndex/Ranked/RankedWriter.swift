@@ -164,9 +164,7 @@ final class RankedWriter {
         var words = self.words
         self.words = WordTokens()
         defer { self.words = words }
-        words.removeAll()
-        words.append(analyzing: text, with: RankedAnalysis.wordAnalyzer)
-        positions = try terms.addKeys(of: words, 0..<words.count, field: field, to: &keys)
+        positions = try terms.addKeys(analyzing: text, field: field, to: &keys, scratch: &words)
       }
       lengths[field] = positions
     }

@@ -125,6 +125,31 @@ struct TermResolver {
     return positions
   }
 
+  /// `addKeys(of:…)` of `text` analysed here (`RankedAnalysis.wordAnalyzer`), a run of
+  /// tokens at a time, so a long text's tokens are never all held at once (a 5 MB text's
+  /// took 100 MB); `words` is the run's scratch. Returns the number of positions.
+  mutating func addKeys(
+    analyzing text: String, field: Int, to keys: inout [UInt64], scratch words: inout WordTokens
+  ) throws(DatabaseError) -> Int {
+    var positions = 0
+    var collapseAt = keys.count + keysBeforeCollapse
+    words.removeAll()
+    func addRun() throws(DatabaseError) {
+      if keys.count >= collapseAt {
+        PostingKey.collapse(&keys)
+        collapseAt = 2 * keys.count + keysBeforeCollapse
+      }
+      positions += try addKeys(of: words, 0..<words.count, field: field, to: &keys)
+      words.removeAll()
+    }
+    try RankedAnalysis.wordAnalyzer.tokenize(text, mode: .document) { (token) throws(DatabaseError) in
+      words.append(token)
+      if words.count >= Self.tokensPerRun { try addRun() }
+    }
+    if words.count > 0 { try addRun() }
+    return positions
+  }
+
   /// Tokens whose keys `addKeys` computes and prefetches before looking them up.
   static let tokensPerRun = 4096
   /// Posting keys `addKeys` appends before it merges equal ones (8 MB of them); a task-local

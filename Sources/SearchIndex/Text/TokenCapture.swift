@@ -43,10 +43,16 @@ final class TokenCapture {
     words.removeAll()
   }
 
+  /// The longest text whose tokens are captured, in bytes: a longer one's would all be held
+  /// at once (a 5 MB text's took 100 MB), so the ranked writer analyses it again, a run of
+  /// tokens at a time. A task-local so tests can send every text that way.
+  @TaskLocal static var largestCapturedText = 1 << 20
+
   /// The armed column whose text is exactly `input` (the first from `nextColumn` on), nil
-  /// when disarmed or when no armed text matches.
+  /// when disarmed, when no armed text matches, or when it is longer than
+  /// `largestCapturedText`.
   func column(matching input: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard nextColumn < texts.count, let base = input.baseAddress else { return nil }
+    guard nextColumn < texts.count, let base = input.baseAddress, input.count <= Self.largestCapturedText else { return nil }
     for column in nextColumn..<texts.count where ranges[column] == nil {
       let same = texts[column].utf8.withContiguousStorageIfAvailable { text in
         text.count == input.count && memcmp(text.baseAddress!, base, input.count) == 0
