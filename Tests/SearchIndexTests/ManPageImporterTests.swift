@@ -110,6 +110,15 @@ import Testing
     #expect(!claims(""))
   }
 
+  @Test func mdocMacrosBecomeTheirText() {
+    let render = ManPage.Mdoc.render
+    #expect(render(["Op", "Fl", "Fl", "apple"]) == "[--apple]")
+    #expect(render(["Op", "Fl", "o", "Ar", "output"]) == "[-o output]")
+    #expect(render(["Xr", "ssh", "1", "."]) == "ssh(1).")
+    #expect(render(["Fl", "v", "Ns", "Ar", "level"]) == "-vlevel")
+    #expect(render(["Dq", "quoted", "words"]) == "\u{201C}quoted words\u{201D}")
+  }
+
   @Test func escapesBecomeTheirCharacters() {
     let render = ManPage.Escapes.render
     #expect(render("\\fBbold\\fR and \\f(CWcode\\fP \\f[I]it\\f[]") == "bold and code it")

@@ -350,12 +350,14 @@ struct ManPage: Equatable {
         index += 1
         switch word {
         case "Fl":
-          // `Fl x` is -x; a bare `Fl` a lone dash.
+          // `Fl x` is -x; a bare `Fl` a lone dash, joined to a `Fl` after it (`Fl Fl apple`
+          // is --apple).
           if index < words.count, !macros.contains(words[index]) {
             add("-" + Escapes.render(words[index]))
             index += 1
           } else {
             add("-")
+            if index < words.count, words[index] == "Fl" { joinNext = true }
           }
         case "Op", "Oo": add("["); joinNext = true; if word == "Op" { closers.append("]") }
         case "Oc": appendClosing("]", to: &out)
