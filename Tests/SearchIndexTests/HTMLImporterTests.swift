@@ -77,6 +77,14 @@ import Testing
     #expect(HTMLDocument.parse(bytes).title == "café")
   }
 
+  /// A page that declares no charset is UTF-8 until a byte says otherwise (shared-mime-info's
+  /// DocBook pages: "lêers" read as Latin-1 was "lÃªers").
+  @Test func anUndeclaredPageIsReadAsUTF8() {
+    let parsed = page("<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"><HTML><HEAD><TITLE>Unified</TITLE></HEAD><BODY><PRE>verskille tussen lêers</PRE></BODY></HTML>")
+    #expect(parsed.text == "verskille tussen lêers", "\(parsed.text)")
+    #expect(parsed.title == "Unified")
+  }
+
   @Test func anEncodingLibxml2DoesNotKnowFallsBackToUTF8() {
     #expect(page("<html><head><meta charset=\"x-no-such-charset\"><title>café</title></head><p>naïve</p></html>").text.contains("na"))
   }

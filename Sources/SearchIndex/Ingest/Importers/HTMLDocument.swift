@@ -8,8 +8,8 @@ import Foundation
 /// `template`, comments, `hidden` and `aria-hidden` elements) and what every page repeats
 /// around its content (`nav`, skip links); entities are decoded by the parser; runs of white
 /// space become one space, and block elements (`p`, `div`, `li`, `h1`, `br`, ...) end a line.
-/// The tree is walked without recursion, so a page nested a million elements deep costs no
-/// stack.
+/// The parser reports the page through SAX callbacks and no tree is built, so a page costs
+/// memory for its text, not for its elements.
 /// https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-HTMLparser.html
 struct HTMLDocument: Sendable, Hashable {
   /// `<title>`, else the first `<h1>`, else the first other heading; nil when there is none.
@@ -39,31 +39,126 @@ struct HTMLDocument: Sendable, Hashable {
     guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return HTMLDocument(text: "") }
     _ = parserInitialised
     searchlight_xml_silence_errors()
+    if let page = read(bytes, encoding: encoding) { return page }
+    // An encoding the page declares but this libxml2 cannot convert: read it as UTF-8
+    // (Latin-1 from the first invalid byte) instead.
+    if encoding == nil, let page = read(bytes, encoding: "UTF-8") { return page }
+    return HTMLDocument(text: "")
+  }
+
+  /// The page as libxml2's HTML parser reports it through SAX callbacks: no tree is built (a
+  /// 8 MB page's tree took 100 MB). Nil when the parser reported nothing at all.
+  private static func read(_ bytes: [UInt8], encoding: String?) -> HTMLDocument? {
     let options = Int32(
       bitPattern: HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
         | HTML_PARSE_RECOVER.rawValue)
-    var parsed = bytes.withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) { chars in
-        htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, encoding, options)
-      }
-    }
-    if parsed == nil, encoding == nil {
-      // An encoding the page declares but this libxml2 cannot convert: read it as UTF-8
-      // (Latin-1 from the first invalid byte) instead.
-      parsed = bytes.withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { chars in
-          htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, "UTF-8", options)
+    let reader = Reader()
+    let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
+      buffer.withMemoryRebound(to: CChar.self) { chars -> Bool in
+        guard let context = htmlCreateMemoryParserCtxt(chars.baseAddress, Int32(chars.count)) else { return false }
+        var handler = htmlSAXHandler()
+        handler.startElement = { user, name, attributes in
+          guard let user, let name else { return }
+          Unmanaged<Reader>.fromOpaque(user).takeUnretainedValue().start(name, attributes)
         }
+        handler.endElement = { user, name in
+          guard let user, let name else { return }
+          Unmanaged<Reader>.fromOpaque(user).takeUnretainedValue().end(name)
+        }
+        let characters: charactersSAXFunc = { user, characters, length in
+          guard let user, let characters, length > 0 else { return }
+          Unmanaged<Reader>.fromOpaque(user).takeUnretainedValue().characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+        }
+        handler.characters = characters
+        handler.cdataBlock = characters
+        // The context frees the handler it holds: its own is put back before that.
+        let copy = UnsafeMutablePointer<htmlSAXHandler>.allocate(capacity: 1)
+        copy.initialize(to: handler)
+        let original = context.pointee.sax
+        context.pointee.sax = copy
+        context.pointee.userData = Unmanaged.passUnretained(reader).toOpaque()
+        _ = htmlCtxtUseOptions(context, options)
+        // Undeclared text is UTF-8 until a byte says otherwise, as `htmlReadMemory` reads it
+        // (an HTML context alone starts as Latin-1).
+        context.pointee.charset = Int32(XML_CHAR_ENCODING_UTF8.rawValue)
+        if let encoding, let converter = xmlFindCharEncodingHandler(encoding) {
+          _ = xmlSwitchToEncoding(context, converter)
+        }
+        _ = htmlParseDocument(context)
+        context.pointee.sax = original
+        copy.deallocate()
+        if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+        htmlFreeParserCtxt(context)
+        return true
       }
     }
-    guard let document = parsed else { return HTMLDocument(text: "") }
-    defer { xmlFreeDoc(document) }
-    var walker = Walker()
-    walker.walk(document.pointee.children)
-    return walker.document
+    guard parsed, reader.sawAnything else { return nil }
+    return reader.document
   }
 
-  /// Walks a parsed tree in document order with parent pointers (no recursion, no stack).
+  /// The parser's events, in document order, turned into the page: elements that are not
+  /// shown are skipped with all they hold.
+  private final class Reader {
+    var walker = Walker()
+    /// Open elements inside one that is skipped (its own start counted).
+    var skipped = 0
+    var sawAnything = false
+    var document: HTMLDocument { walker.document }
+
+    func start(_ name: UnsafePointer<xmlChar>, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+      sawAnything = true
+      if skipped > 0 {
+        skipped += 1
+        return
+      }
+      let element = Element(name: String(cString: name), attributes: attributes)
+      if !walker.enter(element) { skipped = 1 }
+    }
+
+    func end(_ name: UnsafePointer<xmlChar>) {
+      if skipped > 1 {
+        skipped -= 1
+        return
+      }
+      skipped = 0
+      walker.leave(String(cString: name))
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+      sawAnything = true
+      guard skipped == 0 else { return }
+      walker.text(bytes)
+    }
+  }
+
+  /// An element as the parser reports its start: its lowercased name and attributes.
+  struct Element {
+    var name: String
+    var attributes: [(name: String, value: String)] = []
+
+    init(name: String, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+      self.name = name
+      guard var pair = attributes else { return }
+      // Name, value, name, value, ..., NULL; a value is NULL for a bare `hidden`.
+      while let attributeName = pair.pointee {
+        let value = pair[1].map { String(cString: $0) } ?? ""
+        self.attributes.append((String(cString: attributeName), value))
+        pair += 2
+      }
+    }
+
+    init(name: String, attributes: [(name: String, value: String)]) {
+      self.name = name
+      self.attributes = attributes
+    }
+
+    /// The value of the attribute `name` (case-insensitive), nil when the element has none.
+    func attribute(_ name: String) -> String? {
+      attributes.first { $0.name.lowercased() == name }?.value
+    }
+  }
+
+  /// The page gathered from the parser's events: the text, the title and the metadata.
   private struct Walker {
     var text = VisibleText()
     var title: String?
@@ -85,75 +180,46 @@ struct HTMLDocument: Sendable, Hashable {
       return result
     }
 
-    mutating func walk(_ first: UnsafeMutablePointer<xmlNode>?) {
-      var node = first
-      while let current = node {
-        if enter(current), let child = current.pointee.children {
-          node = child
-          continue
-        }
-        // Leave this node and every ancestor that has no next sibling.
-        var leaving: UnsafeMutablePointer<xmlNode>? = current
-        node = nil
-        while let done = leaving {
-          leave(done)
-          if let next = done.pointee.next {
-            node = next
-            break
-          }
-          let parent = done.pointee.parent
-          guard let parent, parent.pointee.type == XML_ELEMENT_NODE else { break }
-          leaving = parent
-        }
-      }
+    /// Text, outside any skipped element.
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+      titleText?.append(bytes, preformatted: false)
+      headingText?.append(bytes, preformatted: false)
+      if hidden == 0 { text.append(bytes, preformatted: preformatted > 0) }
     }
 
-    /// Takes in `node`; true when its children are to be walked.
-    mutating func enter(_ node: UnsafeMutablePointer<xmlNode>) -> Bool {
-      switch node.pointee.type {
-      case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-        guard let content = node.pointee.content else { return false }
-        titleText?.append(content, preformatted: false)
-        headingText?.append(content, preformatted: false)
-        if hidden == 0 { text.append(content, preformatted: preformatted > 0) }
+    /// Takes in an element's start; false when what it holds is skipped (its end still comes
+    /// to `leave`).
+    mutating func enter(_ element: Element) -> Bool {
+      let name = element.name
+      if Self.isBoilerplate(element) { return false }
+      switch name {
+      case "script", "style", "noscript", "template":
         return false
-      case XML_ELEMENT_NODE:
-        let name = Self.name(of: node)
-        if Self.isBoilerplate(node, name: name) { return false }
-        switch name {
-        case "script", "style", "noscript", "template":
-          return false
-        case "head":
-          hidden += 1
-        case "title":
-          hidden += 1
-          if title == nil { titleText = VisibleText() }
-        case "meta":
-          takeMeta(node)
-          return false
-        case "html":
-          if let lang = Self.attribute("lang", of: node)?.trimming(" \t\r\n"), !lang.isEmpty { meta.language = lang }
-        case "pre", "textarea":
-          preformatted += 1
-        case "h1", "h2", "h3", "h4", "h5", "h6":
-          if headingText == nil, firstH1 == nil, name == "h1" || firstHeading == nil {
-            headingText = VisibleText()
-            headingIsH1 = name == "h1"
-          }
-        default: break
+      case "head":
+        hidden += 1
+      case "title":
+        hidden += 1
+        if title == nil { titleText = VisibleText() }
+      case "meta":
+        takeMeta(element)
+        return false
+      case "html":
+        if let lang = element.attribute("lang")?.trimming(" \t\r\n"), !lang.isEmpty { meta.language = lang }
+      case "pre", "textarea":
+        preformatted += 1
+      case "h1", "h2", "h3", "h4", "h5", "h6":
+        if headingText == nil, firstH1 == nil, name == "h1" || firstHeading == nil {
+          headingText = VisibleText()
+          headingIsH1 = name == "h1"
         }
-        if Self.blockElements.contains(name) { text.breakLine() } else if Self.cellElements.contains(name) { text.space() }
-        return true
-      default:
-        // Comments, processing instructions, the DTD: nothing a reader sees.
-        return false
+      default: break
       }
+      if Self.blockElements.contains(name) { text.breakLine() } else if Self.cellElements.contains(name) { text.space() }
+      return true
     }
 
-    /// Closes `node` after its children.
-    mutating func leave(_ node: UnsafeMutablePointer<xmlNode>) {
-      guard node.pointee.type == XML_ELEMENT_NODE else { return }
-      let name = Self.name(of: node)
+    /// Closes the element `name` after what it holds.
+    mutating func leave(_ name: String) {
       switch name {
       case "script", "style", "noscript", "template", "meta": return
       case "head": hidden -= 1
@@ -178,9 +244,9 @@ struct HTMLDocument: Sendable, Hashable {
       if Self.blockElements.contains(name) { text.breakLine() } else if Self.cellElements.contains(name) { text.space() }
     }
 
-    mutating func takeMeta(_ node: UnsafeMutablePointer<xmlNode>) {
-      guard let name = Self.attribute("name", of: node)?.lowercased(),
-        let content = Self.attribute("content", of: node)?.trimming(" \t\r\n"), !content.isEmpty
+    mutating func takeMeta(_ element: Element) {
+      guard let name = element.attribute("name")?.lowercased(),
+        let content = element.attribute("content")?.trimming(" \t\r\n"), !content.isEmpty
       else { return }
       switch name {
       case "author":
@@ -200,33 +266,11 @@ struct HTMLDocument: Sendable, Hashable {
     /// elements marked `hidden` or `aria-hidden="true"`, and the skip link that screen readers
     /// jump by (`<a href="#main" class="skip-to-content">Skip to content</a>`). Their text
     /// would be every page's first sentence.
-    static func isBoilerplate(_ node: UnsafeMutablePointer<xmlNode>, name: String) -> Bool {
-      if name == "nav" || attribute("hidden", of: node) != nil { return true }
-      if attribute("aria-hidden", of: node)?.lowercased() == "true" { return true }
-      guard name == "a", attribute("href", of: node)?.hasPrefix("#") == true else { return false }
-      return attribute("class", of: node)?.lowercased().contains("skip") == true
-    }
-
-    /// An element's name, lowercased by the HTML parser.
-    static func name(of node: UnsafeMutablePointer<xmlNode>) -> String {
-      node.pointee.name.map { String(cString: $0) } ?? ""
-    }
-
-    /// The value of the attribute `name` (case-insensitive), nil when the element has none.
-    static func attribute(_ name: String, of node: UnsafeMutablePointer<xmlNode>) -> String? {
-      var property = node.pointee.properties
-      while let current = property {
-        defer { property = current.pointee.next }
-        guard let attributeName = current.pointee.name, String(cString: attributeName).lowercased() == name else { continue }
-        var value = ""
-        var child = current.pointee.children
-        while let text = child {
-          if let content = text.pointee.content { value += String(cString: content) }
-          child = text.pointee.next
-        }
-        return value
-      }
-      return nil
+    static func isBoilerplate(_ element: Element) -> Bool {
+      if element.name == "nav" || element.attribute("hidden") != nil { return true }
+      if element.attribute("aria-hidden")?.lowercased() == "true" { return true }
+      guard element.name == "a", element.attribute("href")?.hasPrefix("#") == true else { return false }
+      return element.attribute("class")?.lowercased().contains("skip") == true
     }
 
     /// Elements that start and end a line of text.
@@ -249,19 +293,19 @@ struct VisibleText: Sendable, Hashable {
   private var pendingSpace = false
   private var pendingBreak = false
 
-  /// Adds the NUL-terminated UTF-8 text at `content`; in preformatted text a line feed is a
+  /// Adds the UTF-8 text `content` (whole characters); in preformatted text a line feed is a
   /// line break.
-  mutating func append(_ content: UnsafePointer<UInt8>, preformatted: Bool) {
-    var pointer = content
-    while pointer.pointee != 0 {
-      let byte = pointer.pointee
+  mutating func append(_ content: UnsafeBufferPointer<UInt8>, preformatted: Bool) {
+    var index = 0
+    while index < content.count {
+      let byte = content[index]
       switch byte {
       case 0x0A where preformatted: pendingBreak = true
       case 0x20, 0x09, 0x0A, 0x0D, 0x0C: pendingSpace = true
-      case 0xC2 where pointer[1] == 0xA0:
+      case 0xC2 where index + 1 < content.count && content[index + 1] == 0xA0:
         // U+00A0 NO-BREAK SPACE (&nbsp;) separates words like a space.
         pendingSpace = true
-        pointer += 1
+        index += 1
       default:
         if pendingBreak, !bytes.isEmpty {
           bytes.append(0x0A)
@@ -272,7 +316,7 @@ struct VisibleText: Sendable, Hashable {
         pendingSpace = false
         bytes.append(byte)
       }
-      pointer += 1
+      index += 1
     }
   }
 
