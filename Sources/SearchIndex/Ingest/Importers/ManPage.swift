@@ -10,11 +10,9 @@ struct ManPage: Equatable {
   var names: [String] = []
   /// What the NAME section says the command does, after its dash.
   var summary: String?
-  /// The manual section (`1`, `3p`, `8`), from `.TH` or `.Dt`.
-  var section: String?
   /// The page's name as `.TH` or `.Dt` gives it, lowercased (`TAR` -> `tar`).
   var headerName: String?
-  /// The text: headings and paragraphs, one per line.
+  /// The text: headings and paragraphs apart by a blank line, a display's lines one per line.
   var text = ""
   /// The page that this one only includes (`.so man1/gzip.1`): an alias, not a page.
   var includes: String?
@@ -32,7 +30,7 @@ struct ManPage: Equatable {
     for line in lines {
       // A line after one that ends in a backslash is part of it.
       let wasContinued = continued
-      continued = line.reversed().prefix { $0 == "\\" || $0 == "\r" }.filter { $0 == "\\" }.count % 2 == 1
+      continued = continues(line.hasSuffix("\r") ? line.dropLast() : line)
       if wasContinued { continue }
       if let end = definitionEnd {
         if ends(line, end) { definitionEnd = nil }
@@ -61,8 +59,14 @@ struct ManPage: Equatable {
     return name.hasPrefix(terminator.dropFirst())
   }
 
+  /// True when `line` goes on in the next one: it ends in a backslash that is not itself
+  /// escaped (an odd run of them).
+  static func continues(_ line: some StringProtocol) -> Bool {
+    line.reversed().prefix { $0 == "\\" }.count % 2 == 1
+  }
+
   /// The name of a request whose control character has been dropped: `SH NAME` -> `SH`.
-  private static func requestName(_ line: Substring) -> String {
+  static func requestName(_ line: Substring) -> String {
     let rest = line.drop { $0 == " " || $0 == "\t" }
     if rest.hasPrefix("\\\"") { return "\\\"" }
     if rest.hasPrefix("\\#") { return "\\#" }
@@ -93,8 +97,10 @@ struct ManPage: Equatable {
     var inTable = false
     /// The character between a table's cells (`tab(;)`), a tab unless its options say.
     var cellSeparator: Character = "\t"
-    /// The NAME section's text, for the names and summary.
-    var nameSection: [String]?
+    /// Inside the NAME section, and its first block (the names and summary; some pages follow
+    /// it with their synopsis).
+    var inNameSection = false
+    var nameLine: String?
     /// mdoc: the page's name, which a bare `.Nm` repeats.
     var mdocName: String?
 
@@ -102,9 +108,7 @@ struct ManPage: Equatable {
       var pending = ""
       for raw in source.split(separator: "\n", omittingEmptySubsequences: false) {
         var line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
-        // A backslash at the end continues the line (not an escaped backslash).
-        let trailing = line.reversed().prefix { $0 == "\\" }.count
-        if trailing % 2 == 1 {
+        if ManPage.continues(line) {
           line.removeLast()
           pending += line
           continue
@@ -132,7 +136,7 @@ struct ManPage: Equatable {
       if !lines.isEmpty { lines.append(display && lastWasDisplay ? "\n" : "\n\n") }
       lines.append(trimmed)
       lastWasDisplay = display
-      if nameSection != nil { nameSection!.append(trimmed) }
+      if inNameSection, nameLine == nil { nameLine = trimmed }
     }
 
     mutating func text(_ line: String) {
@@ -169,9 +173,10 @@ struct ManPage: Equatable {
         text(line)
         return
       }
+      let name = ManPage.requestName(line.dropFirst())
+      // Comments, and a control character alone.
+      if name.isEmpty || name == "\\\"" || name == "\\#" { return }
       let body = line.dropFirst().drop { $0 == " " || $0 == "\t" }
-      if body.hasPrefix("\\\"") || body.hasPrefix("\\#") || body.isEmpty { return }
-      let name = String(body.prefix { $0 != " " && $0 != "\t" })
       let arguments = Arguments.split(body.dropFirst(name.count))
       request(name, arguments)
     }
@@ -180,7 +185,6 @@ struct ManPage: Equatable {
       switch name {
       case "TH", "Dt":
         if let first = arguments.first { page.headerName = Escapes.render(first).lowercased() }
-        if arguments.count > 1 { page.section = Escapes.render(arguments[1]).lowercased() }
       case "SH", "Sh", "SS", "Ss":
         flush()
         tagNext = false
@@ -189,7 +193,7 @@ struct ManPage: Equatable {
         let isSection = name == "SH" || name == "Sh"
         if isSection { finishNameSection() }
         emit(heading)
-        if isSection, heading.uppercased() == "NAME" { nameSection = [] }
+        if isSection, heading.uppercased() == "NAME" { inNameSection = true }
       case "PP", "LP", "P", "Pp", "Lp", "sp", "Sp", "br", "HP", "RS", "RE", "ne", "bp", "in", "ti", "Bl", "El", "YS":
         flush()
       case "TP":
@@ -259,11 +263,10 @@ struct ManPage: Equatable {
     }
 
     mutating func finishNameSection() {
-      guard let section = nameSection else { return }
-      nameSection = nil
-      // Its first paragraph: some pages follow it with their synopsis.
-      guard let line = section.first else { return }
-      // "gzip, gunzip, zcat - compress or expand files"
+      guard inNameSection else { return }
+      inNameSection = false
+      guard let line = nameLine else { return }
+      nameLine = nil
       // "gzip, gunzip, zcat - compress or expand files"; pod2man's "--", an em dash.
       let dash = [" - ", " -- ", " \u{2014} ", " \u{2013} "].compactMap { line.range(of: $0) }.min { $0.lowerBound < $1.lowerBound }
       let names = (dash.map { line[..<$0.lowerBound] } ?? Substring(line)).split(separator: ",").map { String($0).trimming(" ") }
