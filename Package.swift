@@ -40,6 +40,7 @@ let package = Package(
     .systemLibrary(
       name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+    .systemLibrary(name: "CMalloc", path: "Sources/CMalloc", providers: [.apt(["libc6-dev"])]),
     .target(name: "SearchIndex", dependencies: ["CSQLite", "CLibXML2", "CZlib", "CZstd"]),
     .target(name: "QueryEngine", dependencies: ["SearchIndex", "CPCRE2"]),
     .target(name: "Stages", dependencies: ["QueryEngine", "SearchIndex"], path: "Stages", exclude: ["Examples"]),
@@ -47,7 +48,11 @@ let package = Package(
     .target(name: "Evaluation", dependencies: ["Assistant", "QueryEngine", "SearchIndex", "Stages"]),
     .target(name: "Server", dependencies: ["Assistant", "Stages", "QueryEngine", "SearchIndex", "CMicroHTTPD"]),
     .executableTarget(
-      name: "searchlight", dependencies: ["Assistant", "Evaluation", "Server", "Stages", "QueryEngine", "SearchIndex", "CEditLine"],
+      name: "searchlight",
+      dependencies: [
+        "Assistant", "Evaluation", "Server", "Stages", "QueryEngine", "SearchIndex", "CEditLine",
+        .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+      ],
       resources: [.copy("Samples")]),
     .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "SearchlightTestSupport"]),
     .target(name: "SearchlightTestSupport", dependencies: ["QueryEngine", "SearchIndex", "CZlib"], path: "Tests/TestSupport"),

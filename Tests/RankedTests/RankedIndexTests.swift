@@ -103,6 +103,31 @@ import Testing
     }
   }
 
+  /// The per-term state is bounded by the terms collected, not only checked when the postings
+  /// fill their budget: a transaction of short items over a large vocabulary (no posting
+  /// budget reached) spills as soon as the term table passes `termsKept`, and stays exact.
+  @Test func aLargeVocabularySpillsBeforeThePostingsFillTheirBudget() throws {
+    try RankedWriter.$termsKept.withValue(40) {
+      let fixture = try RankedTestIndex()
+      var generator = RandomItems(seed: 53, vocabularySize: 600)
+      let items = (0..<300).map { generator.item("item-\($0)") }
+      var mostHeld = 0
+      try fixture.index.write { writer in
+        for item in items { try writer.upsert(item) }
+        mostHeld = writer.ranked.mostTermsHeld
+      }
+      let vocabulary = try fixture.index.read { db in try db.scalar("SELECT count(*) FROM rk_terms")?.int64Value ?? 0 }
+      // An item has at most 6 + 3 + 10 + 40 + 5 words and a state: with their stems, at most
+      // 130 entries over the 40 kept.
+      #expect(vocabulary > 300, "the vocabulary is larger than the bound, so the bound is tested")
+      #expect(mostHeld > 0)
+      #expect(mostHeld <= 40 + 130)
+      try fixture.refresh(items.map(\.uniqueIdentifier))
+      #expect(try fixture.consistencyProblems() == [])
+      for _ in 0..<12 { try fixture.expectExact(generator.query(), k: generator.k(), "large vocabulary") }
+    }
+  }
+
   /// A text of thousands of words has its occurrences merged while it is analysed (here
   /// after every run of tokens); postings and rankings stay those of the texts.
   @Test func hugeTextsCollapseTheirKeysAndStayExact() throws {

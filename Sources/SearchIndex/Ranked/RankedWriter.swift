@@ -32,10 +32,14 @@ final class RankedWriter {
   /// (BENCHMARKS.md): 32 MB keeps the whole ingest near 250 MB at about 5,400 items/s; 128 MB
   /// is about 20% faster (fewer flushes re-encode fewer tail blocks) but peaks near 370 MB.
   static let flushBytes = 32 << 20
-  /// Distinct terms a transaction keeps state for in memory before an intermediate flush
-  /// writes that state out (about 300 bytes each); a task-local so tests can make every
-  /// flush spill.
-  @TaskLocal static var termsKept = 250_000
+  /// Distinct terms a transaction keeps state for in memory (the term table, open tails,
+  /// frequency deltas: about 300 bytes each) before an intermediate flush writes that state
+  /// out; checked after every item, since a folder of documents can bring hundreds of
+  /// thousands of terms (versions, hashes, identifiers) in a few megabytes of postings. Above
+  /// the vocabularies of 1M Zipf documents (54k), 1M sample items (120k) and Debian's package
+  /// list (113k), so they never spill; `/usr/share/doc` (565k) peaked at 310 MB with 250,000
+  /// and 262 MB with this. A task-local so tests can make every flush spill.
+  @TaskLocal static var termsKept = 150_000
   /// Tombstones that trigger a compaction at the end of a flush: a quarter of the live
   /// documents, and at least this many.
   static let compactionMinimum = 64
@@ -90,6 +94,8 @@ final class RankedWriter {
   private var keys: [UInt64] = []
   /// Texts `index` analysed itself because no capture held their tokens (for tests).
   private(set) var reanalysedColumns = 0
+  /// The most terms the term table held once an item was collected (for tests).
+  private(set) var mostTermsHeld = 0
   /// Scratch for `index`: the word tokens of a text that was not captured.
   private var words = WordTokens()
 
@@ -139,7 +145,10 @@ final class RankedWriter {
       removed.insert(rowid)
       guard !keys.isEmpty else { return }
       keys.withUnsafeBufferPointer { pending.add(rowid, lengths: lengths, keys: $0) }
-      if pending.postingCount >= flushThreshold || pending.byteCount >= Self.flushBytes { try flush(final: false) }
+      mostTermsHeld = max(mostTermsHeld, terms.termCount)
+      if pending.postingCount >= flushThreshold || pending.byteCount >= Self.flushBytes || terms.termCount > termsKept {
+        try flush(final: false)
+      }
     }
   }
 
@@ -196,7 +205,7 @@ final class RankedWriter {
       for key in keys where documentTerms.last != PostingKey.term(key) { documentTerms.append(PostingKey.term(key)) }
       retiredTerms[rowid] = documentTerms
     }
-    if retiredTerms.count >= retiredBeforeFlush { try flush(final: false) }
+    if retiredTerms.count >= retiredBeforeFlush || terms.termCount > termsKept { try flush(final: false) }
   }
 
   /// Removes every document of this index (`IndexWriter.deleteRows` when every item of the
