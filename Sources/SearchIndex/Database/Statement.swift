@@ -73,8 +73,7 @@ package final class Statement {
     case .null: rc = sqlite3_bind_null(handle, index)
     case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
     case .real(let d): rc = sqlite3_bind_double(handle, index, d)
-    // The byte length, not -1: a NUL inside the text must not end it early.
-    case .text(let s): rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), searchlight_sqlite_transient())
+    case .text(let s): rc = bindText(s, at: index)
     case .blob(let bytes):
       rc = bytes.withUnsafeBytes { raw in
         sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), searchlight_sqlite_transient())
@@ -87,11 +86,29 @@ package final class Statement {
   package func bind(text: String?, at index: Int32) throws(DatabaseError) {
     let rc: Int32
     if let text {
-      rc = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), searchlight_sqlite_transient())
+      rc = bindText(text, at: index)
     } else {
       rc = sqlite3_bind_null(handle, index)
     }
     if rc != SQLITE_OK { throw connection.lastError(rc, sql: sql) }
+  }
+
+  /// Binds `text` from its own UTF-8 storage. Swift's implicit conversion of a `String`
+  /// argument to `char *` copies the whole text first (`utf8CString`), and SQLite copies it
+  /// again (`SQLITE_TRANSIENT`): for a document of megabytes, fresh pages for each copy. The
+  /// byte length, not -1: a NUL inside the text must not end it early. An empty text keeps
+  /// the conversion, since an empty buffer may have no address and a null pointer binds NULL.
+  private func bindText(_ text: String, at index: Int32) -> Int32 {
+    if !text.isEmpty,
+      let rc = text.utf8.withContiguousStorageIfAvailable({ bytes in
+        UnsafeRawBufferPointer(bytes).withMemoryRebound(to: CChar.self) { chars in
+          sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), searchlight_sqlite_transient())
+        }
+      })
+    {
+      return rc
+    }
+    return sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), searchlight_sqlite_transient())
   }
 
   /// Binds a double or NULL.

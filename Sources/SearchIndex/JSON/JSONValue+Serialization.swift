@@ -69,6 +69,9 @@ extension JSONValue {
     // runs split only at character boundaries.
     var s = s
     s.withUTF8 { bytes in
+      // Room for the whole text at once (geometrically, as appends would grow it): a long
+      // text appended in runs would otherwise copy the record so far at every doubling.
+      if bytes.count > out.capacity - out.count { out.reserveCapacity(max(out.count + bytes.count + 16, 2 * out.capacity)) }
       var runStart = 0
       for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
         if runStart < offset { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
