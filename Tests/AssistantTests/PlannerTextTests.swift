@@ -50,6 +50,16 @@ import Testing
     #expect(try PlannerSupport.plannerWithoutFeedback.plan("how do I write a cover letter").dsl.contains(#""write"s"#))
   }
 
+  /// A verb of asking starts a request ("list my notes on …"); after "how" it is what the
+  /// items must explain ("how do I list …", "how to find …": the listing, the finding).
+  @Test func howToDoSomethingKeepsItsVerb() throws {
+    let planner = PlannerSupport.plannerWithoutFeedback
+    #expect(!(try planner.plan("list my notes on the garage window").dsl.contains(#""list"s"#)))
+    #expect(try planner.plan("how do I list my notes on the garage window").dsl.contains(#""list"s"#))
+    #expect(try planner.plan("how to find the garage window").dsl.contains(#""find"s"#))
+    #expect(!(try planner.plan("can you find the garage window").dsl.contains(#""find"s"#)))
+  }
+
   /// "What kind of trails are in Utah": the trails in Utah; "kind of" names nothing to find.
   @Test func kindOfNamesNothingToFind() throws {
     let plan = try PlannerSupport.plan("what kind of trails are in Utah")

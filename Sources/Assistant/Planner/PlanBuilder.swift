@@ -184,7 +184,9 @@ struct PlanBuilder {
   // MARK: Recognition
 
   /// True when the word at `index` says nothing about what to find: a stop word, or a verb of
-  /// asking where the request starts ("show me", "please list").
+  /// asking where the request starts ("show me", "please list"), unless the question asks how
+  /// to do it ("how to find files by name", "how do I list a directory": the finding and
+  /// the listing are what the items must explain).
   func isStopWord(_ index: Int) -> Bool {
     let word = tokens[index].word
     if StopWords.contains(word) { return true }
@@ -200,7 +202,7 @@ struct PlanBuilder {
       if StopWords.writingVerbs.contains(word), index > 1, tokens[index - 2].word == "did" { return true }
     }
     guard StopWords.requestVerbs.contains(word) else { return false }
-    return (0..<index).allSatisfy { StopWords.contains(tokens[$0].word) }
+    return tokens[0].word != "how" && (0..<index).allSatisfy { StopWords.contains(tokens[$0].word) }
   }
 
   /// Runs every recogniser, in the order that lets the most specific phrases win.
