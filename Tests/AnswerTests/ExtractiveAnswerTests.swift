@@ -1,3 +1,4 @@
+import Foundation
 @testable import Assistant
 import QueryEngine
 import SearchIndex
@@ -83,5 +84,27 @@ import Testing
     let writer = ExtractiveAnswer(terms: [])
     #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Count", content: .count(5), stage: "count")) == "5 items match.")
     #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Utah trails", content: .count(1), stage: "count")) == "Utah trails: 1 item matches.")
+    #expect(writer.describe(aggregate: Reply(queryToken: "q", label: "Count", content: .count(21_815), stage: "count")) == "21,815 items match.")
+  }
+
+  /// A statistic is said in words, its number with thousands grouped from five digits on.
+  @Test func statisticsAreSentences() {
+    func said(_ function: String, _ attribute: String, _ value: Value) -> String {
+      ExtractiveAnswer.sentence(stating: Statistic(function: function, attribute: attribute, value: value))
+    }
+    #expect(said("avg", "distance", .number(6.6875)) == "The average distance is 6.688.")
+    #expect(said("sum", "installedSize", .number(8_942_903_296)) == "The total installedSize is 8,942,903,296.")
+    #expect(said("avg", "installedSize", .number(8_327_055.4861)) == "The average installedSize is 8,327,055.486.")
+    #expect(said("min", "balance", .number(-12_345.5)) == "The smallest balance is -12,345.5.")
+    #expect(said("max", "year", .number(2025)) == "The largest year is 2025.")
+    #expect(said("max", "rating", .number(10_000)) == "The largest rating is 10,000.")
+    #expect(said("stddev", "rating", .number(1.25)) == "The standard deviation of rating is 1.25.")
+    #expect(said("median", "distance", .number(123_456)) == "The median distance is 123,456.")
+    let date = Date(timeIntervalSince1970: 1_767_225_600)
+    #expect(said("min", "contentCreationDate", .date(date)) == "The earliest contentCreationDate is \(ISO8601.format(date)).")
+    #expect(said("max", "contentCreationDate", .date(date)) == "The latest contentCreationDate is \(ISO8601.format(date)).")
+    #expect(said("count", "*", .number(12_000)) == "12,000 items match.")
+    #expect(said("count", "distance", .number(3)) == "3 matching items have a distance.")
+    #expect(said("avg", "distance", .null) == "No matching item has a distance.")
   }
 }

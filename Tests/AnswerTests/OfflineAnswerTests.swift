@@ -59,7 +59,7 @@ import Testing
 
   @Test func statisticAnswerGivesTheNumber() async throws {
     let collected = await F.collect(try F.session(model: nil).streamResponse(to: "average distance of trails in Utah"))
-    #expect(collected.text == "avg(distance) = 6.688")
+    #expect(collected.text == "The average distance is 6.688.")
     #expect(collected.sourceIDs.count == 8)
   }
 

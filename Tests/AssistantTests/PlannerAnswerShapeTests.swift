@@ -1,4 +1,4 @@
-import Assistant
+@testable import Assistant
 import Foundation
 import QueryEngine
 import SearchlightTestSupport
@@ -95,6 +95,25 @@ import Testing
     let dated = try plan("notes changed last week")
     #expect(!dated.dsl.contains(#""changed""#) && dated.dsl.contains("contentModificationDate == $time.last_week"), "\(dated.dsl)")
     #expect(try plan("what did I change").dsl == "search * | sort contentModificationDate desc | limit 10")
+  }
+
+  /// A creation verb names its date beside a date order too: "when was the earliest note
+  /// created" orders the notes by their creation, not by their last change with "created"
+  /// searched (which found no note, and fell back to every item).
+  @Test func aCreationVerbNamesTheDateOfASuperlative() throws {
+    #expect(try plan("when was the earliest note created").dsl == #"search contentType == "note" | sort contentCreationDate asc | limit 1"#)
+    let added = try plan("the newest trail added")
+    #expect(added.dsl == #"search contentType == "trail" | sort contentCreationDate desc | limit 1"#, "\(added.dsl)")
+    // Without a date or a date order it is a word searched.
+    #expect(try plan("notes about the created tasks").dsl.contains(#""created"s"#))
+  }
+
+  /// The collection named in "None of your … match" is said in the plural.
+  @Test func collectionsAreSaidInThePlural() {
+    #expect(BuiltinPlanner.collectionPhrase(["note"]) == "notes")
+    #expect(BuiltinPlanner.collectionPhrase(["emails"]) == "emails")
+    #expect(BuiltinPlanner.collectionPhrase(["library", "inbox", "day"]) == "libraries or inboxes or days")
+    #expect(BuiltinPlanner.collectionPhrase([]) == nil)
   }
 
   /// The first table a query replies with.

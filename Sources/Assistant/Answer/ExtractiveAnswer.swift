@@ -73,8 +73,56 @@ struct ExtractiveAnswer {
   func describe(aggregate reply: Reply) -> String {
     let summary = TextStage.summary(of: reply.content)
     var text = summary.header
+    switch reply.content {
+    case .statistic(let statistic): text = Self.sentence(stating: statistic)
+    case .count(let n) where n >= 10_000: text = "\(Self.groupingThousands(String(n), of: Double(n))) items match."
+    default: break
+    }
     if reply.label != QueryExecutor.defaultLabel(reply.content.type) { text = "\(reply.label): \(text)" }
     return summary.body.isEmpty ? text : text + "\n" + summary.body
+  }
+
+  /// A statistic as a person reads it: "The average distance is 6.688.", "The total
+  /// installedSize is 8,942,903,296.", "The latest contentCreationDate is …" (the `text`
+  /// stage's `avg(distance) = 6.688` is for pipelines).
+  static func sentence(stating statistic: Statistic) -> String {
+    let attribute = statistic.attribute
+    let value: String
+    switch statistic.value {
+    case .null: return attribute == "*" ? "No items match." : "No matching item has a \(attribute)."
+    case .number(let number):
+      value = Self.groupingThousands(statistic.value.displayText, of: number)
+    default: value = statistic.value.displayText
+    }
+    let isDate = if case .date = statistic.value { true } else { false }
+    let measure: String
+    switch statistic.function {
+    case "count": return attribute == "*" ? "\(value) items match." : "\(value) matching items have a \(attribute)."
+    case "avg": measure = "average"
+    case "sum": measure = "total"
+    case "min": measure = isDate ? "earliest" : "smallest"
+    case "max": measure = isDate ? "latest" : "largest"
+    case "median": measure = "median"
+    case "stddev": measure = "standard deviation of"
+    default: return "\(statistic.function)(\(attribute)) = \(value)"
+    }
+    return "The \(measure) \(attribute) is \(value)."
+  }
+
+  /// `text` (a number as `displayText` writes it) with commas between thousands when it has
+  /// five digits or more before the point ("8,327,055.486"); years and small numbers as they are.
+  static func groupingThousands(_ text: String, of number: Double) -> String {
+    guard abs(number) >= 10_000, !text.contains("e") else { return text }
+    let sign = text.hasPrefix("-") ? "-" : ""
+    let unsigned = text.dropFirst(sign.count)
+    let integer = unsigned.prefix { $0 != "." }
+    let fraction = unsigned.dropFirst(integer.count)
+    var grouped = ""
+    for (offset, digit) in integer.enumerated() {
+      if offset > 0, (integer.count - offset) % 3 == 0 { grouped.append(",") }
+      grouped.append(digit)
+    }
+    return sign + grouped + fraction
   }
 
   /// The sentence of the item's text that best covers the question: the most weight of its

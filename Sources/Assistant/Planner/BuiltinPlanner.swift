@@ -124,7 +124,16 @@ public struct BuiltinPlanner: Sendable {
   /// "emails", "notes or emails": the collection a question named, for the answer that says
   /// it had no match; nil when it named none.
   static func collectionPhrase(_ words: [String]) -> String? {
-    words.isEmpty ? nil : words.joined(separator: " or ")
+    words.isEmpty ? nil : words.map(plural).joined(separator: " or ")
+  }
+
+  /// A collection noun as "None of your … match" needs it: "note" is said "notes", "library"
+  /// "libraries", "inbox" "inboxes"; a plural stays as typed.
+  static func plural(_ word: String) -> String {
+    if PlanBuilder.isPlural(word) || word.count < 3 { return word }
+    if word.hasSuffix("y"), let before = word.dropLast().last, !"aeiou".contains(before) { return word.dropLast() + "ies" }
+    if ["s", "x", "z", "ch", "sh"].contains(where: word.hasSuffix) { return word + "es" }
+    return word + "s"
   }
 
   /// A ranked search whose words are exactly an item's title (`git`, "Mist Trail") puts

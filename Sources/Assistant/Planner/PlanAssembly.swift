@@ -40,7 +40,9 @@ extension PlanBuilder {
     guard dateAttributeCue == nil else { return }
     for (words, attribute, needsDate) in Self.dateVerbs where vocabulary.has(attribute) || attribute == "contentModificationDate" {
       guard let index = (0..<count).first(where: { isFree($0) && words.contains(tokens[$0].word) }) else { continue }
-      if needsDate && dates.isEmpty { continue }
+      // "created", "sent" name a date only beside one ("created in May") or a date order
+      // ("when was the earliest note created"); else they are words searched.
+      if needsDate && dates.isEmpty && !(superlative.map { $0.attribute == nil } ?? false) { continue }
       dateAttributeCue = (attribute, index)
       claim(index..<index + 1)
       note(index, "\(quote(index..<index + 1)) -> \(attribute)")
