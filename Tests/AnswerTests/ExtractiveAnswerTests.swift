@@ -105,6 +105,8 @@ import Testing
     #expect(said("max", "contentCreationDate", .date(date)) == "The latest contentCreationDate is \(ISO8601.format(date)).")
     #expect(said("count", "*", .number(12_000)) == "12,000 items match.")
     #expect(said("count", "distance", .number(3)) == "3 matching items have a distance.")
+    #expect(said("count", "*", .number(1)) == "1 item matches.")
+    #expect(said("count", "distance", .number(1)) == "1 matching item has a distance.")
     #expect(said("avg", "distance", .null) == "No matching item has a distance.")
   }
 }

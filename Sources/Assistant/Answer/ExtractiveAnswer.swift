@@ -97,7 +97,10 @@ struct ExtractiveAnswer {
     let isDate = if case .date = statistic.value { true } else { false }
     let measure: String
     switch statistic.function {
-    case "count": return attribute == "*" ? "\(value) items match." : "\(value) matching items have a \(attribute)."
+    case "count":
+      let one = statistic.value == .number(1)
+      if attribute == "*" { return one ? "1 item matches." : "\(value) items match." }
+      return one ? "1 matching item has a \(attribute)." : "\(value) matching items have a \(attribute)."
     case "avg": measure = "average"
     case "sum": measure = "total"
     case "min": measure = isDate ? "earliest" : "smallest"
