@@ -104,6 +104,11 @@ import Testing
     #expect(try plan("when was the earliest note created").dsl == #"search contentType == "note" | sort contentCreationDate asc | limit 1"#)
     let added = try plan("the newest trail added")
     #expect(added.dsl == #"search contentType == "trail" | sort contentCreationDate desc | limit 1"#, "\(added.dsl)")
+    // A plural before the verb asks for several.
+    let several = try plan("the newest trails added")
+    #expect(several.dsl == #"search contentType == "trail" | sort contentCreationDate desc | limit 10"#, "\(several.dsl)")
+    #expect(!PlanBuilder.isPlural("status") && !PlanBuilder.isPlural("analysis") && !PlanBuilder.isPlural("class"))
+    #expect(PlanBuilder.isPlural("trails") && PlanBuilder.isPlural("packages"))
     // Without a date or a date order it is a word searched.
     #expect(try plan("notes about the created tasks").dsl.contains(#""created"s"#))
   }

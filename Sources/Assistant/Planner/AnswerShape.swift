@@ -274,7 +274,10 @@ extension PlanBuilder {
           next += 1
         }
         let notNouns: Set<String> = ["does", "was", "has", "is", "this"]
-        if let noun = word(next), Self.isPlural(noun), !notNouns.contains(noun) {
+        // Its noun is the phrase's last word ("largest documentation files") or, before a
+        // verb, its first ("the newest trails added").
+        let nouns = [word(next), next > span.upperBound ? word(span.upperBound) : nil].compactMap { $0 }
+        if nouns.contains(where: { Self.isPlural($0) && !notNouns.contains($0) }) {
           limit = resultLimit
         } else if index > 1, ["which", "what"].contains(word(0) ?? ""), let subject = word(1), Self.isPlural(subject), !notNouns.contains(subject) {
           // So does a plural subject before it: "which documents were changed most recently".

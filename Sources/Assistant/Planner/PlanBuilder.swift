@@ -159,8 +159,11 @@ struct PlanBuilder {
   }
 
   /// True for a word of four letters or more that reads as a plural ("trails", "files", not
-  /// "class" or "bus"): a superlative or a statistic before it asks for several.
-  static func isPlural(_ word: String) -> Bool { word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") }
+  /// "class", "bus", "status" or "analysis"): a superlative or a statistic before it asks for
+  /// several.
+  static func isPlural(_ word: String) -> Bool {
+    word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") && !word.hasSuffix("us") && !word.hasSuffix("is")
+  }
 
   /// True when the question contains any of `words` (taken or not).
   func contains(_ words: Set<String>) -> Bool { tokens.contains { words.contains($0.word) } }
