@@ -108,5 +108,9 @@ import Testing
     #expect(said("count", "*", .number(1)) == "1 item matches.")
     #expect(said("count", "distance", .number(1)) == "1 matching item has a distance.")
     #expect(said("avg", "distance", .null) == "No matching item has a distance.")
+    // So are the measures a superlative's answer states.
+    let package = AttributeSet([("installedSize", .number(412_311_552)), ("distance", .number(16.3))])
+    #expect(ExtractiveAnswer.statedValue(of: "installedSize", in: package, besides: nil) == "installedSize 412,311,552")
+    #expect(ExtractiveAnswer.statedValue(of: "distance", in: package, besides: nil) == "distance 16.3")
   }
 }

@@ -50,14 +50,16 @@ struct ExtractiveAnswer {
     return lines.joined(separator: "\n")
   }
 
-  /// "distance 16.3": an item's value of `attribute`, named; a date as its day. Nil when the
-  /// item has none, or when it is the date its line shows anyway (`day`).
+  /// "distance 16.3", "installedSize 412,311,552": an item's value of `attribute`, named; a
+  /// date as its day. Nil when the item has none, or when it is the date its line shows
+  /// anyway (`day`).
   static func statedValue(of attribute: String, in attributes: AttributeSet, besides day: String?) -> String? {
     guard let value = attributes[attribute] else { return nil }
     if case .date(let date) = value {
       let stated = String(ISO8601.format(date).prefix(10))
       return stated == day && TextStage.describeDateAttribute(attributes) == attribute ? nil : "\(attribute) \(stated)"
     }
+    if case .number(let number) = value { return "\(attribute) \(groupingThousands(value.displayText, of: number))" }
     return "\(attribute) \(value.displayText)"
   }
 
