@@ -77,7 +77,7 @@ struct ExtractiveAnswer {
     var text = summary.header
     switch reply.content {
     case .statistic(let statistic): text = Self.sentence(stating: statistic)
-    case .count(let n) where n >= 10_000: text = "\(Self.groupingThousands(String(n), of: Double(n))) items match."
+    case .count(let n) where n >= 10_000: text = "\(DigitGrouping.grouped(n)) items match."
     default: break
     }
     if reply.label != QueryExecutor.defaultLabel(reply.content.type) { text = "\(reply.label): \(text)" }
@@ -117,17 +117,7 @@ struct ExtractiveAnswer {
   /// `text` (a number as `displayText` writes it) with commas between thousands when it has
   /// five digits or more before the point ("8,327,055.486"); years and small numbers as they are.
   static func groupingThousands(_ text: String, of number: Double) -> String {
-    guard abs(number) >= 10_000, !text.contains("e") else { return text }
-    let sign = text.hasPrefix("-") ? "-" : ""
-    let unsigned = text.dropFirst(sign.count)
-    let integer = unsigned.prefix { $0 != "." }
-    let fraction = unsigned.dropFirst(integer.count)
-    var grouped = ""
-    for (offset, digit) in integer.enumerated() {
-      if offset > 0, (integer.count - offset) % 3 == 0 { grouped.append(",") }
-      grouped.append(digit)
-    }
-    return sign + grouped + fraction
+    abs(number) >= 10_000 && !text.contains("e") ? DigitGrouping.grouped(text) : text
   }
 
   /// The sentence of the item's text that best covers the question: the most weight of its

@@ -112,14 +112,14 @@ enum IndexCommand: Command {
       try job.run(index: index, progress: progress, shouldStop: { interrupts.count != baseline }, outcome: &outcome)
     } catch is IndexInterrupted {
       progress.finish()
-      Terminal.err("interrupted: kept 0 of \(ProgressMeter.grouped(progress.total ?? outcome.items)) items (without --batch the run is one transaction); nothing written\n")
+      Terminal.err("interrupted: kept 0 of \(DigitGrouping.grouped(progress.total ?? outcome.items)) items (without --batch the run is one transaction); nothing written\n")
       return .interrupted
     } catch {
       progress.finish()
       // With --batch, committed batches stay (the file is not removed) and the error says so.
       if outcome.committed > 0 {
         succeeded = true
-        Terminal.err("note: kept \(ProgressMeter.grouped(outcome.committed)) items committed in batches before the failure\n")
+        Terminal.err("note: kept \(DigitGrouping.grouped(outcome.committed)) items committed in batches before the failure\n")
       }
       throw error
     }
@@ -127,8 +127,8 @@ enum IndexCommand: Command {
     succeeded = true
     if outcome.interrupted {
       let kept = outcome.items
-      let of = ProgressMeter.grouped(max(progress.total ?? kept, kept))
-      Terminal.err("interrupted: kept \(ProgressMeter.grouped(kept)) of \(of) items; rerun to continue\n")
+      let of = DigitGrouping.grouped(max(progress.total ?? kept, kept))
+      Terminal.err("interrupted: kept \(DigitGrouping.grouped(kept)) of \(of) items; rerun to continue\n")
       return .interrupted
     }
     let seconds = Date().timeIntervalSince(start)

@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// Progress of a long job on standard error: done/total, percent, rate and time left.
 ///
@@ -83,7 +84,7 @@ final class ProgressMeter {
       let width = 24
       let filled = min(width, Int(fraction * Double(width)))
       parts[0] = "\(label) [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
-        + Self.grouped(done) + "/" + Self.grouped(effectiveTotal ?? done)
+        + DigitGrouping.grouped(done) + "/" + DigitGrouping.grouped(effectiveTotal ?? done)
     }
     let line = parts.joined(separator: "  ")
     let columns = max(20, Terminal.errWidth - 1)
@@ -101,27 +102,16 @@ final class ProgressMeter {
     let rate: Double? = elapsed >= 0.25 ? Double(max(0, done - 1)) / elapsed : nil
     var parts: [String] = []
     if let total = effectiveTotal {
-      parts.append("\(label) \(Self.grouped(done))/\(Self.grouped(total)) items")
+      parts.append("\(label) \(DigitGrouping.grouped(done))/\(DigitGrouping.grouped(total)) items")
       parts.append("\(Int(((fraction ?? 0) * 100).rounded(.down)))%")
     } else {
-      parts.append("\(label) \(Self.grouped(done)) items")
+      parts.append("\(label) \(DigitGrouping.grouped(done)) items")
     }
     if let rate {
-      parts.append("\(Self.grouped(Int(rate))) items/s")
+      parts.append("\(DigitGrouping.grouped(Int(rate))) items/s")
       if let total = effectiveTotal, rate > 0 { parts.append("ETA " + Self.duration(Double(total - done) / rate)) }
     }
     return parts
-  }
-
-  /// `14,000`: digits grouped by threes with commas (locale-independent, for logs).
-  static func grouped(_ number: Int) -> String {
-    let digits = String(number.magnitude)
-    var out = ""
-    for (offset, digit) in digits.enumerated() {
-      if offset > 0, (digits.count - offset) % 3 == 0 { out.append(",") }
-      out.append(digit)
-    }
-    return number < 0 ? "-" + out : out
   }
 
   /// `42s`, `3m 49s`, `2h 05m`.
