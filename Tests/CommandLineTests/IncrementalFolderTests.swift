@@ -71,6 +71,28 @@ import Testing
     }
   }
 
+  @Test func aFileWhoseNameExtendsAnothersKeepsItsRecordWhenTheOtherChangesOrLeaves() throws {
+    // A file's records are found by a key range that also spans "a.md\tb.md" (a tab sorts
+    // before the "\n" of a second item's key): rewriting or removing "a.md" must leave the
+    // other file's record, or its next run reads it again.
+    try Workspace.with { workspace in
+      try workspace.write("notes/a.md", "# A\n\nfirst\n")
+      try workspace.write("notes/a.md\tb.md", "# Tabbed\n\nsecond\n")
+      try workspace.write("notes/c.md", "# C\n\nthird\n")
+      #expect(try workspace.run("index", "--db", "i.db", "notes").status == 0)
+      try workspace.write("notes/a.md", "# A again\n\nedited\n")
+      let edited = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(edited.stdout.hasPrefix("indexed 1 item from 1 file; 0 skipped; 2 unchanged (2 files not read); into "), "\(edited)")
+      try FileManager.default.removeItem(atPath: workspace.path("notes/a.md"))
+      try FileManager.default.removeItem(atPath: workspace.path("notes/c.md"))
+      let removed = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(removed.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); 2 removed; into "), "\(removed)")
+      #expect(try identifiers(workspace.path("i.db")) == ["a.md\tb.md"])
+      let again = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(again.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); into "), "\(again)")
+    }
+  }
+
   @Test func aRenamedFileKeepsItsIdentifierAndAMailboxLosesOnlyTheMessageRemoved() throws {
     try Workspace.with { workspace in
       try workspace.write("notes/a.md", "---\nid: keeper\n---\n# Keeper\n\nkept\n")
