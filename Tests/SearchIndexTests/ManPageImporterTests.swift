@@ -110,6 +110,16 @@ import Testing
     #expect(!claims(""))
   }
 
+  @Test func aPageWrittenWithCRLFReadsAsTheSamePage() throws {
+    // "\r\n" is one `Character`: a page split by characters was one long line, and gave
+    // neither its text nor its summary.
+    let page = ".TH FOO 1\n.SH NAME\nfoo \\- frobnicate the bar\n.SH DESCRIPTION\n.B foo\nfrobnicates\tthings.\n"
+    let crlf = ManPage.parse(page.replacingOccurrences(of: "\n", with: "\r\n"))
+    #expect(crlf == ManPage.parse(page))
+    #expect(crlf.summary == "frobnicate the bar")
+    #expect(crlf.text == "NAME\n\nfoo - frobnicate the bar\n\nDESCRIPTION\n\nfoo frobnicates things.")
+  }
+
   @Test func mdocMacrosBecomeTheirText() {
     let render = ManPage.Mdoc.render
     #expect(render(["Op", "Fl", "Fl", "apple"]) == "[--apple]")

@@ -71,10 +71,9 @@ package struct FolderFiles {
 
   /// The modification time (microseconds) and size of a file, as `FolderSource` records them.
   static func stamp(_ path: String) -> String {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-    let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-    return "\(Int64((modified * 1_000_000).rounded()))-\(size)"
+    let status = FileStatus(path: path)
+    let modified = status?.modificationInterval ?? 0
+    return "\(Int64((modified * 1_000_000).rounded()))-\(status?.size ?? 0)"
   }
 
   /// The content hash of a file (FNV-1a, as `FolderSource`), read in chunks.

@@ -73,7 +73,7 @@ package struct DocumentFile: Sendable, Hashable {
 
   /// The file's size in bytes, nil when it cannot be read.
   package var size: Int? {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue
+    FileStatus(path: path).map { Int($0.size) }
   }
 
   /// The first `count` bytes of the document (decompressed from the file's first megabyte,

@@ -106,8 +106,10 @@ struct ManPage: Equatable {
 
     mutating func read(_ source: String) {
       var pending = ""
-      for raw in source.split(separator: "\n", omittingEmptySubsequences: false) {
-        var line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+      // Lines by their bytes: a `Character` split keeps "\r\n" whole (one grapheme), which
+      // left a page written with CRLF one line long, and costs a grapheme walk besides.
+      for raw in source.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+        var line = String(Substring(raw.last == 13 ? raw.dropLast() : raw))
         if ManPage.continues(line) {
           line.removeLast()
           pending += line
@@ -128,7 +130,8 @@ struct ManPage: Equatable {
     }
 
     mutating func emit(_ line: String) {
-      let trimmed = line.replacingOccurrences(of: "\t", with: " ").trimming(" ")
+      let spaced = line.utf8.contains(9) ? String(decoding: line.utf8.map { $0 == 9 ? 32 : $0 }, as: UTF8.self) : line
+      let trimmed = spaced.trimming(" ")
       guard !trimmed.isEmpty else { return }
       // Blocks are apart by a blank line, as `man` shows them (and so no reader takes a long
       // paragraph for a line wrapped at a margin); a display's or a table's lines follow on.
@@ -424,12 +427,14 @@ struct ManPage: Equatable {
   /// Troff escapes: special characters become theirs, font and size changes, zero-width
   /// marks, motions and number registers nothing; `\"` ends the line.
   enum Escapes {
+    /// Works on scalars, not `Character`s: escapes are ASCII, and a grapheme walk of every
+    /// line was a tenth of reading a folder of manual pages.
     static func render(_ text: String) -> String {
-      guard text.contains("\\") else { return text }
+      guard text.utf8.contains(92) else { return text }
       var out = ""
-      let characters = Array(text)
+      let characters = Array(text.unicodeScalars)
       var index = 0
-      func take() -> Character? {
+      func take() -> Unicode.Scalar? {
         guard index < characters.count else { return nil }
         defer { index += 1 }
         return characters[index]
@@ -437,10 +442,10 @@ struct ManPage: Equatable {
       /// The name after `(`: two characters; after `[`: up to `]`; else one character.
       func name() -> String {
         guard let first = take() else { return "" }
-        if first == "(" { return String([take(), take()].compactMap { $0 }) }
+        if first == "(" { return String(String.UnicodeScalarView([take(), take()].compactMap { $0 })) }
         if first == "[" {
           var result = ""
-          while let character = take(), character != "]" { result.append(character) }
+          while let character = take(), character != "]" { result.unicodeScalars.append(character) }
           return result
         }
         return String(first)
@@ -458,7 +463,7 @@ struct ManPage: Equatable {
       }
       while let character = take() {
         guard character == "\\" else {
-          out.append(character)
+          out.unicodeScalars.append(character)
           continue
         }
         guard let escape = take() else { break }
@@ -470,7 +475,7 @@ struct ManPage: Equatable {
           if index < characters.count, characters[index] == "(" || characters[index] == "[" {
             _ = name()
           } else {
-            while index < characters.count, characters[index].isNumber { index += 1 }
+            while index < characters.count, characters[index].properties.numericType != nil { index += 1 }
           }
         case "(": index -= 1; out += special(name())
         case "[": index -= 1; out += special(name())
@@ -488,7 +493,7 @@ struct ManPage: Equatable {
         case "`": out.append("`")
         case ".": out.append(".")
         case "\"", "#": index = characters.count
-        default: out.append(escape)
+        default: out.unicodeScalars.append(escape)
         }
       }
       return out

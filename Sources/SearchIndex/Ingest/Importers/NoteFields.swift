@@ -115,13 +115,13 @@ enum NoteFields {
   static func finish(_ item: inout SearchableItem, file: DocumentFile, title: String, text: Substring) {
     finish(&item, title: title, text: text)
     var attributes = item.attributeSet
-    let fileAttributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-    if attributes["contentModificationDate"] == nil, let modified = fileAttributes?[.modificationDate] as? Date {
-      attributes["contentModificationDate"] = .date(Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
+    let status = FileStatus(path: file.path)
+    if attributes["contentModificationDate"] == nil, let modified = status?.modificationInterval {
+      attributes["contentModificationDate"] = .date(Date(timeIntervalSince1970: modified.rounded(.down)))
     }
     if attributes["displayName"] == nil { attributes["displayName"] = .string(file.name) }
-    if attributes["fileSize"] == nil, let size = (fileAttributes?[.size] as? NSNumber)?.doubleValue {
-      attributes["fileSize"] = .number(size)
+    if attributes["fileSize"] == nil, let size = status?.size {
+      attributes["fileSize"] = .number(Double(size))
     }
     if attributes["contentURL"] == nil {
       attributes["contentURL"] = .url(URL(fileURLWithPath: file.path).standardizedFileURL.absoluteString)
