@@ -136,5 +136,8 @@ import Testing
     #expect(render("\\*(lqquoted\\*(rq \\*[R] \\s-1small\\s0 \\s+2big\\s0") == "\u{201C}quoted\u{201D} \u{00AE} small big")
     #expect(render("caf\\[u00E9] a\\&.b x\\h'2m'y \\n(.gz \\kxmark") == "café a.b xy z mark")
     #expect(render("kept \\\" a comment") == "kept ")
+    // Text around escapes and an escaped character are copied whole, whatever their length
+    // in bytes.
+    #expect(render("größe \\fBü\\fP \\é \\[em] \\h'ü'日本\\(co") == "größe ü é \u{2014} 日本\u{00A9}")
   }
 }

@@ -22,7 +22,9 @@ struct ManPage: Equatable {
   /// writes many).
   static func looksLikeManPage(_ prefix: [UInt8]) -> Bool {
     guard TextDecoding.looksLikeText(prefix) else { return false }
-    var lines = String(decoding: prefix, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let text = String(decoding: prefix, as: UTF8.self)
+    // Split by bytes (as `Reader.read`): "\r\n" is one `Character`.
+    var lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { Substring($0) }
     // The last line of a prefix may be cut.
     if prefix.count >= TextDecoding.sniffLength { lines.removeLast() }
     var definitionEnd: String?
@@ -427,76 +429,98 @@ struct ManPage: Equatable {
   /// Troff escapes: special characters become theirs, font and size changes, zero-width
   /// marks, motions and number registers nothing; `\"` ends the line.
   enum Escapes {
-    /// Works on scalars, not `Character`s: escapes are ASCII, and a grapheme walk of every
-    /// line was a tenth of reading a folder of manual pages.
+    /// Works on the UTF-8 bytes, not on `Character`s: escapes and their names are ASCII, text
+    /// between escapes is copied in runs, and a non-ASCII character is taken whole (its lead
+    /// byte gives its length). A grapheme walk of every line was a tenth of reading a folder
+    /// of manual pages.
     static func render(_ text: String) -> String {
-      guard text.utf8.contains(92) else { return text }
-      var out = ""
-      let characters = Array(text.unicodeScalars)
+      guard text.utf8.contains(backslash) else { return text }
+      let bytes = Array(text.utf8)
+      var out: [UInt8] = []
+      out.reserveCapacity(bytes.count)
       var index = 0
-      func take() -> Unicode.Scalar? {
-        guard index < characters.count else { return nil }
-        defer { index += 1 }
-        return characters[index]
+      /// The bytes of the character at `index` (nil at the end), and past it.
+      func take() -> ArraySlice<UInt8>? {
+        guard index < bytes.count else { return nil }
+        let start = index
+        index = min(bytes.count, index + scalarLength(bytes[index]))
+        return bytes[start..<index]
       }
+      func next(is byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
       /// The name after `(`: two characters; after `[`: up to `]`; else one character.
       func name() -> String {
         guard let first = take() else { return "" }
-        if first == "(" { return String(String.UnicodeScalarView([take(), take()].compactMap { $0 })) }
-        if first == "[" {
-          var result = ""
-          while let character = take(), character != "]" { result.unicodeScalars.append(character) }
-          return result
+        if first.first == UInt8(ascii: "(") {
+          let start = index
+          _ = take()
+          _ = take()
+          return String(decoding: bytes[start..<index], as: UTF8.self)
         }
-        return String(first)
+        if first.first == UInt8(ascii: "[") {
+          let start = index
+          while index < bytes.count, bytes[index] != UInt8(ascii: "]") { index += 1 }
+          defer { if index < bytes.count { index += 1 } }
+          return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+        return String(decoding: first, as: UTF8.self)
       }
       /// Skips an argument in quotes (`\h'1i'`), brackets or after `(`.
       func skipArgument() {
-        guard index < characters.count else { return }
-        let delimiter = characters[index]
-        if delimiter == "[" || delimiter == "(" {
+        guard index < bytes.count else { return }
+        if next(is: UInt8(ascii: "[")) || next(is: UInt8(ascii: "(")) {
           _ = name()
-        } else {
-          index += 1
-          while let character = take(), character != delimiter {}
+        } else if let delimiter = take() {
+          while let character = take(), !character.elementsEqual(delimiter) {}
         }
       }
-      while let character = take() {
-        guard character == "\\" else {
-          out.unicodeScalars.append(character)
+      func append(_ text: String) { out.append(contentsOf: text.utf8) }
+      while index < bytes.count {
+        guard bytes[index] == backslash else {
+          let start = index
+          while index < bytes.count, bytes[index] != backslash { index += 1 }
+          out.append(contentsOf: bytes[start..<index])
           continue
         }
+        index += 1
         guard let escape = take() else { break }
-        switch escape {
+        guard escape.count == 1, let byte = escape.first else {
+          out.append(contentsOf: escape)  // a character of its own (`\é`)
+          continue
+        }
+        switch Unicode.Scalar(byte) {
         case "f", "F", "m", "M": _ = name()
         case "s":
           // \s+2, \s-1, \s0, \s(12, \s[12]
-          if index < characters.count, characters[index] == "+" || characters[index] == "-" { index += 1 }
-          if index < characters.count, characters[index] == "(" || characters[index] == "[" {
+          if next(is: UInt8(ascii: "+")) || next(is: UInt8(ascii: "-")) { index += 1 }
+          if next(is: UInt8(ascii: "(")) || next(is: UInt8(ascii: "[")) {
             _ = name()
           } else {
-            while index < characters.count, characters[index].properties.numericType != nil { index += 1 }
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
           }
-        case "(": index -= 1; out += special(name())
-        case "[": index -= 1; out += special(name())
+        case "(", "[": index -= 1; append(special(name()))
         case "C": skipArgument()
-        case "*": out += string(name())
-        case "n", "g", "k", "V", "Y", "$": if index < characters.count, characters[index] == "+" || characters[index] == "-" { index += 1 }; _ = name()
-        case "h", "v", "w", "o", "b", "l", "L", "D", "X", "Z", "x", "S", "H", "N", "R", "A", "B", "z", "u", "d":
-          if escape == "z" || escape == "u" || escape == "d" { continue }
-          skipArgument()
-        case "-": out.append("-")
-        case "e", "\\": out.append("\\")
+        case "*": append(string(name()))
+        case "n", "g", "k", "V", "Y", "$":
+          if next(is: UInt8(ascii: "+")) || next(is: UInt8(ascii: "-")) { index += 1 }
+          _ = name()
+        case "z", "u", "d": continue
+        case "h", "v", "w", "o", "b", "l", "L", "D", "X", "Z", "x", "S", "H", "N", "R", "A", "B": skipArgument()
+        case "-": out.append(UInt8(ascii: "-"))
+        case "e", "\\": out.append(backslash)
         case "&", "|", "^", "%", ":", ")", ",", "/", "{", "}", "c", "p", "a", "r", "!", "?": continue
-        case " ", "~", "0", "t": out.append(" ")
-        case "'": out.append("'")
-        case "`": out.append("`")
-        case ".": out.append(".")
-        case "\"", "#": index = characters.count
-        default: out.unicodeScalars.append(escape)
+        case " ", "~", "0", "t": out.append(UInt8(ascii: " "))
+        case "\"", "#": index = bytes.count
+        default: out.append(byte)  // `\'`, `\``, `\.` and any other: the character itself
         }
       }
-      return out
+      return String(decoding: out, as: UTF8.self)
+    }
+
+    static let backslash = UInt8(ascii: "\\")
+
+    /// The length in bytes of the UTF-8 sequence that `lead` begins.
+    static func scalarLength(_ lead: UInt8) -> Int {
+      lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
 
     /// Special characters by name (`\(em`, `\[bu]`); those not listed are left out.
