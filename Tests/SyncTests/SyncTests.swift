@@ -69,6 +69,24 @@ func snapshot(_ index: SearchIndex) throws -> [String: String] {
     #expect(try index.item(withIdentifier: "a") == nil)
   }
 
+  @Test func aRunOfDeletesAppliesTogetherBetweenUpserts() throws {
+    let index = try temporaryIndex()
+    try index.indexSearchableItems(["a", "b", "c", "d", "e", "f"].map { item($0, "Title \($0) sourdough") })
+    // One batch: deletes before, between and after upserts, and one of an unknown item.
+    try index.stage([.delete("b"), .delete("c"), .upsert(item("g", "Title g")), .delete("e"), .delete("missing"), .upsert(item("a", "Title a rye"))])
+    let report = try index.applyPendingWork()
+    #expect(Set(report.deleted) == ["b", "c", "e", "missing"])
+    #expect(Set(report.upserted) == ["a", "g"])
+    #expect(try index.allItems().map(\.uniqueIdentifier) == ["a", "d", "f", "g"])
+    // The deleted items' texts left both text indexes.
+    let health = try index.checkIntegrity()
+    #expect(health.isHealthy, "\(health.lines)")
+    let executor = QueryExecutor(index: index, registry: StandardLibrary.registry())
+    var found: [String] = []
+    try executor.run(#"search "sourdough""#, options: QueryOptions()) { if !$0.isPartial { found += $0.content.resultItems.map(\.id) } }
+    #expect(found.sorted() == ["d", "f"])
+  }
+
   @Test func aFailedApplyLeavesTheWorkPending() throws {
     let index = try temporaryIndex()
     let big = SearchableItem(uniqueIdentifier: "big", domainIdentifier: "notes",

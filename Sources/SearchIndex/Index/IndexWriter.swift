@@ -346,7 +346,9 @@ package struct IndexWriter {
     let count = Int(try db.scalar("SELECT count(*) FROM doomed")?.int64Value ?? 0)
     guard count > 0 else { return 0 }
     try removals.recordDoomed(db, count: count)
-    if try db.scalar("SELECT count(*) FROM items")?.int64Value == Int64(count) {
+    // Whether any item stays: stops at the first one that does (a count of the file's items
+    // read all of them for every delete, 10 ms a call at a million).
+    if try db.scalar("SELECT EXISTS (SELECT 1 FROM items WHERE rowid NOT IN (SELECT rowid FROM doomed))")?.int64Value == 0 {
       // Every item of the file goes: one command empties the full-text index, one the
       // ranked index.
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")

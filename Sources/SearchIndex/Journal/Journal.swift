@@ -221,14 +221,20 @@ extension IndexWriter {
   /// Applies entries and removes exactly the revisions applied, in the caller's transaction.
   mutating func apply(_ entries: [JournalEntry]) throws -> ApplyReport {
     var report = ApplyReport()
-    for entry in entries {
+    var deletedThrough = -1
+    for (number, entry) in entries.enumerated() {
       switch entry.operation {
       case .upsert:
         guard let item = entry.item else { continue }
         try upsert(item)
         report.upserted.append(entry.identifier)
       case .delete:
-        _ = try delete(identifiers: [entry.identifier])
+        if number > deletedThrough {
+          // A run of deletes goes in one statement of each kind, not one per item.
+          let run = entries[number...].prefix { $0.operation == .delete }
+          _ = try delete(identifiers: run.map(\.identifier))
+          deletedThrough = number + run.count - 1
+        }
         report.deleted.append(entry.identifier)
       }
       if let source = entry.source, let key = entry.sourceKey {
