@@ -105,7 +105,8 @@ package struct FolderFiles {
   package mutating func recordRead(_ file: DocumentFile, identifiers: [String], writer: inout IndexWriter, now: Date) throws -> [String] {
     let version = versions[file.identifier] ?? (Self.stamp(file.path) + "-" + Self.hash(file.path))
     try writer.recordDelivered(source: sourceName, key: file.identifier, version: version, identifiers: identifiers)
-    let gone = (previous[file.identifier]?.identifiers ?? []).filter { !identifiers.contains($0) }
+    let delivered = Set(identifiers)  // a mailbox delivers thousands
+    let gone = (previous[file.identifier]?.identifiers ?? []).filter { !delivered.contains($0) }
     previous[file.identifier] = Delivered(version: version, identifiers: identifiers)
     return try writer.deleteUndelivered(gone, now: now)
   }
@@ -146,10 +147,10 @@ extension IndexWriter {
       let parts = key.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
       let file = String(parts[0])
       let number = parts.count == 2 ? Int(parts[1]) ?? 1 : 0
-      var entry = files[file] ?? FolderFiles.Delivered(version: version, identifiers: [])
-      entry.identifiers.append(id)
-      if number == 0 { entry.version = version }
-      files[file] = entry
+      // Changed in place: a copy taken out and put back copied a mailbox's identifiers once
+      // per message.
+      files[file, default: FolderFiles.Delivered(version: version, identifiers: [])].identifiers.append(id)
+      if number == 0 { files[file]?.version = version }
     }
     // Keys sort as text ("a\n10" before "a\n2"); the order of a file's items does not matter.
     return files
