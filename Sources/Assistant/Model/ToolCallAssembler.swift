@@ -46,7 +46,9 @@ struct ToolCallAssembler {
       } else {
         index = position
       }
-      var partial = partials[index] ?? Partial()
+      // Taken out while it grows: a copy left in the dictionary would make every appended
+      // fragment copy the arguments so far.
+      var partial = partials.removeValue(forKey: index) ?? Partial()
       if partial.id == nil { partial.id = id }
       let function = fragment["function"]
       if let function, function.objectValue == nil, !function.isNull {
