@@ -93,6 +93,35 @@ import Testing
     }
   }
 
+  @Test func aFileThatGaveNoItemIsNotReadAgainUntilItChanges() throws {
+    try Workspace.with { workspace in
+      // A manual page that only includes another is an alias: read without error, no item.
+      try workspace.write("notes/gunzip.1", ".so man1/gzip.1\n")
+      try workspace.write("notes/a.md", "# A\n\nfirst\n")
+      let first = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(first.stdout.hasPrefix("indexed 1 item from 2 files; 0 skipped; into "), "\(first)")
+      let again = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(again.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (2 files not read); into "), "\(again)")
+      // The library's synchronizer, even a full one, sees no item delivered by the alias.
+      let index = try SearchIndex(path: workspace.path("i.db"), create: false)
+      #expect(try index.sourceState(FolderFiles.sourceName(root: workspace.path("notes"))).keys.sorted() == ["a.md"])
+      try Synchronizer(index: index, source: FolderSource(folder: workspace.path("notes"))).sync(full: true)
+      #expect(try identifiers(workspace.path("i.db")) == ["a.md"])
+      // Given text, it is read again and becomes an item; removed, it leaves nothing behind.
+      try workspace.write("notes/gunzip.1", ".TH GUNZIP 1\n.SH NAME\ngunzip \\- expand files\n")
+      let changed = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(changed.stdout.hasPrefix("indexed 1 item from 1 file; 0 skipped; 1 unchanged (1 file not read); into "), "\(changed)")
+      #expect(try identifiers(workspace.path("i.db")) == ["a.md", "gunzip.1"])
+      try workspace.write("notes/gunzip.1", ".so man1/gzip.1\n")
+      let alias = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(alias.stdout.hasPrefix("indexed 0 items from 1 file; 0 skipped; 1 unchanged (1 file not read); 1 removed; into "), "\(alias)")
+      try FileManager.default.removeItem(atPath: workspace.path("notes/gunzip.1"))
+      let gone = try workspace.run("index", "--db", "i.db", "notes")
+      #expect(gone.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); into "), "\(gone)")
+      #expect(try identifiers(workspace.path("i.db")) == ["a.md"])
+    }
+  }
+
   @Test func aRenamedFileKeepsItsIdentifierAndAMailboxLosesOnlyTheMessageRemoved() throws {
     try Workspace.with { workspace in
       try workspace.write("notes/a.md", "---\nid: keeper\n---\n# Keeper\n\nkept\n")

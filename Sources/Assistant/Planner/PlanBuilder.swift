@@ -162,8 +162,12 @@ struct PlanBuilder {
   /// "class", "bus", "status" or "analysis"): a superlative or a statistic before it asks for
   /// several.
   static func isPlural(_ word: String) -> Bool {
-    word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") && !word.hasSuffix("us") && !word.hasSuffix("is")
+    word.count > 3 && endsLikePlural(word) && !word.hasSuffix("us") && !word.hasSuffix("is")
   }
+
+  /// True for a word in "s" but not "ss": how the name of a collection the index knows
+  /// ("notes", "pdfs", "ads") is told from its singular; `isPlural` asks more of other words.
+  static func endsLikePlural(_ word: String) -> Bool { word.hasSuffix("s") && !word.hasSuffix("ss") }
 
   /// True when the question contains any of `words` (taken or not).
   func contains(_ words: Set<String>) -> Bool { tokens.contains { words.contains($0.word) } }

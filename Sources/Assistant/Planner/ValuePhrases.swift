@@ -250,7 +250,7 @@ extension PlanBuilder {
         recognizeDomain(named: name, at: index, shaped: shaped)
         continue
       }
-      let plural = name.hasSuffix("s") && !name.hasSuffix("ss")
+      let plural = Self.endsLikePlural(name)
       // A singular type word names the type only in "which trail", "the longest trail", ...
       let previous = index > 0 ? tokens[index - 1].word : ""
       guard plural || shaped || determiners.contains(previous) || (index > 0 && claimed[index - 1]) else { continue }
@@ -325,7 +325,7 @@ extension PlanBuilder {
     guard domains.isEmpty else { return }
     let named = domains(named: name)
     guard !named.isEmpty else { return }
-    let plural = name.hasSuffix("s") && !name.hasSuffix("ss")
+    let plural = Self.endsLikePlural(name)
     let previous = index > 0 ? tokens[index - 1].word : ""
     guard plural || shaped || ["which", "what", "each", "every", "per"].contains(previous) else { return }
     // Nested domains: "notes" also names "notes.work"; keep the outermost.

@@ -110,12 +110,13 @@ extension SearchIndex {
     return total
   }
 
-  /// What a source delivered last, by key: (item id, version).
+  /// What a source delivered last, by key: (item id, version). A folder's record of a file
+  /// that gave no item (`FolderFiles`, the empty identifier) is not an item delivered.
   public func sourceState(_ source: String) throws(SearchIndexError) -> [String: (id: String, version: String)] {
     try read { db in
       var state: [String: (String, String)] = [:]
       for (key, id, version) in try db.rows(
-        "SELECT sourceKey, id, version FROM source_state WHERE indexId = ? AND source = ?", [.integer(indexID), .text(source)],
+        "SELECT sourceKey, id, version FROM source_state WHERE indexId = ? AND source = ? AND id <> ''", [.integer(indexID), .text(source)],
         { ($0.string(0) ?? "", $0.string(1) ?? "", $0.string(2) ?? "") })
       {
         state[key] = (id, version)

@@ -6,7 +6,8 @@ import Foundation
 /// What a folder delivered is kept in `source_state` under the folder's source name
 /// (`folder:/absolute/path`, the name `FolderSource` uses), one row per item: the key is the
 /// file's path inside the folder (with `"\n"` and the item's number for the second and later
-/// items of a file, such as the messages of an mbox), the version is the file's
+/// items of a file, such as the messages of an mbox; a file that gave no item has one row with
+/// the empty identifier), the version is the file's
 /// `modification-size-hash` (`FolderFiles.version`). A file whose modification time and size
 /// are as recorded is not read; one whose time or size changed is hashed, and read only when
 /// its content changed. Items of a file no longer in the folder are deleted, unless another
@@ -104,7 +105,10 @@ package struct FolderFiles {
   /// a caller without grants may see (a hidden item leaves no trace in a summary).
   package mutating func recordRead(_ file: DocumentFile, identifiers: [String], writer: inout IndexWriter, now: Date) throws -> [String] {
     let version = versions[file.identifier] ?? (Self.stamp(file.path) + "-" + Self.hash(file.path))
-    try writer.recordDelivered(source: sourceName, key: file.identifier, version: version, identifiers: identifiers)
+    // A file read without error that gave no item (a manual page that only includes another,
+    // an empty file) is recorded under the empty identifier, which no item has, so that the
+    // next run does not read it again.
+    try writer.recordDelivered(source: sourceName, key: file.identifier, version: version, identifiers: identifiers.isEmpty ? [""] : identifiers)
     let delivered = Set(identifiers)  // a mailbox delivers thousands
     let gone = (previous[file.identifier]?.identifiers ?? []).filter { !delivered.contains($0) }
     previous[file.identifier] = Delivered(version: version, identifiers: identifiers)
@@ -149,7 +153,7 @@ extension IndexWriter {
       let number = parts.count == 2 ? Int(parts[1]) ?? 1 : 0
       // Changed in place: a copy taken out and put back copied a mailbox's identifiers once
       // per message.
-      files[file, default: FolderFiles.Delivered(version: version, identifiers: [])].identifiers.append(id)
+      files[file, default: FolderFiles.Delivered(version: version, identifiers: [])].identifiers.append(contentsOf: id.isEmpty ? [] : [id])
       if number == 0 { files[file]?.version = version }
     }
     // Keys sort as text ("a\n10" before "a\n2"); the order of a file's items does not matter.
