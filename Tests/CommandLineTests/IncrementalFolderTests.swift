@@ -19,6 +19,12 @@ import Testing
     try FileManager.default.copyItem(at: Self.documents.appendingPathComponent(name), to: target)
   }
 
+  /// Runs `index --db i.db notes` in `workspace` and expects its summary to begin with `summary`.
+  func indexNotes(_ workspace: Workspace, expecting summary: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let result = try workspace.run("index", "--db", "i.db", "notes")
+    #expect(result.status == 0 && result.stdout.hasPrefix(summary), "\(result)", sourceLocation: sourceLocation)
+  }
+
   @Test func reindexingAFolderSkipsUnchangedFilesAndRemovesDeletedOnes() throws {
     try Workspace.with { workspace in
       try workspace.write("notes/a.md", "# Alpha\n\nfirst note\n")
@@ -81,15 +87,12 @@ import Testing
       try workspace.write("notes/c.md", "# C\n\nthird\n")
       #expect(try workspace.run("index", "--db", "i.db", "notes").status == 0)
       try workspace.write("notes/a.md", "# A again\n\nedited\n")
-      let edited = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(edited.stdout.hasPrefix("indexed 1 item from 1 file; 0 skipped; 2 unchanged (2 files not read); into "), "\(edited)")
+      try indexNotes(workspace, expecting: "indexed 1 item from 1 file; 0 skipped; 2 unchanged (2 files not read); into ")
       try FileManager.default.removeItem(atPath: workspace.path("notes/a.md"))
       try FileManager.default.removeItem(atPath: workspace.path("notes/c.md"))
-      let removed = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(removed.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); 2 removed; into "), "\(removed)")
+      try indexNotes(workspace, expecting: "indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); 2 removed; into ")
       #expect(try identifiers(workspace.path("i.db")) == ["a.md\tb.md"])
-      let again = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(again.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); into "), "\(again)")
+      try indexNotes(workspace, expecting: "indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); into ")
     }
   }
 
@@ -98,10 +101,8 @@ import Testing
       // A manual page that only includes another is an alias: read without error, no item.
       try workspace.write("notes/gunzip.1", ".so man1/gzip.1\n")
       try workspace.write("notes/a.md", "# A\n\nfirst\n")
-      let first = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(first.stdout.hasPrefix("indexed 1 item from 2 files; 0 skipped; into "), "\(first)")
-      let again = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(again.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (2 files not read); into "), "\(again)")
+      try indexNotes(workspace, expecting: "indexed 1 item from 2 files; 0 skipped; into ")
+      try indexNotes(workspace, expecting: "indexed 0 items from 0 files; 0 skipped; 1 unchanged (2 files not read); into ")
       // The library's synchronizer, even a full one, sees no item delivered by the alias.
       let index = try SearchIndex(path: workspace.path("i.db"), create: false)
       #expect(try index.sourceState(FolderFiles.sourceName(root: workspace.path("notes"))).keys.sorted() == ["a.md"])
@@ -109,15 +110,12 @@ import Testing
       #expect(try identifiers(workspace.path("i.db")) == ["a.md"])
       // Given text, it is read again and becomes an item; removed, it leaves nothing behind.
       try workspace.write("notes/gunzip.1", ".TH GUNZIP 1\n.SH NAME\ngunzip \\- expand files\n")
-      let changed = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(changed.stdout.hasPrefix("indexed 1 item from 1 file; 0 skipped; 1 unchanged (1 file not read); into "), "\(changed)")
+      try indexNotes(workspace, expecting: "indexed 1 item from 1 file; 0 skipped; 1 unchanged (1 file not read); into ")
       #expect(try identifiers(workspace.path("i.db")) == ["a.md", "gunzip.1"])
       try workspace.write("notes/gunzip.1", ".so man1/gzip.1\n")
-      let alias = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(alias.stdout.hasPrefix("indexed 0 items from 1 file; 0 skipped; 1 unchanged (1 file not read); 1 removed; into "), "\(alias)")
+      try indexNotes(workspace, expecting: "indexed 0 items from 1 file; 0 skipped; 1 unchanged (1 file not read); 1 removed; into ")
       try FileManager.default.removeItem(atPath: workspace.path("notes/gunzip.1"))
-      let gone = try workspace.run("index", "--db", "i.db", "notes")
-      #expect(gone.stdout.hasPrefix("indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); into "), "\(gone)")
+      try indexNotes(workspace, expecting: "indexed 0 items from 0 files; 0 skipped; 1 unchanged (1 file not read); into ")
       #expect(try identifiers(workspace.path("i.db")) == ["a.md"])
     }
   }
