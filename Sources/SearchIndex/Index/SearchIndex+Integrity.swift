@@ -222,6 +222,10 @@ extension SearchIndex {
   ///
   /// The items themselves do not change, so their embeddings stay. The full-text table is
   /// shared by every named index of the file, so it is emptied and refilled for all of them.
+  /// How many items `rebuildFullTextIndex` decodes at a time (a task-local so that tests
+  /// can cross chunk boundaries with a few items).
+  @TaskLocal package static var rebuildChunk = 5000
+
   @discardableResult
   public func rebuildFullTextIndex() throws(SearchIndexError) -> Int {
     try writeTyped { writer in
@@ -231,12 +235,24 @@ extension SearchIndex {
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
       try SchemaMigration.refillFullText(db, catalog: writer.catalog, where: "1")
       try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
-      let items = try db.rows(
-        "SELECT rowid, id, domain, contentType, expiration, protection, attributes FROM items WHERE indexId = ?", [id]
-      ) { ($0.int64(0), try StoredItem.decode(row: $0, offset: 1, catalog: writer.catalog)) }
-      for (rowid, item) in items { try writer.insertValueRows(rowid, item.attributeSet) }
+      // Items are read in chunks, each read whole before its value rows are written: every
+      // decoded item at once held 1.1 GB at a million.
+      var count = 0
+      var last = Int64.min
+      while true {
+        let items = try db.rows(
+          """
+          SELECT rowid, id, domain, contentType, expiration, protection, attributes FROM items
+          WHERE indexId = ? AND rowid > ? ORDER BY rowid LIMIT ?
+          """, [id, .integer(last), .integer(Int64(Self.rebuildChunk))]
+        ) { ($0.int64(0), try StoredItem.decode(row: $0, offset: 1, catalog: writer.catalog)) }
+        guard let final = items.last else { break }
+        last = final.0
+        for (rowid, item) in items { try writer.insertValueRows(rowid, item.attributeSet) }
+        count += items.count
+      }
       try writer.rebuildRankedIndex()
-      return items.count
+      return count
     }
   }
 }
