@@ -141,6 +141,30 @@ import Testing
     }
   }
 
+  @Test func anUpdateKeepsOrReplacesTheTextIndexesAsItsTextsDemand() throws {
+    try withIndex { index, _ throws in
+      func matches(_ word: String) throws -> [Int64] {
+        try index.read { db in try db.rows("SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid", [.text(word)]) { $0.int64(0) } }
+      }
+      func ranked(_ word: String) throws -> [Int64]? {
+        try index.read { db in try index.rankedSearch([QueryTerm(word)], k: 5, in: db)?.map { Int64($0.id) } }
+      }
+      let texts: [(String, AttributeValue)] = [("title", .string("Granite ridge")), ("textContent", .string("A quartz vein runs north."))]
+      try index.indexSearchableItems([item("a", texts + [("rating", .number(1))]), item("b", [("title", .string("Basalt"))])])
+      let before = try (matches("quartz"), ranked("quartz"))
+      // Only a rating changes: the texts stay indexed as they were.
+      try index.indexSearchableItems([item("a", texts + [("rating", .number(5))])])
+      #expect(try matches("quartz") == before.0 && ranked("quartz") == before.1 && !before.0.isEmpty)
+      #expect(try index.item(withIdentifier: "a")?.attributeSet["rating"] == .number(5))
+      #expect(try index.checkIntegrity().isHealthy)
+      // The text changes: the old words leave both indexes, the new ones come in.
+      try index.indexSearchableItems([item("a", [("title", .string("Granite ridge")), ("textContent", .string("A feldspar vein."))])])
+      #expect(try matches("quartz").isEmpty && ranked("quartz")?.isEmpty == true)
+      #expect(try matches("feldspar") == before.0 && ranked("feldspar") == before.1)
+      #expect(try index.checkIntegrity().isHealthy)
+    }
+  }
+
   @Test func mergeUpdateChangesOnlyTheGivenAttributesAndRemovesNamedOnes() throws {
     try withIndex { index, _ throws in
       try index.indexSearchableItems([

@@ -187,6 +187,7 @@ package struct IndexWriter {
     let json = JSONValue.object(stored.jsonObject).compactText
     try recordDictionary.offer(json, of: item, db)
     let rowid: Int64
+    var replaced: [String]?
     if let existing = try existingRow(item.uniqueIdentifier) {
       if try isUnchanged(existing, item, json: json, unstoredText: unstoredText) {
         unchanged += 1
@@ -195,12 +196,15 @@ package struct IndexWriter {
       rowid = existing.rowid
       rewrites = true
       try removals.record(db, rowid: rowid)
-      try removeDerivedRows(rowid, record: existing.attributes)
+      let oldUnstored = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(rowid)])?.stringValue
+      let oldTexts = try FullTextColumns.texts(ofRecord: existing.attributes, catalog: catalog, unstoredText: oldUnstored)
+      try removeDerivedRows(rowid)
       let update = try db.cachedStatement(
         "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
       try Self.bindRecord(of: item, try db.recordValue(json), to: update, from: 1)
       try update.bind(int: rowid, at: 7)
       try update.step()
+      replaced = oldTexts
     } else {
       let statement = try db.cachedStatement(
         "INSERT INTO items(indexId, id, domain, contentType, expiration, protection, attributes, indexedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -210,7 +214,7 @@ package struct IndexWriter {
       try statement.step()
       rowid = db.lastInsertRowID
     }
-    try insertDerivedRows(rowid, stored, unstoredText: unstoredText)
+    try insertDerivedRows(rowid, stored, unstoredText: unstoredText, replacing: replaced)
     changed = true
     rowsWritten += 1
     if !valueIndexesDropped, rowsWritten >= max(Self.bulkLoadRows, Int(clamping: itemsAtStart)) {
@@ -264,12 +268,21 @@ package struct IndexWriter {
 
   /// Writes the value rows, the full-text row and the ranked postings of the item at `rowid`
   /// whose stored attributes are `attributes`.
-  private mutating func insertDerivedRows(_ rowid: Int64, _ attributes: AttributeSet, unstoredText: String?) throws {
+  /// Writes the value rows, the unstored text and the texts of the item at `rowid`. An
+  /// updated item passes the texts it was indexed with (`replacing`): when its new texts are
+  /// the same (a rating, a date or a place changed), the full-text row and the ranked postings
+  /// stay as they are; else the old ones are taken out first.
+  private mutating func insertDerivedRows(_ rowid: Int64, _ attributes: AttributeSet, unstoredText: String?, replacing old: [String]? = nil) throws {
+    // Value rows first: they declare new attributes, whose type decides their text column.
     try insertValueRows(rowid, attributes)
     if let unstoredText, !unstoredText.isEmpty {
       try db.run("INSERT INTO fts_unstored(item, text) VALUES (?, ?)", [.integer(rowid), .text(unstoredText)])
     }
     let columns = FullTextColumns.texts(of: attributes, catalog: catalog, unstoredText: unstoredText)
+    if let old {
+      guard old != columns else { return }
+      try removeTexts(rowid, old)
+    }
     try sharingTokens(of: columns, { try FullTextColumns.insert(rowid, columns, into: db) }) {
       try ranked.index(rowid, columns: columns, capture: $0)
     }
@@ -317,11 +330,9 @@ package struct IndexWriter {
     longAttributes.insert(attr)
   }
 
-  /// Removes the derived rows of the item at `rowid` whose stored record is `record`: its
-  /// full-text row is deleted with the texts derived from that record (`fts` is contentless).
-  private func removeDerivedRows(_ rowid: Int64, record: String) throws {
-    let unstored = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(rowid)])?.stringValue
-    try removeTexts(rowid, try FullTextColumns.texts(ofRecord: record, catalog: catalog, unstoredText: unstored))
+  /// Removes the value rows, unstored text and vectors of the item at `rowid` before it is
+  /// rewritten; its texts are replaced by `insertDerivedRows(_:_:unstoredText:replacing:)`.
+  private func removeDerivedRows(_ rowid: Int64) throws {
     try db.run("DELETE FROM fts_unstored WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
     // A rewritten item's vectors describe its old text: it is pending again.
