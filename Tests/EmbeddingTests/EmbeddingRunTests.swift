@@ -141,6 +141,19 @@ import Testing
     #expect(try samples.index.embeddingCounts().embedded == 0)
   }
 
+  @Test func anUpdateThatLeavesTheTextsAloneKeepsItsVectors() throws {
+    let samples = try EmbeddedSamples()
+    let counts = try samples.index.embeddingCounts()
+    var item = try #require(try samples.index.item(withIdentifier: "trail-17"))
+    item.attributeSet["rating"] = .number(0.7)
+    try samples.index.indexSearchableItems([item])
+    #expect(try samples.index.item(withIdentifier: "trail-17")?.attributeSet["rating"] == .number(0.7))
+    #expect(try samples.index.embeddingCounts() == counts)
+    let before = samples.endpoint.requests.count
+    #expect(try samples.run().embedded == 0)
+    #expect(samples.endpoint.requests.count == before)
+  }
+
   @Test func vectorsOfAnotherSizeAreAMismatch() throws {
     let samples = try EmbeddedSamples()
     let before = try samples.index.embeddingCounts()

@@ -270,8 +270,8 @@ package struct IndexWriter {
   /// whose stored attributes are `attributes`.
   /// Writes the value rows, the unstored text and the texts of the item at `rowid`. An
   /// updated item passes the texts it was indexed with (`replacing`): when its new texts are
-  /// the same (a rating, a date or a place changed), the full-text row and the ranked postings
-  /// stay as they are; else the old ones are taken out first.
+  /// the same (a rating, a date or a place changed), the full-text row, the ranked postings
+  /// and the vectors stay as they are; else the old ones are taken out first.
   private mutating func insertDerivedRows(_ rowid: Int64, _ attributes: AttributeSet, unstoredText: String?, replacing old: [String]? = nil) throws {
     // Value rows first: they declare new attributes, whose type decides their text column.
     try insertValueRows(rowid, attributes)
@@ -282,6 +282,10 @@ package struct IndexWriter {
     if let old {
       guard old != columns else { return }
       try removeTexts(rowid, old)
+      // Its vectors were embedded from the old texts (title, description, body): it is
+      // pending again. With the same texts they still hold.
+      try db.run("DELETE FROM vectors WHERE item = ?", [.integer(rowid)])
+      try db.run("DELETE FROM embedding_status WHERE item = ?", [.integer(rowid)])
     }
     try sharingTokens(of: columns, { try FullTextColumns.insert(rowid, columns, into: db) }) {
       try ranked.index(rowid, columns: columns, capture: $0)
@@ -330,14 +334,12 @@ package struct IndexWriter {
     longAttributes.insert(attr)
   }
 
-  /// Removes the value rows, unstored text and vectors of the item at `rowid` before it is
-  /// rewritten; its texts are replaced by `insertDerivedRows(_:_:unstoredText:replacing:)`.
+  /// Removes the value rows and unstored text of the item at `rowid` before it is rewritten;
+  /// its texts (and with them its vectors) are replaced by
+  /// `insertDerivedRows(_:_:unstoredText:replacing:)` when they changed.
   private func removeDerivedRows(_ rowid: Int64) throws {
     try db.run("DELETE FROM fts_unstored WHERE item = ?", [.integer(rowid)])
     try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
-    // A rewritten item's vectors describe its old text: it is pending again.
-    try db.run("DELETE FROM vectors WHERE item = ?", [.integer(rowid)])
-    try db.run("DELETE FROM embedding_status WHERE item = ?", [.integer(rowid)])
   }
 
   /// Deletes the full-text row and the ranked postings of the item at `rowid`, indexed with
