@@ -197,14 +197,13 @@ package struct IndexWriter {
       rewrites = true
       try removals.record(db, rowid: rowid)
       let oldUnstored = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(rowid)])?.stringValue
-      let oldTexts = try FullTextColumns.texts(ofRecord: existing.attributes, catalog: catalog, unstoredText: oldUnstored)
+      replaced = try FullTextColumns.texts(ofRecord: existing.attributes, catalog: catalog, unstoredText: oldUnstored)
       try removeDerivedRows(rowid)
       let update = try db.cachedStatement(
         "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
       try Self.bindRecord(of: item, try db.recordValue(json), to: update, from: 1)
       try update.bind(int: rowid, at: 7)
       try update.step()
-      replaced = oldTexts
     } else {
       let statement = try db.cachedStatement(
         "INSERT INTO items(indexId, id, domain, contentType, expiration, protection, attributes, indexedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -266,8 +265,6 @@ package struct IndexWriter {
     return item
   }
 
-  /// Writes the value rows, the full-text row and the ranked postings of the item at `rowid`
-  /// whose stored attributes are `attributes`.
   /// Writes the value rows, the unstored text and the texts of the item at `rowid`. An
   /// updated item passes the texts it was indexed with (`replacing`): when its new texts are
   /// the same (a rating, a date or a place changed), the full-text row, the ranked postings

@@ -217,15 +217,15 @@ extension SearchIndex {
     return results
   }
 
+  /// How many items `rebuildFullTextIndex` decodes at a time (a task-local so that tests
+  /// can cross chunk boundaries with a few items).
+  @TaskLocal package static var rebuildChunk = 5000
+
   /// Rebuilds the full-text and value rows of every item from the stored records, and the
   /// ranked postings of this index; returns how many items of this index were rebuilt.
   ///
   /// The items themselves do not change, so their embeddings stay. The full-text table is
   /// shared by every named index of the file, so it is emptied and refilled for all of them.
-  /// How many items `rebuildFullTextIndex` decodes at a time (a task-local so that tests
-  /// can cross chunk boundaries with a few items).
-  @TaskLocal package static var rebuildChunk = 5000
-
   @discardableResult
   public func rebuildFullTextIndex() throws(SearchIndexError) -> Int {
     try writeTyped { writer in

@@ -6,6 +6,12 @@
 /// stored item went to it. Valid bytes go through `String(decoding:as:)`, which then changes
 /// nothing; texts of `longText` bytes and more, where the lookup is paid once, go through it.
 package enum UTF8Validation {
+  /// The length in bytes of the UTF-8 sequence that `lead` begins (1 for ASCII and for a
+  /// stray continuation byte).
+  package static func sequenceLength(lead: UInt8) -> Int {
+    lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+  }
+
   /// From this many bytes on, `string` uses `String(validating:as:)`.
   static let longText = 4096
 

@@ -134,6 +134,7 @@ public struct SQLiteTableSource: ItemSource {
   private final class RowReader: @unchecked Sendable {
     // @unchecked: the connection and its statement are used under `lock` only.
     private let lock = NSLock()
+    /// Held for the statement, which does not keep its connection alive (`unowned`).
     private let db: Connection
     private let statement: Statement
 

@@ -5,6 +5,7 @@ import Darwin
 #endif
 internal import CEditLine
 import Foundation
+import SearchIndex
 import Synchronization
 
 /// The thin libedit layer of the interactive REPL: `readline` with line editing, history kept
@@ -118,7 +119,7 @@ extension EditLineReader {
     let baseline = context.withLock { $0.interruptBaseline }
     guard InterruptMonitor.shared.waitForKey(on: 0, since: baseline) else { return -1 }
     guard let lead = readByte() else { return -1 }
-    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    let length = UTF8Validation.sequenceLength(lead: lead)
     guard length > 1 else { return Int32(lead) }
     var bytes = [lead]
     for _ in 1..<length {

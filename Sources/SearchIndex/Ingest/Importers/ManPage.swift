@@ -443,7 +443,7 @@ struct ManPage: Equatable {
       func take() -> ArraySlice<UInt8>? {
         guard index < bytes.count else { return nil }
         let start = index
-        index = min(bytes.count, index + scalarLength(bytes[index]))
+        index = min(bytes.count, index + UTF8Validation.sequenceLength(lead: bytes[index]))
         return bytes[start..<index]
       }
       func next(is byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
@@ -517,11 +517,6 @@ struct ManPage: Equatable {
     }
 
     static let backslash = UInt8(ascii: "\\")
-
-    /// The length in bytes of the UTF-8 sequence that `lead` begins.
-    static func scalarLength(_ lead: UInt8) -> Int {
-      lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-    }
 
     /// Special characters by name (`\(em`, `\[bu]`); those not listed are left out.
     static func special(_ name: String) -> String {
