@@ -8,7 +8,7 @@ import Testing
 @Suite struct HiddenItemCommandTests {
   static let items = """
     {"id":"memo","domain":"hr","attributes":{"title":"Public memo","team":"blue"}}
-    {"id":"sheet","domain":"hr","protectionClass":"hr","attributes":{"title":"Salary sheet","salaryBand":"L5"}}
+    {"id":"sheet","domain":"hr","protectionClass":"hr","attributes":{"title":"Salary sheet","salaryBand":"L5","textContent":"Bands for next year: the zanzibarcode band tops out where the finance review of the spring said it would."}}
     {"id":"old","domain":"hr","expirationDate":"2026-01-01T00:00:00Z","attributes":{"title":"Old memo","severanceTerms":"x"}}
 
     """
@@ -62,6 +62,28 @@ import Testing
       let text = answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
       #expect(text.contains("unknown attribute 'salaryBnd'"), "\(text)")
       #expect(!answer.compactText.contains("salaryBand"), "\(answer.compactText)")
+    }
+  }
+
+  /// A pattern on a piece of a word is planned with the full-text terms that hold the piece,
+  /// read from the whole index: `explain` shows the piece, not the terms (`salary` is only in
+  /// the hidden sheet), and a piece that only a hidden item holds is planned like one that no
+  /// item holds.
+  @Test func explainShowsNoTermOfAHiddenItem() throws {
+    try withHRIndex { workspace in
+      var plans: [String] = []
+      for pattern in [#"title == "*alar*"c"#, #"title == "alar*"cw"#, #"title == "*zqxw*"c"#, #"textContent == "*anzibarc*"c"#, #"textContent == "anzibarc*"cw"#] {
+        let explained = try workspace.run("explain", "--db", "hr.db", pattern)
+        #expect(explained.status == 0, "\(explained)")
+        #expect(explained.stdout.contains("fts MATCH"), "\(explained.stdout)")
+        #expect(!explained.stdout.lowercased().contains("salary") && !explained.stdout.contains("zanzibarcode"), "\(explained.stdout)")
+        let query = try workspace.run("query", "--db", "hr.db", "--format", "json", pattern)
+        #expect(query.status == 0 && !query.stdout.contains("sheet"), "\(query)")
+        plans.append(explained.stdout.components(separatedBy: "\n").filter { $0.contains("SQL:") }.joined(separator: "\n"))
+      }
+      #expect(plans[0] == plans[2], "a hidden item's word changes no plan")
+      let granted = try workspace.run("query", "--db", "hr.db", "--protection", "hr", "--format", "json", #"title == "*alar*"c"#)
+      #expect(granted.stdout.contains("sheet"), "\(granted)")
     }
   }
 

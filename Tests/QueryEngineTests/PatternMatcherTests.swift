@@ -142,6 +142,37 @@ import SearchIndex
     #expect(PatternMatcher.words(of: "", splitCamelCase: true) == [])
   }
 
+  /// ASCII characters are classified without Unicode's tables: the words are those the
+  /// `Character` properties give, on text that mixes ASCII with letters, marks, digits and
+  /// separators from elsewhere.
+  @Test func splittingASCIIWithoutPropertyTablesGivesTheSameWords() {
+    func reference(_ value: String, _ camel: Bool) -> [String] {
+      var words: [String] = []
+      var current = ""
+      var previousWasLower = false
+      for character in value {
+        if character.isLetter || character.isNumber {
+          if camel, previousWasLower, character.isUppercase, !current.isEmpty { words.append(current); current = "" }
+          current.append(character)
+          previousWasLower = character.isLowercase
+        } else {
+          if !current.isEmpty { words.append(current); current = "" }
+          previousWasLower = false
+        }
+      }
+      if !current.isEmpty { words.append(current) }
+      return words
+    }
+    let alphabet: [String] = ["a", "Z", "q", "M", "7", "0", " ", "-", "_", "'", ".", "\r\n", "\n", "\t", "é", "É", "e\u{301}", "ß", "Ω", "ω", "٣", "漢", "🙂", "\u{212A}"]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let value = (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+      for camel in [false, true] {
+        #expect(PatternMatcher.words(of: value, splitCamelCase: camel) == reference(value, camel), "\(value.debugDescription) \(camel)")
+      }
+    }
+  }
+
   // MARK: Whole values
 
   @Test func withoutWOrTTheWholeValueMustMatch() throws {

@@ -734,7 +734,8 @@ import Testing
     #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""*Kiosks*""#))) == ["kiosks"])
     #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""*Crème*"d"#))) == ["creme"])
     #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""*ÅSK*"cd"#))).isEmpty)
-    #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""Zoe Angstrom"w"#))).isEmpty, "words, not runs")
+    #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""Zoe Angstrom"w"#))) == ["zoe", "angstrom"], "cut where words are")
+    #expect(SQLCompiler.requiredFoldedRuns(try #require(try Self.pattern(#""git*hub.com"ct"#))) == ["git", "hub", "com"])
   }
 
   /// The runs of a pattern that ignores case or diacritics are found in the folded value
@@ -753,7 +754,7 @@ import Testing
     let patterns = ["*ridge*", "*idge*", "*iosk*", "*kiosk*", "*Crème*", "*creme*", "*stanbul*", "*Straße*", "*strasse*", "*uvre*", "*zoe*",
                     "*GITHUB.com*", "r?dge*", "*e w*", "Zoe Angstrom", "zoe angstrom"]
     for text in patterns {
-      for modifiers in ["", "c", "d", "cd", "w", "cdw"] {
+      for modifiers in ["", "c", "d", "cd", "w", "cw", "dw", "cdw", "t", "cdt"] {
         let literal = #""\#(text)"\#(modifiers)"#
         let pattern = try #require(try Self.pattern(literal))
         let matcher = try PatternMatcher(pattern)

@@ -144,7 +144,11 @@ public struct Explainer {
 
   private func appendStatement(_ compiled: SQLCompiler.Compiled, context: ExecutionContext, indent: String, into output: inout Output) throws {
     output.lines.append("\(indent)SQL: \(compiled.sql)")
-    output.lines.append("\(indent)  arguments: \(compiled.arguments.map(Self.describe).joined(separator: ", "))")
+    let arguments = compiled.arguments.map { argument in
+      if case .text(let text) = argument, let shown = compiled.undisclosed[text] { return Self.describe(.text(shown)) }
+      return Self.describe(argument)
+    }
+    output.lines.append("\(indent)  arguments: \(arguments.joined(separator: ", "))")
     try appendAccessPath(compiled, context: context, indent: indent + "  ", into: &output)
   }
 

@@ -13,9 +13,9 @@ public struct SQLCompiler {
     /// Attributes some of whose values are long text (schema version 4 keeps those only in
     /// the record; `vals` has a marker row), with their names and whether they are lists.
     package var longAttributes: [Int64: (name: String, isList: Bool)] = [:]
-    /// The full-text column each long attribute's text is indexed in (`Schema.ftsColumn`);
-    /// absent for one that is not full-text indexed.
-    package var longTextColumns: [Int64: Int] = [:]
+    /// The full-text column each attribute's text is indexed in (`Schema.ftsColumn`); absent
+    /// for one that is not full-text indexed (numbers, dates).
+    package var textColumns: [Int64: Int] = [:]
     /// The index that finds one item's values of an attribute: the value table's own key
     /// (schema version 5), or `vals_item` in files of version 4 and earlier read without
     /// migrating.
@@ -51,11 +51,11 @@ public struct SQLCompiler {
         let type = catalog.type(of: name)
         if let type, type.isTextual { textual.append(id) }
         if isLong != 0 { long[id] = (name, type?.isList ?? false) }
-        if isLong != 0, let type, let column = Schema.ftsColumn(for: name, type: type) { columns[id] = column }
+        if let type, let column = Schema.ftsColumn(for: name, type: type) { columns[id] = column }
       }
       var map = AttributeMap(ids: ids, textualIDs: textual)
       map.longAttributes = long
-      map.longTextColumns = columns
+      map.textColumns = columns
       let indexes = (try? db.rows("SELECT id FROM indexes LIMIT 2") { $0.int64(0) }) ?? []
       map.soleIndexID = indexes.count == 1 ? indexes[0] : nil
       map.hasTypeScopeIndex = try SearchIndex.hasIndex(db, "items_type_scope")
@@ -78,6 +78,10 @@ public struct SQLCompiler {
     /// True when the statement calls `sl_visible` (`VisibleRowFilter`): the executor sets the
     /// scope's hidden rowids for it before running it.
     package var filtersHiddenRows = false
+    /// Arguments built from the index's vocabulary (full-text terms that hold a piece of a
+    /// pattern), with what `explain` shows instead: the terms may come from items the caller
+    /// cannot see, which leave no trace in what a caller is shown.
+    package var undisclosed: [String: String] = [:]
   }
 
   /// The similarities of one `similar` search, for ranking inside SQLite.
@@ -115,6 +119,7 @@ public struct SQLCompiler {
   /// every record.
   package var fullTextTerms: ((String) throws -> [String]?)?
   private var matchers: [PatternMatcher] = []
+  private var undisclosed: [String: String] = [:]
   /// Whether value tests compile as a lookup per item (`EXISTS (... item = i.rowid ...)`)
   /// rather than as the list of items that pass (`i.rowid IN (SELECT item ...)`): set while
   /// something else drives the statement, so only the driving test's list is built.
@@ -928,8 +933,10 @@ public struct SQLCompiler {
     var compiled = Compiled(sql: fragment.sql, arguments: fragment.arguments, matchers: matchers, ranked: ranked)
     compiled.filtersHiddenRows = Self.occurrences(of: VisibleRowFilter.name + "(", in: fragment.sql) > 0
     compiled.similarities = similarities
+    compiled.undisclosed = undisclosed
     matchers = []
     similarities = []
+    undisclosed = [:]
     return compiled
   }
 
@@ -1147,14 +1154,21 @@ public struct SQLCompiler {
       // Files whose `vals_fold` holds `str` (version 6) give the text from that index.
       let text = correlatesValueTests || attributes.foldIndexHoldsText
         ? Self.valueText("") : "(SELECT " + Self.valueText("w.") + " FROM vals w WHERE w.item = vals.item AND w.attr = vals.attr AND w.ord = vals.ord)"
-      sql = sql + " AND " + (try stringMatch(pattern, column: text, foldColumn: "fold")) + ")"
+      sql = sql + " AND " + (try stringMatch(pattern, column: text, foldColumn: "fold"))
+      // A pattern that the (attr, fold) index cannot answer tests every value of the
+      // attributes; the full-text index lists the items whose text can hold a match first
+      // (`title == "window"w` at a million items: 4.4 s). Not for a lookup per item.
+      if !correlatesValueTests, !Self.foldIndexAnswers(pattern), let items = try fullTextNarrowing(attributeIDs, pattern) {
+        sql = sql + " AND item IN (" + items + ")"
+      }
+      sql = sql + ")"
       // The attributes whose long values (markers) the pattern could match.
       let long = attributeIDs.filter { id in
         guard let attribute = attributes.longAttributes[id] else { return false }
         return Self.canMatchLongText(pattern) || Schema.longTextAttributes.contains(attribute.name)
       }
-      guard !long.isEmpty, let longCondition = try longValuesCondition(long, pattern) else { return sql }
-      return "(" + sql + " OR " + longCondition + ")"
+      guard !long.isEmpty else { return sql }
+      return "(" + sql + " OR " + (try longValuesCondition(long, pattern)) + ")"
     }
     return sql + ")"
   }
@@ -1212,8 +1226,8 @@ public struct SQLCompiler {
   }
 
   /// Items whose long values of `attributeIDs` (marker rows in `vals`) match `pattern`,
-  /// tested on the text in the record; nil when the full-text index shows that none can.
-  private mutating func longValuesCondition(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment? {
+  /// tested on the text in the record.
+  private mutating func longValuesCondition(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment {
     matchers.append(try PatternMatcher(pattern))
     let slot = SQLValue.integer(Int64(matchers.count - 1))
     var tests: [Fragment] = []
@@ -1223,31 +1237,54 @@ public struct SQLCompiler {
     }
     let attrs = Fragment("v.attr IN (\(attributeIDs.map { _ in "?" }.joined(separator: ", ")))", attributeIDs.map(SQLValue.integer))
     let test = attrs + " AND \(Schema.longTextMarker("v")) AND (" + Fragment.joined(tests, separator: " OR ") + ")"
-    // The words every match holds, found in the attributes' full-text columns first: only
-    // their items' records are read (every record of the attribute otherwise: 63,000 package
-    // descriptions for one exact description, 150 ms).
-    let columns = attributeIDs.compactMap { attributes.longTextColumns[$0] }
-    let words = Self.wordsEveryMatchHolds(pattern)
-    // The words, and one of the terms that hold a piece of a word (`"*review budg*"`: `budg*`
-    // and a term holding `review`). Every attribute's text must be in the full-text index for
-    // them to be a filter.
-    var parts: [String] = []
-    if columns.count == attributeIDs.count {
-      if !words.isEmpty { parts.append(Self.matchExpression(TextSearch(terms: words, requireAll: true))) }
-      // A whole word narrows enough: the vocabulary is read only without one.
-      if !words.contains(where: { !$0.isPrefix }), let terms = try termsHoldingAPiece(of: pattern) {
-        // No term holds the piece: no text matches.
-        guard !terms.isEmpty else { return nil }
-        parts.append("(" + Self.matchExpression(TextSearch(terms: terms.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false)) + ")")
-      }
-    }
-    guard !parts.isEmpty else {
+    // Only the records of the items whose full text can hold a match are read (every record
+    // of the attribute otherwise: 63,000 package descriptions for one exact description, 150 ms).
+    guard let items = try fullTextNarrowing(attributeIDs, pattern) else {
       return "i.rowid IN (SELECT v.item FROM vals v JOIN items r ON r.rowid = v.item WHERE " + test + ")"
     }
-    let names = Set(columns).sorted().map { Schema.ftsColumns[$0] }
-    let match = "{\(names.joined(separator: " "))} : (\(parts.joined(separator: " AND ")))"
-    return Fragment("i.rowid IN (SELECT v.item FROM (SELECT rowid FROM fts WHERE fts MATCH ?) f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE ",
-                    [.text(match)]) + test + ")"
+    return "i.rowid IN (SELECT v.item FROM (" + items + ") f CROSS JOIN vals v ON v.item = f.rowid CROSS JOIN items r ON r.rowid = v.item WHERE "
+      + test + ")"
+  }
+
+  /// The full-text search (`SELECT rowid FROM fts WHERE fts MATCH ?`, in the attributes'
+  /// columns) that every item with a value of `attributeIDs` matching `pattern` passes: the
+  /// words every match holds, and one of the terms that hold a piece of a word (`"*review
+  /// budg*"`: `budg*` and a term holding `review`; `"granite*"cdw`: a term holding
+  /// `granite`). Nil when nothing narrows, or when an attribute's text is not in the
+  /// full-text index.
+  ///
+  /// The terms come from the whole index, hidden items included, so what a caller is shown
+  /// must not depend on them: `explain` shows the piece, not the terms, and a piece that no
+  /// term holds is searched as a term of its own (which finds nothing) rather than planned
+  /// differently.
+  private mutating func fullTextNarrowing(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment? {
+    let columns = attributeIDs.compactMap { attributes.textColumns[$0] }
+    guard !columns.isEmpty, columns.count == attributeIDs.count else { return nil }
+    let words = Self.wordsEveryMatchHolds(pattern)
+    var parts: [String] = []
+    var shown: [String] = []
+    if !words.isEmpty {
+      let expression = Self.matchExpression(TextSearch(terms: words, requireAll: true))
+      parts.append(expression)
+      shown.append(expression)
+    }
+    // A whole word narrows enough: the vocabulary is read only without one.
+    if !words.contains(where: { !$0.isPrefix }), let (piece, terms) = try termsHoldingAPiece(of: pattern) {
+      let searched = terms.isEmpty ? [piece] : terms
+      parts.append("(" + Self.matchExpression(TextSearch(terms: searched.map { TextSearch.Term(text: $0, isPrefix: false) }, requireAll: false)) + ")")
+      shown.append("(the index's terms holding \"\(piece)\")")
+    }
+    guard !parts.isEmpty else { return nil }
+    let names = "{" + Set(columns).sorted().map { Schema.ftsColumns[$0] }.joined(separator: " ") + "} : "
+    let match = names + "(" + parts.joined(separator: " AND ") + ")"
+    if shown != parts { undisclosed[match] = names + "(" + shown.joined(separator: " AND ") + ")" }
+    return Fragment("SELECT rowid FROM fts WHERE fts MATCH ?", [.text(match)])
+  }
+
+  /// Whether the (attr, fold) index finds the values `pattern` matches by their key: an
+  /// equality or a literal start of the whole value.
+  static func foldIndexAnswers(_ pattern: MatchPattern) -> Bool {
+    pattern.isWholeValue && (pattern.exactText != nil || !pattern.literalPrefix.isEmpty)
   }
 
   /// The most terms a piece of a word may find in the vocabulary and still narrow a long-text
@@ -1264,17 +1301,17 @@ public struct SQLCompiler {
   /// it, and the tokenizer cuts words only at characters that are not letters or digits (an
   /// apostrophe it drops only joins them), so one word's folded token holds it, unless the word
   /// was longer than the longest token: `fullTextTerms` adds every term that may have been cut.
-  private func termsHoldingAPiece(of pattern: MatchPattern) throws(QueryRuntimeError) -> [String]? {
+  private func termsHoldingAPiece(of pattern: MatchPattern) throws(QueryRuntimeError) -> (piece: String, terms: [String])? {
     guard let fullTextTerms else { return nil }
     let pieces = Self.requiredFoldedRuns(pattern)
       .flatMap { $0.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) }
       .filter { $0.count >= 3 }
       .sorted { $0.count > $1.count }
-    var best: [String]?
+    var best: (piece: String, terms: [String])?
     for piece in pieces.prefix(3) {
       let terms: [String]?
       do { terms = try fullTextTerms(String(piece)) } catch { throw QueryRuntimeError("reading the full-text terms: \(error)") }
-      if let terms, terms.count < best?.count ?? Int.max { best = terms }
+      if let terms, terms.count < best?.terms.count ?? Int.max { best = (String(piece), terms) }
     }
     return best
   }
@@ -1355,7 +1392,9 @@ public struct SQLCompiler {
     if let foldColumn {
       var test = Fragment("\(foldColumn) IS NOT NULL AND ")
       // Words the pattern needs, found in the folded value by SQLite before the matcher runs.
-      for word in Self.requiredFoldedWords(pattern) + Self.requiredFoldedRuns(pattern) {
+      var needed = Self.requiredFoldedWords(pattern)
+      for run in Self.requiredFoldedRuns(pattern) where !needed.contains(where: { $0.contains(run) }) { needed.append(run) }
+      for word in needed {
         test = test + Fragment("instr(\(foldColumn), ?) > 0 AND ", [.text(word)])
       }
       return test + (try matcherCall(pattern, column))
@@ -1394,11 +1433,12 @@ public struct SQLCompiler {
   /// `d`): exactly, or for `c` by case, where PCRE2 matches an ASCII letter only by its other
   /// case, except `k` and `s`, which it also matches by the Kelvin sign and the long s, which
   /// fold elsewhere (so runs are cut there). Folding is removing diacritics, then lowercasing
-  /// scalar by scalar (ASCII to ASCII), so the folded value holds the run lowercased. Empty for
-  /// word patterns: they match words split at punctuation and case changes
-  /// (`"zoe angstrom"w` matches `ZoeAngstrom`), so a run across words need not be in the value.
+  /// scalar by scalar (ASCII to ASCII), so the folded value holds the run lowercased. A word
+  /// pattern matches words split at punctuation and case changes (`"zoe angstrom"w` matches
+  /// `ZoeAngstrom`), and compares each word as a whole value is compared: its runs are cut
+  /// where its words are (at ASCII characters other than letters and digits), and each is
+  /// inside a word of the value.
   static func requiredFoldedRuns(_ pattern: MatchPattern) -> [String] {
-    guard pattern.isWholeValue else { return [] }
     var runs: [String] = []
     for case .literal(let literal) in pattern.pieces {
       var run = String.UnicodeScalarView()
@@ -1411,7 +1451,8 @@ public struct SQLCompiler {
       }
       for scalar in (pattern.diacriticInsensitive ? TextFolding.stripDiacritics(literal) : literal).unicodeScalars {
         let caselessElsewhere = pattern.caseInsensitive && "kKsS".unicodeScalars.contains(scalar)
-        if scalar.isASCII && !caselessElsewhere { run.append(scalar) } else { finish() }
+        let cutsWords = !pattern.isWholeValue && !(("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar))
+        if scalar.isASCII && !caselessElsewhere && !cutsWords { run.append(scalar) } else { finish() }
       }
       finish()
     }
