@@ -140,24 +140,64 @@ public final class PatternMatcher: Sendable {
       return subject.withUTF8 { glob.matches($0) }
     case .words(let wordPatterns):
       guard !wordPatterns.isEmpty else { return false }
-      let words = Self.words(of: value, splitCamelCase: pattern.wordBased)
-      guard words.count >= wordPatterns.count else { return false }
-      let prepared = words.map { Self.prepare($0, pattern) }
-      let raw = pattern.diacriticInsensitive ? words.map(TextFolding.stripDiacritics) : words
-      for start in 0...(words.count - wordPatterns.count) {
-        var all = true
-        for (offset, wordPattern) in wordPatterns.enumerated() {
-          let ok: Bool = switch wordPattern {
-          case .equal(let text): prepared[start + offset] == text
-          case .prefix(let text): prepared[start + offset].hasPrefix(text)
-          case .regex(let regex): regex.matches(raw[start + offset]).matched
-          }
-          if !ok { all = false; break }
-        }
-        if all { return true }
-      }
-      return false
+      return Self.holdsWords(wordPatterns, in: value, pattern)
     }
+  }
+
+  /// Whether consecutive words of `value` match `wordPatterns`, one each. The words stream
+  /// past a window of the last few, as ranges of the value's bytes: a document of megabytes is
+  /// not split into an array of strings first, and an ASCII word is compared byte by byte,
+  /// without folding it into a new string.
+  private static func holdsWords(_ wordPatterns: [WordPattern], in value: String, _ pattern: MatchPattern) -> Bool {
+    var contiguous = value
+    return contiguous.withUTF8 { bytes in
+      let count = wordPatterns.count
+      var window = [Range<Int>](repeating: 0..<0, count: count)
+      var seen = 0
+      var found = false
+      forEachWord(of: value, splitCamelCase: pattern.wordBased) { word in
+        window[seen % count] = word
+        seen += 1
+        guard seen >= count else { return true }
+        let first = seen - count
+        for (offset, wordPattern) in wordPatterns.enumerated()
+        where !matches(UnsafeBufferPointer(rebasing: bytes[window[(first + offset) % count]]), wordPattern, pattern) {
+          return true
+        }
+        found = true
+        return false
+      }
+      return found
+    }
+  }
+
+  private static func matches(_ word: UnsafeBufferPointer<UInt8>, _ wordPattern: WordPattern, _ pattern: MatchPattern) -> Bool {
+    switch wordPattern {
+    case .equal(let text): return prepared(word, pattern, equals: text, asPrefix: false)
+    case .prefix(let text): return prepared(word, pattern, equals: text, asPrefix: true)
+    case .regex(let regex):
+      let text = String(decoding: word, as: UTF8.self)
+      return regex.matches(pattern.diacriticInsensitive ? TextFolding.stripDiacritics(text) : text).matched
+    }
+  }
+
+  /// Whether `word` (UTF-8), prepared (`prepare`), equals `text` or starts with it. ASCII folds
+  /// to ASCII by lowercasing alone, and ASCII strings are equal (or one starts the other)
+  /// exactly when their bytes are; anything else is compared as `String`s, canonical
+  /// equivalence and all.
+  private static func prepared(_ word: UnsafeBufferPointer<UInt8>, _ pattern: MatchPattern, equals text: String, asPrefix: Bool) -> Bool {
+    let textBytes = text.utf8
+    guard word.allSatisfy({ $0 < 0x80 }), textBytes.allSatisfy({ $0 < 0x80 }) else {
+      let folded = prepare(String(decoding: word, as: UTF8.self), pattern)
+      return asPrefix ? folded.hasPrefix(text) : folded == text
+    }
+    guard asPrefix ? word.count >= textBytes.count : word.count == textBytes.count else { return false }
+    let lower = pattern.caseInsensitive
+    for (byte, expected) in zip(word, textBytes) {
+      let folded = lower && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+      if folded != expected { return false }
+    }
+    return true
   }
 
   /// True when any element matches.
@@ -193,40 +233,64 @@ public final class PatternMatcher: Sendable {
   /// `NSWindow` stays one word).
   public static func words(of value: String, splitCamelCase: Bool) -> [String] {
     var words: [String] = []
-    var current = ""
-    var previousWasLower = false
-    for character in value {
-      // ASCII first: Unicode's property tables cost more than the rest of the split (two
-      // thirds of `textContent == "Lake"w` over long documents).
-      if let ascii = character.asciiValue {
-        let upper = ascii >= 0x41 && ascii <= 0x5A
-        let lower = ascii >= 0x61 && ascii <= 0x7A
-        if upper || lower || (ascii >= 0x30 && ascii <= 0x39) {
-          if splitCamelCase, previousWasLower, upper, !current.isEmpty {
-            words.append(current)
-            current = ""
-          }
-          current.append(character)
-          previousWasLower = lower
-        } else {
-          if !current.isEmpty { words.append(current); current = "" }
-          previousWasLower = false
-        }
-        continue
-      }
-      if character.isLetter || character.isNumber {
-        if splitCamelCase, previousWasLower, character.isUppercase, !current.isEmpty {
-          words.append(current)
-          current = ""
-        }
-        current.append(character)
-        previousWasLower = character.isLowercase
-      } else {
-        if !current.isEmpty { words.append(current); current = "" }
-        previousWasLower = false
+    var contiguous = value
+    contiguous.withUTF8 { bytes in
+      forEachWord(of: value, splitCamelCase: splitCamelCase) { range in
+        words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        return true
       }
     }
-    if !current.isEmpty { words.append(current) }
     return words
+  }
+
+  /// Calls `body` with the UTF-8 offsets of each word of `value` (see
+  /// `words(of:splitCamelCase:)`), in order, until it returns false.
+  ///
+  /// A word is made of characters (grapheme clusters), classified by their first scalar as
+  /// `Character` does. An ASCII byte followed by another ASCII byte (or the end) is a character
+  /// of its own, classified by its value; only elsewhere is the character read as a
+  /// `Character` (a combining mark joins the letter before it: `e\u{301}` is one letter).
+  /// Most text is ASCII, and decoding it character by character was most of a word
+  /// pattern's time on long documents.
+  static func forEachWord(of value: String, splitCamelCase: Bool, _ body: (Range<Int>) -> Bool) {
+    var start: Int?
+    var previousWasLower = false
+    var contiguous = value
+    contiguous.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let here = offset
+        let byte = bytes[offset]
+        let isWordCharacter: Bool
+        let upper: Bool, lower: Bool
+        if byte < 0x80, offset + 1 == bytes.count || bytes[offset + 1] < 0x80 {
+          offset += 1
+          upper = byte >= 0x41 && byte <= 0x5A
+          lower = byte >= 0x61 && byte <= 0x7A
+          isWordCharacter = upper || lower || (byte >= 0x30 && byte <= 0x39)
+        } else {
+          let character = value[value.utf8.index(value.utf8.startIndex, offsetBy: here)]
+          offset += character.utf8.count
+          isWordCharacter = character.isLetter || character.isNumber
+          upper = isWordCharacter && splitCamelCase && previousWasLower && character.isUppercase
+          lower = isWordCharacter && character.isLowercase
+        }
+        if isWordCharacter {
+          if splitCamelCase, previousWasLower, upper, let wordStart = start {
+            guard body(wordStart..<here) else { return }
+            start = here
+          }
+          if start == nil { start = here }
+          previousWasLower = lower
+        } else {
+          if let wordStart = start {
+            guard body(wordStart..<here) else { return }
+            start = nil
+          }
+          previousWasLower = false
+        }
+      }
+      if let wordStart = start { _ = body(wordStart..<offset) }
+    }
   }
 }

@@ -86,13 +86,13 @@ struct ReplyRenderer {
   /// Within one reply, before `--limit`, so the top results are distinct documents.
   static func collapseIdentical(_ data: PipelineData) -> (PipelineData, [String: Int]) {
     func collapse(_ items: [ResultItem]) -> ([ResultItem], [String: Int]) {
-      var firstWithContent: [String: String] = [:]
+      var firstWithContent: [IdenticalContent: String] = [:]
       var counts: [String: Int] = [:]
       var kept: [ResultItem] = []
       for item in items {
         let text = item.item.attributeSet["textContent"]?.elements.compactMap(\.stringValue).joined(separator: "\n") ?? ""
         guard !text.isEmpty else { kept.append(item); continue }
-        let content = (item.item.attributeSet.title ?? "") + "\u{0}" + text
+        let content = IdenticalContent(title: item.item.attributeSet.title ?? "", text: text)
         if let first = firstWithContent[content] {
           counts[first, default: 0] += 1
         } else {
@@ -283,6 +283,25 @@ struct ReplyRenderer {
     case .table(let table): return lines(table.columns, table.rows.map { $0.map(\.displayText) })
     case .statistic(let s): return lines(["function", "attribute", "value"], [[s.function, s.attribute, s.value.displayText]])
     case .text(let t): return lines(["header", "body"], [[t.header, t.body]])
+    }
+  }
+}
+
+/// A title and text that are the same when their bytes are: hashing a document of megabytes as
+/// a `String` normalizes it first (a sixth of listing Debian's documentation for a word).
+struct IdenticalContent: Hashable {
+  let title: String
+  let text: String
+
+  static func == (a: IdenticalContent, b: IdenticalContent) -> Bool {
+    a.title.utf8.elementsEqual(b.title.utf8) && a.text.utf8.elementsEqual(b.text.utf8)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    for part in [title, text] {
+      var part = part
+      part.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+      hasher.combine(part.utf8.count)
     }
   }
 }
