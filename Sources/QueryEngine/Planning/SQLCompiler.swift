@@ -1158,7 +1158,7 @@ public struct SQLCompiler {
       // A pattern that the (attr, fold) index cannot answer tests every value of the
       // attributes; the full-text index lists the items whose text can hold a match first
       // (`title == "window"w` at a million items: 4.4 s). Not for a lookup per item.
-      if !correlatesValueTests, !Self.foldIndexAnswers(pattern), let items = try fullTextNarrowing(attributeIDs, pattern) {
+      if !correlatesValueTests, !Self.foldIndexAnswers(pattern), let items = try fullTextNarrowing(attributeIDs, pattern, shortValues: true) {
         sql = sql + " AND item IN (" + items + ")"
       }
       sql = sql + ")"
@@ -1251,16 +1251,17 @@ public struct SQLCompiler {
   /// words every match holds, and one of the terms that hold a piece of a word (`"*review
   /// budg*"`: `budg*` and a term holding `review`; `"granite*"cdw`: a term holding
   /// `granite`). Nil when nothing narrows, or when an attribute's text is not in the
-  /// full-text index.
+  /// full-text index. Short values narrow by a piece only: a common word would list more
+  /// items than the value index holds values to scan.
   ///
   /// The terms come from the whole index, hidden items included, so what a caller is shown
   /// must not depend on them: `explain` shows the piece, not the terms, and a piece that no
   /// term holds is searched as a term of its own (which finds nothing) rather than planned
   /// differently.
-  private mutating func fullTextNarrowing(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment? {
+  private mutating func fullTextNarrowing(_ attributeIDs: [Int64], _ pattern: MatchPattern, shortValues: Bool = false) throws(QueryRuntimeError) -> Fragment? {
     let columns = attributeIDs.compactMap { attributes.textColumns[$0] }
     guard !columns.isEmpty, columns.count == attributeIDs.count else { return nil }
-    let words = Self.wordsEveryMatchHolds(pattern)
+    let words = shortValues ? [] : Self.wordsEveryMatchHolds(pattern)
     var parts: [String] = []
     var shown: [String] = []
     if !words.isEmpty {
@@ -1293,9 +1294,9 @@ public struct SQLCompiler {
   static let pieceTermLimit = 500
 
   /// The full-text terms of which a text that `pattern` matches holds at least one: those
-  /// containing one of its pieces (`"*rederi*"` finds `frederic`, `frederick`, `alfrederico`),
-  /// the piece that finds fewest; nil when no piece narrows (pieces shorter than three
-  /// characters, too many terms, or no vocabulary to read).
+  /// containing its longest piece (`"*rederi*"` finds `frederic`, `frederick`, `alfrederico`);
+  /// nil when it narrows nothing (pieces shorter than three characters, too many terms, or no
+  /// vocabulary to read).
   ///
   /// A piece is a run of ASCII letters and digits in `requiredFoldedRuns`: the folded text holds
   /// it, and the tokenizer cuts words only at characters that are not letters or digits (an
@@ -1307,13 +1308,12 @@ public struct SQLCompiler {
       .flatMap { $0.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) }
       .filter { $0.count >= 3 }
       .sorted { $0.count > $1.count }
-    var best: (piece: String, terms: [String])?
-    for piece in pieces.prefix(3) {
-      let terms: [String]?
-      do { terms = try fullTextTerms(String(piece)) } catch { throw QueryRuntimeError("reading the full-text terms: \(error)") }
-      if let terms, terms.count < best?.terms.count ?? Int.max { best = (String(piece), terms) }
-    }
-    return best
+    // The longest piece, chosen without the vocabulary: choosing the one that fewest terms
+    // hold would show which pieces hidden items hold.
+    guard let piece = pieces.first else { return nil }
+    let terms: [String]?
+    do { terms = try fullTextTerms(String(piece)) } catch { throw QueryRuntimeError("reading the full-text terms: \(error)") }
+    return terms.map { (String(piece), $0) }
   }
 
   /// The words (ASCII letters and digits) that every value matching `pattern` holds, as
