@@ -41,8 +41,8 @@ package struct ItemReader {
   /// The longest line of JSON Lines (one item), in bytes: a longer one is an error naming its
   /// line, found after reading at most this much of it.
   package static let maximumLineBytes = LineReader.defaultMaximumLineLength
-  /// The largest JSON array file, in bytes; larger collections belong in JSON Lines.
-  package static let maximumArrayBytes = 256 << 20
+  /// The largest mailbox file, in bytes (it is read whole).
+  package static let maximumMailboxBytes = 256 << 20
   /// The largest note (Markdown or text file), in bytes.
   package static let maximumNoteBytes = LineReader.defaultMaximumLineLength
 

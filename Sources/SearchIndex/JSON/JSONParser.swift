@@ -124,6 +124,14 @@ public struct JSONParser {
     return value
   }
 
+  /// Parses one value at the start of the input, nested `depth` deep (an array's element is
+  /// 1), and returns it with the bytes it took; what follows it is not looked at
+  /// (`JSONValueStream` finds each value of a file and hands it here).
+  package mutating func parseValuePrefix(depth: Int) throws(SyntaxError) -> (value: JSONValue, consumed: Int) {
+    let value = try parseValue(depth: depth)
+    return (value, index)
+  }
+
   /// Parses top-level values separated only by whitespace (one pretty-printed object, or a
   /// stream of them as `jq` writes) and returns each with the line it starts on.
   public mutating func parseValuesWithLines() throws(SyntaxError) -> [(value: JSONValue, line: Int)] {

@@ -31,23 +31,13 @@ package enum JSONItemsImporter: DocumentImporter {
     defer { try? handle.close() }
     // A JSON array starts with '['; an object whose first line does not close it is
     // pretty-printed (one object, or a stream of them); anything else is read as JSON Lines.
-    var probe = try handle.read(upToCount: 4096) ?? Data()
+    let probe = try handle.read(upToCount: 4096) ?? Data()
     let firstByte = probe.first(where: { !isSpaceOrByteOrderMark($0) })
     let isArray = firstByte == UInt8(ascii: "[")
+    try handle.seek(toOffset: 0)
     if isArray || (firstByte == UInt8(ascii: "{") && firstLineIsUnfinished(probe)) {
-      // Read at most one byte past the limit, so an endless file ends too.
-      while probe.count <= ItemReader.maximumArrayBytes, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-        probe.append(chunk)
-      }
-      guard probe.count <= ItemReader.maximumArrayBytes else {
-        let what = isArray ? "JSON array" : "pretty-printed JSON"
-        throw IngestError(file: path, line: nil, message: "the \(what) is larger than \(ItemReader.maximumArrayBytes) bytes; write the items as JSON Lines")
-      }
-      var bytes = Array(probe)
-      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-      try readDocument(bytes, isArray: isArray, name: path, with: &reader, body)
+      try readValues(handle: handle, isArray: isArray, name: path, with: &reader, body)
     } else {
-      try handle.seek(toOffset: 0)
       try readLines(handle: handle, name: path, with: &reader, body)
     }
   }
@@ -72,18 +62,22 @@ package enum JSONItemsImporter: DocumentImporter {
   }
 
   /// Items of a JSON array (`isArray`) or of whitespace-separated JSON values, each at the line
-  /// it starts on.
-  private static func readDocument(
-    _ bytes: [UInt8], isArray: Bool, name: String, with reader: inout ItemReader, _ body: ItemReader.Body
+  /// it starts on, read one at a time (`JSONValueStream`): an array of a million items is
+  /// never held whole, nor its parsed values.
+  private static func readValues(
+    handle: FileHandle, isArray: Bool, name: String, with reader: inout ItemReader, _ body: ItemReader.Body
   ) throws {
-    var parser = JSONParser(bytes: bytes)
-    let elements: [(value: JSONValue, line: Int)]
-    do {
-      elements = isArray ? try parser.parseArrayElementsWithLines() : try parser.parseValuesWithLines()
-    } catch {
-      throw IngestError(file: name, line: error.line, message: "malformed JSON: \(error.message) (column \(error.column))")
-    }
-    for (value, line) in elements {
+    var values = JSONValueStream(handle: handle, isArray: isArray, maximumValueBytes: ItemReader.maximumLineBytes)
+    while true {
+      let next: (value: JSONValue, line: Int)?
+      do {
+        next = try values.next()
+      } catch let error as JSONParser.SyntaxError {
+        throw IngestError(file: name, line: error.line, message: "malformed JSON: \(error.message) (column \(error.column))")
+      } catch let error as JSONValueStream.ValueTooLong {
+        throw IngestError(file: name, line: error.line, message: "an item longer than \(error.limit) bytes; split the item's text or store it elsewhere")
+      }
+      guard let (value, line) = next else { return }
       let (item, removed) = try decodeObject(value, file: name, line: line, with: &reader)
       try body(item, line, removed)
     }

@@ -14,7 +14,7 @@ package enum MailboxImporter: DocumentImporter {
   }
 
   package static func read(_ file: DocumentFile, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
-    let bytes = [UInt8](try file.contents(atMost: ItemReader.maximumArrayBytes, what: "mailbox"))
+    let bytes = [UInt8](try file.contents(atMost: ItemReader.maximumMailboxBytes, what: "mailbox"))
     guard TextDecoding.looksLikeText(bytes.prefix(TextDecoding.sniffLength)) else {
       throw IngestError(file: file.path, line: nil, message: DocumentImporters.Refusal.binary.message)
     }
