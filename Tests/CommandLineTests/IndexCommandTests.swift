@@ -66,6 +66,23 @@ import Testing
     }
   }
 
+  /// Standard input takes the forms a file takes: a JSON array (`jq '.items' | index -`),
+  /// pretty-printed items, JSON Lines; a malformed array is reported at its line.
+  @Test func standardInputTakesAJSONArrayOrPrettyPrintedItems() throws {
+    try Workspace.with { workspace in
+      let array = try workspace.run(["index", "--db", "index.db", "-"], stdin: "[\n  {\"id\":\"a\"},\n  {\"id\":\"b\", \"attributes\": {\"title\": \"B\"}}\n]\n")
+      #expect(array.status == 0 && array.stdout.hasPrefix("indexed 2 items from 1 file; 0 skipped"), "\(array)")
+      let pretty = try workspace.run(["index", "--db", "index.db", "-"], stdin: "{\n  \"id\": \"c\"\n}\n{\n  \"id\": \"d\"\n}\n")
+      #expect(pretty.status == 0 && pretty.stdout.hasPrefix("indexed 2 items from 1 file; 0 skipped"), "\(pretty)")
+      let index = try SearchIndex(path: workspace.path("index.db"), create: false)
+      #expect(try index.allItems().map(\.uniqueIdentifier) == ["a", "b", "c", "d"])
+      #expect(try index.item(withIdentifier: "b")?.attributeSet["title"] == .string("B"))
+      let broken = try workspace.run(["index", "--db", "index.db", "--strict", "-"], stdin: "[\n  {\"id\":\"e\"},\n  {\"id\" \"f\"}\n]\n")
+      #expect(broken.status == 65, "\(broken)")
+      #expect(broken.stderr.contains("<stdin>:3: malformed JSON: expected ':' after member name (column 9)"), "\(broken.stderr)")
+    }
+  }
+
   @Test func theIndexOptionWritesANamedIndex() throws {
     try Workspace.with { workspace in
       try workspace.write("a.jsonl", #"{"id":"a"}"# + "\n")

@@ -56,9 +56,9 @@ package struct ItemReader {
     for file in try files(at: path) { try read(file, body) }
   }
 
-  /// Reads JSON Lines from standard input.
+  /// Reads items from standard input: JSON Lines, a JSON array or pretty-printed items.
   package mutating func readStandardInput(_ body: Body) throws {
-    try JSONItemsImporter.readLines(handle: FileHandle.standardInput, name: "<stdin>", with: &self, body)
+    try JSONItemsImporter.read(FileHandle.standardInput, name: "<stdin>", with: &self, body)
   }
 
   /// The files at `path`: the file itself, or every file a folder walk picks up (recursively,

@@ -42,9 +42,11 @@ package struct LineReader {
     }
   }
 
-  package init(handle: FileHandle, maximumLineLength: Int = LineReader.defaultMaximumLineLength) {
+  /// `prefix` holds the bytes already read from `handle` (a probe of its first bytes).
+  package init(handle: FileHandle, maximumLineLength: Int = LineReader.defaultMaximumLineLength, prefix: [UInt8] = []) {
     self.handle = handle
     self.maximumLineLength = maximumLineLength
+    self.buffer = prefix
   }
 
   /// The next line without its terminator (`\n` or `\r\n`), nil at the end; `LineTooLong`

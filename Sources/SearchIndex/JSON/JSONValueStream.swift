@@ -27,12 +27,14 @@ package struct JSONValueStream {
   private enum State { case start, firstElement, element, afterElement, closed }
   private var state = State.start
 
-  /// Reads from the start of `handle`; a byte order mark there is skipped.
-  package init(handle: FileHandle, isArray: Bool, maximumValueBytes: Int, chunkSize: Int = 1 << 20) {
+  /// Reads `prefix` (bytes already read from the start of `handle`, a probe), then the rest of
+  /// `handle`; a byte order mark at the start is skipped.
+  package init(handle: FileHandle, isArray: Bool, maximumValueBytes: Int, chunkSize: Int = 1 << 20, prefix: [UInt8] = []) {
     self.handle = handle
     self.isArray = isArray
     self.maximumValueBytes = maximumValueBytes
     self.chunkSize = chunkSize
+    self.buffer = prefix
   }
 
   /// The next value and the line it starts on, nil after the last.

@@ -8,7 +8,8 @@ enum IndexCommand: Command {
   static let usage = "index --db FILE [--index NAME] [--domain D] [--format items|corpus] [--update] [--strict] [--batch N] [--progress] PATH..."
   static let discussion = """
     PATH is a .json file (an array of items, or items pretty-printed one after another),
-    a .jsonl file (one item per line), '-' for standard input, a document, or a folder of
+    a .jsonl file (one item per line), '-' for standard input (any of those three forms:
+    `jq '.items' export.json | searchlight index --db F -`), a document, or a folder of
     any of these. Documents: Markdown and text notes, HTML pages (visible text, <title>),
     e-mail (.eml, and .mbox as one item per message), manual pages (troff, titled by their
     NAME section: /usr/share/man/man1) and PDF (through pdftotext from poppler-utils); a

@@ -29,16 +29,21 @@ package enum JSONItemsImporter: DocumentImporter {
       throw IngestError(.missingInput, file: path, line: nil, message: "cannot open the file")
     }
     defer { try? handle.close() }
-    // A JSON array starts with '['; an object whose first line does not close it is
-    // pretty-printed (one object, or a stream of them); anything else is read as JSON Lines.
-    let probe = try handle.read(upToCount: 4096) ?? Data()
+    try read(handle, name: path, with: &reader, body)
+  }
+
+  /// Reads items from `handle` (a file from its start, or standard input) named `name` in
+  /// messages. A JSON array starts with '['; an object whose first line does not close it is
+  /// pretty-printed (one object, or a stream of them); anything else is read as JSON Lines.
+  /// The probe that tells them apart is handed on, so a pipe is read once.
+  static func read(_ handle: FileHandle, name: String, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
+    let probe = [UInt8](try handle.read(upToCount: 4096) ?? Data())
     let firstByte = probe.first(where: { !isSpaceOrByteOrderMark($0) })
     let isArray = firstByte == UInt8(ascii: "[")
-    try handle.seek(toOffset: 0)
-    if isArray || (firstByte == UInt8(ascii: "{") && firstLineIsUnfinished(probe)) {
-      try readValues(handle: handle, isArray: isArray, name: path, with: &reader, body)
+    if isArray || (firstByte == UInt8(ascii: "{") && firstLineIsUnfinished(Data(probe))) {
+      try readValues(handle: handle, prefix: probe, isArray: isArray, name: name, with: &reader, body)
     } else {
-      try readLines(handle: handle, name: path, with: &reader, body)
+      try readLines(handle: handle, prefix: probe, name: name, with: &reader, body)
     }
   }
 
@@ -65,9 +70,9 @@ package enum JSONItemsImporter: DocumentImporter {
   /// it starts on, read one at a time (`JSONValueStream`): an array of a million items is
   /// never held whole, nor its parsed values.
   private static func readValues(
-    handle: FileHandle, isArray: Bool, name: String, with reader: inout ItemReader, _ body: ItemReader.Body
+    handle: FileHandle, prefix: [UInt8], isArray: Bool, name: String, with reader: inout ItemReader, _ body: ItemReader.Body
   ) throws {
-    var values = JSONValueStream(handle: handle, isArray: isArray, maximumValueBytes: ItemReader.maximumLineBytes)
+    var values = JSONValueStream(handle: handle, isArray: isArray, maximumValueBytes: ItemReader.maximumLineBytes, prefix: prefix)
     while true {
       let next: (value: JSONValue, line: Int)?
       do {
@@ -83,9 +88,10 @@ package enum JSONItemsImporter: DocumentImporter {
     }
   }
 
-  /// Reads JSON Lines from `handle` (a file or standard input), named `name` in messages.
-  static func readLines(handle: FileHandle, name: String, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
-    var lines = LineReader(handle: handle, maximumLineLength: ItemReader.maximumLineBytes)
+  /// Reads JSON Lines from `prefix`, then `handle` (a file or standard input), named `name`
+  /// in messages.
+  static func readLines(handle: FileHandle, prefix: [UInt8], name: String, with reader: inout ItemReader, _ body: ItemReader.Body) throws {
+    var lines = LineReader(handle: handle, maximumLineLength: ItemReader.maximumLineBytes, prefix: prefix)
     var lineNumber = 0
     while true {
       let next: [UInt8]?
