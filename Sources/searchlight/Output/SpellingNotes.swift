@@ -54,6 +54,11 @@ enum SpellingNotes {
 
   /// True when `replies` carry no item and nothing else (no count, table or statistic).
   static func foundNothing(_ replies: [Reply]) -> Bool {
-    replies.allSatisfy { $0.content.resultItems.isEmpty && ($0.content.type == .items || $0.content.type == .scoredItems) }
+    replies.allSatisfy(isEmptyItemsReply)
+  }
+
+  /// Whether `reply` is a reply of items that holds none (what `foundNothing` asks of each).
+  static func isEmptyItemsReply(_ reply: Reply) -> Bool {
+    reply.content.resultItems.isEmpty && (reply.content.type == .items || reply.content.type == .scoredItems)
   }
 }
