@@ -42,12 +42,29 @@ import Testing
     #expect(IndexPreCount.items(in: DocumentFile(path: link, identifier: "device.\(pathExtension)")) == nil)
   }
 
-  @Test func aJSONArrayIsUnknownAndAnObjectFileIsOneLinePerLine() throws {
-    #expect(try count("items.json", Array("  \n[{\"id\":\"a\"},\n{\"id\":\"b\"}]\n".utf8)) == nil)
+  @Test func aJSONArrayCountsItsObjectsAndAnObjectFileIsOneLinePerLine() throws {
+    #expect(try count("items.json", Array("  \n[{\"id\":\"a\"},\n{\"id\":\"b\"}]\n".utf8)) == 2)
     #expect(try count("items.json", Array("{\"id\":\"a\"}\n{\"id\":\"b\"}\n".utf8)) == 2)
     // Pretty-printed items: not one a line.
-    #expect(try count("item.json", Array("\n{  \r\n  \"id\": \"a\"\n}\n".utf8)) == nil)
+    #expect(try count("item.json", Array("\n{  \r\n  \"id\": \"a\"\n}\n".utf8)) == 1)
     #expect(try count("items.jsonl", Array("{\n".utf8)) == 1)
+    // Objects nested in items, and braces and quotes inside strings, are not items.
+    let nested = #"[{"id":"a","attributes":{"title":"{[\"}","keywords":[{"x":1}]}}, {"id":"b \\\"{"}, {"id":"c"}]"#
+    #expect(try count("nested.json", Array(nested.utf8)) == 3)
+    #expect(try count("pretty.json", Array("{\n \"id\": \"a\", \"attributes\": {\"t\": \"}\"}\n}\n{\n \"id\": \"b\"\n}\n".utf8)) == 2)
+  }
+
+  /// Items across the chunk edges of a large array: the count is the number of items.
+  @Test func aLargeJSONArrayIsCountedAcrossChunks() throws {
+    var text = "[\n"
+    var expected = 0
+    while text.utf8.count < 3 << 20 {
+      if expected > 0 { text += ",\n" }
+      text += #"{"id":"\#(expected)","attributes":{"title":"\#(String(repeating: "{", count: expected % 97))","keywords":["a","b"]}}"#
+      expected += 1
+    }
+    text += "\n]\n"
+    #expect(try count("big.json", Array(text.utf8)) == expected)
   }
 
   /// `From ` starts a message only at the start of a line, wherever the chunk edge falls;

@@ -2,9 +2,9 @@ import Foundation
 import SearchIndex
 
 /// The cheap estimate of how many items an `index` run will read, for its progress total:
-/// one per note file, one per non-empty line of JSON Lines, one per `From ` line of an mbox.
-/// Unknown (nil) for standard input, JSON arrays and pretty-printed JSON, whose items are
-/// not counted without parsing them, and for paths that are not regular files (devices, pipes).
+/// one per note file, one per non-empty line of JSON Lines, one per object of a JSON array
+/// or of pretty-printed JSON, one per `From ` line of an mbox. Unknown (nil) for standard
+/// input and for paths that are not regular files (devices, pipes).
 enum IndexPreCount {
   static func items(in files: [DocumentFile?]) -> Int? {
     var total = 0
@@ -20,7 +20,7 @@ enum IndexPreCount {
     if file.isCompressed { return file.pathExtension == "mbox" ? nil : 1 }
     switch file.pathExtension {
     case "jsonl", "ndjson": return lines(of: file.path, arrayMeansUnknown: false)
-    case "json": return lines(of: file.path, arrayMeansUnknown: true)
+    case "json": return lines(of: file.path, arrayMeansUnknown: true) ?? objects(in: file.path)
     case "mbox": return messages(in: file.path)
     default: return 1
     }
@@ -64,6 +64,36 @@ enum IndexPreCount {
     guard let read else { return nil }
     guard read else { return 1 }
     return unknown ? nil : count + (lineHasText ? 1 : 0)
+  }
+
+  /// The objects of a JSON array, or the top-level objects of pretty-printed JSON: each `{`
+  /// outside strings at the array's depth (or at the top), so a million-item array has a
+  /// progress total after one read of its bytes, without parsing them.
+  private static func objects(in path: String) -> Int? {
+    var count = 0
+    var depth = 0
+    var itemDepth: Int?
+    var (inString, escaped) = (false, false)
+    let read = forEachChunk(of: path) { bytes in
+      for byte in bytes {
+        if inString {
+          if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          if itemDepth == nil { itemDepth = byte == UInt8(ascii: "[") ? 1 : 0 }
+          if byte == UInt8(ascii: "{"), depth == itemDepth { count += 1 }
+          depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+        default: break
+        }
+      }
+      return true
+    }
+    guard let read else { return nil }
+    return read ? count : 1
   }
 
   /// Lines that start with `From ` (mbox message separators), at least one.
