@@ -149,26 +149,22 @@ public final class PatternMatcher: Sendable {
   /// not split into an array of strings first, and an ASCII word is compared byte by byte,
   /// without folding it into a new string.
   private static func holdsWords(_ wordPatterns: [WordPattern], in value: String, _ pattern: MatchPattern) -> Bool {
-    var contiguous = value
-    return contiguous.withUTF8 { bytes in
-      let count = wordPatterns.count
-      var window = [Range<Int>](repeating: 0..<0, count: count)
-      var seen = 0
-      var found = false
-      forEachWord(of: value, splitCamelCase: pattern.wordBased) { word in
-        window[seen % count] = word
-        seen += 1
-        guard seen >= count else { return true }
-        let first = seen - count
-        for (offset, wordPattern) in wordPatterns.enumerated()
-        where !matches(UnsafeBufferPointer(rebasing: bytes[window[(first + offset) % count]]), wordPattern, pattern) {
-          return true
-        }
-        found = true
-        return false
+    let count = wordPatterns.count
+    var window = [UnsafeBufferPointer<UInt8>](repeating: UnsafeBufferPointer(start: nil, count: 0), count: count)
+    var seen = 0
+    var found = false
+    forEachWord(of: value, splitCamelCase: pattern.wordBased) { word in
+      window[seen % count] = word
+      seen += 1
+      guard seen >= count else { return true }
+      let first = seen - count
+      for (offset, wordPattern) in wordPatterns.enumerated() where !matches(window[(first + offset) % count], wordPattern, pattern) {
+        return true
       }
-      return found
+      found = true
+      return false
     }
+    return found
   }
 
   private static func matches(_ word: UnsafeBufferPointer<UInt8>, _ wordPattern: WordPattern, _ pattern: MatchPattern) -> Bool {
@@ -233,18 +229,13 @@ public final class PatternMatcher: Sendable {
   /// `NSWindow` stays one word).
   public static func words(of value: String, splitCamelCase: Bool) -> [String] {
     var words: [String] = []
-    var contiguous = value
-    contiguous.withUTF8 { bytes in
-      forEachWord(of: value, splitCamelCase: splitCamelCase) { range in
-        words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-        return true
-      }
-    }
+    forEachWord(of: value, splitCamelCase: splitCamelCase) { words.append(String(decoding: $0, as: UTF8.self)); return true }
     return words
   }
 
-  /// Calls `body` with the UTF-8 offsets of each word of `value` (see
-  /// `words(of:splitCamelCase:)`), in order, until it returns false.
+  /// Calls `body` with the UTF-8 bytes of each word of `value` (see
+  /// `words(of:splitCamelCase:)`), in order, until it returns false. The bytes of the words
+  /// it was given stay valid until `forEachWord` returns.
   ///
   /// A word is made of characters (grapheme clusters), classified by their first scalar as
   /// `Character` does. An ASCII byte followed by another ASCII byte (or the end) is a character
@@ -252,11 +243,12 @@ public final class PatternMatcher: Sendable {
   /// `Character` (a combining mark joins the letter before it: `e\u{301}` is one letter).
   /// Most text is ASCII, and decoding it character by character was most of a word
   /// pattern's time on long documents.
-  static func forEachWord(of value: String, splitCamelCase: Bool, _ body: (Range<Int>) -> Bool) {
+  static func forEachWord(of value: String, splitCamelCase: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
     var start: Int?
     var previousWasLower = false
     var contiguous = value
     contiguous.withUTF8 { bytes in
+      func word(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
       var offset = 0
       while offset < bytes.count {
         let here = offset
@@ -277,20 +269,20 @@ public final class PatternMatcher: Sendable {
         }
         if isWordCharacter {
           if splitCamelCase, previousWasLower, upper, let wordStart = start {
-            guard body(wordStart..<here) else { return }
+            guard body(word(wordStart..<here)) else { return }
             start = here
           }
           if start == nil { start = here }
           previousWasLower = lower
         } else {
           if let wordStart = start {
-            guard body(wordStart..<here) else { return }
+            guard body(word(wordStart..<here)) else { return }
             start = nil
           }
           previousWasLower = false
         }
       }
-      if let wordStart = start { _ = body(wordStart..<offset) }
+      if let wordStart = start { _ = body(word(wordStart..<offset)) }
     }
   }
 }

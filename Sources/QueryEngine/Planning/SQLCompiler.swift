@@ -1304,13 +1304,13 @@ public struct SQLCompiler {
   /// was longer than the longest token: `fullTextTerms` adds every term that may have been cut.
   private func termsHoldingAPiece(of pattern: MatchPattern) throws(QueryRuntimeError) -> (piece: String, terms: [String])? {
     guard let fullTextTerms else { return nil }
-    let pieces = Self.requiredFoldedRuns(pattern)
-      .flatMap { $0.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) }
-      .filter { $0.count >= 3 }
-      .sorted { $0.count > $1.count }
-    // The longest piece, chosen without the vocabulary: choosing the one that fewest terms
-    // hold would show which pieces hidden items hold.
-    guard let piece = pieces.first else { return nil }
+    // The longest piece (the first of them), chosen without the vocabulary: choosing the one
+    // that fewest terms hold would show which pieces hidden items hold.
+    guard let piece = Self.requiredFoldedRuns(pattern)
+      .flatMap({ $0.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) })
+      .filter({ $0.count >= 3 })
+      .max(by: { $0.count < $1.count })
+    else { return nil }
     let terms: [String]?
     do { terms = try fullTextTerms(String(piece)) } catch { throw QueryRuntimeError("reading the full-text terms: \(error)") }
     return terms.map { (String(piece), $0) }

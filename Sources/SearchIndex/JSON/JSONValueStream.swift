@@ -24,7 +24,7 @@ package struct JSONValueStream {
   /// The line and the scalars before `position` on it (for error positions).
   private var line = 1
   private var column = 0
-  private enum State { case start, firstElement, element, afterElement, closed }
+  private enum State { case start, element, afterElement, closed }
   private var state = State.start
 
   /// Reads `prefix` (bytes already read from the start of `handle`, a probe), then the rest of
@@ -51,13 +51,11 @@ package struct JSONValueStream {
           if try peek() == UInt8(ascii: "]") {
             advance()
             state = .closed
-          } else {
-            state = .firstElement
+            continue
           }
-        } else {
-          state = .element
         }
-      case .firstElement, .element:
+        state = .element
+      case .element:
         try skipWhitespace()
         if !isArray, try peek() == nil { return nil }
         let startLine = line
@@ -150,7 +148,7 @@ package struct JSONValueStream {
         do {
           (value, consumed) = try parser.parseValuePrefix(depth: isArray ? 1 : 0)
         } catch {
-          throw JSONParser.SyntaxError(message: error.message, line: startLine, column: startColumn + error.column)
+          throw located(error)
         }
         for _ in 0..<consumed { advance() }
         return value
