@@ -225,6 +225,20 @@ import Testing
     #expect(result.stderr.contains(#"note: no item contains "retrospectve"; did you mean "retrospective"?"#), "\(result.stderr)")
   }
 
+  @Test func onlyTheWordsSearchedInTextAreChecked() throws {
+    // A domain compared by value and a group key that names no group are not text searches:
+    // the trails exist, so saying no item contains "trails" (or "rating") would be false.
+    let extract = try runOnSamples("query", ["--", #"search domainIdentifier == "trails" | group by stateOrProvince | extract "rating""#])
+    #expect(extract.status == 0, "\(extract)")
+    #expect(extract.stdout.contains("(no items)"), "\(extract)")
+    #expect(!extract.stderr.contains("note:"), "\(extract.stderr)")
+    // The misspelt word of a text search beside such a comparison is still pointed out.
+    let mixed = try runOnSamples("query", ["--", #"search domainIdentifier == "notes" && "retrospectve""#])
+    #expect(mixed.stdout.contains("(no items)"), "\(mixed)")
+    #expect(mixed.stderr.contains(#"note: no item contains "retrospectve"; did you mean "retrospective"?"#), "\(mixed.stderr)")
+    #expect(!mixed.stderr.contains(#""notes""#), "\(mixed.stderr)")
+  }
+
   @Test func aQueryThatFindsSomethingSaysNothingAboutSpelling() throws {
     let result = try runOnSamples("query", ["--", #"search "retrospective""#])
     #expect(result.status == 0, "\(result)")

@@ -50,6 +50,15 @@ public struct QueryGraph: Sendable {
   /// True when that catalogue was the one the process had read last, not read for this
   /// graph: the execution's read confirms it, and a name it no longer has is reported then.
   var boundWithoutRead = false
+
+  /// The words the statements' search predicates look for in text (`searchedWords`), in
+  /// order; not the values they compare attributes with nor the arguments of stages.
+  public var searchedWords: [String] {
+    statements.flatMap { statement -> [String] in
+      guard case .search(let predicate) = statement.source else { return [] }
+      return predicate.searchedWords
+    }
+  }
 }
 
 /// A reply: what one terminal of a query produced, tagged with the execution's query token.

@@ -173,6 +173,16 @@ public indirect enum BoundExpression: Sendable, Hashable {
     }
   }
 
+  /// The whole words its text searches look for, as written (prefixes left out), outside any
+  /// negation: the words whose absence can explain why it found nothing.
+  public var searchedWords: [String] {
+    switch self {
+    case .textSearch(let search): search.terms.filter { !$0.isPrefix }.map(\.word)
+    case .and(let es), .or(let es): es.flatMap(\.searchedWords)
+    default: []
+    }
+  }
+
   /// True when the expression (somewhere) is a text search.
   public var containsTextSearch: Bool {
     switch self {

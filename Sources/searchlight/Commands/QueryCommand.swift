@@ -59,13 +59,13 @@ enum QueryCommand: Command {
     // Whether every reply is of items and holds none (the replies themselves are printed and
     // let go: a quarter of a million items kept until the end held 1.8 GB).
     var foundNothing = true
-    var searchedText: String?
+    var searchedWords: [String] = []
     let timing = PhaseTiming.shared
     do {
       let executor = setup.executor
       let (graph, searched) = try timing.measure(.plan) { try executor.prepareTyped(text, options: setup.options) }
       if let searched { Terminal.noteBareWords(searched) }
-      searchedText = searched
+      searchedWords = graph.searchedWords
       if format == "table" { renderer.snippet = Self.snippet(for: searched ?? text) }
       try timing.measure(.execute) {
         try executor.execute(graph, options: setup.options) { reply in
@@ -85,7 +85,7 @@ enum QueryCommand: Command {
       throw queryFailure(error)
     }
     if foundNothing {
-      for note in SpellingNotes.notes(for: searchedText ?? text, index: setup.executor.index, scope: setup.options.scope) { Terminal.note(note) }
+      for note in SpellingNotes.notes(for: searchedWords, index: setup.executor.index, scope: setup.options.scope) { Terminal.note(note) }
     }
     if arguments.has("timing") {
       let total = Date().timeIntervalSince(start) * 1000

@@ -129,11 +129,11 @@ final class ReplSession {
     let options = renderer.readingWhatItShows(currentOptions())
     var assembler = ReplyAssembler()
     var replies: [Reply] = []
-    var searchedText: String?
+    var searchedWords: [String] = []
     try InterruptMonitor.shared.running(options.cancellation) {
       let (graph, searched) = try executor.prepareTyped(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
       if let searched { Terminal.noteBareWords(searched) }
-      searchedText = searched
+      searchedWords = graph.searchedWords
       // As `query` shows them: a text search's tables get a snippet column.
       if renderer.format == .table { renderer.snippet = QueryCommand.snippet(for: searched ?? query) }
       try executor.execute(graph, options: options) { reply in
@@ -145,7 +145,7 @@ final class ReplSession {
     }
     lastReplies = replies
     if SpellingNotes.foundNothing(replies) {
-      for note in SpellingNotes.notes(for: searchedText ?? query, index: executor.index, scope: options.scope) { Terminal.note(note) }
+      for note in SpellingNotes.notes(for: searchedWords, index: executor.index, scope: options.scope) { Terminal.note(note) }
     }
     if timer { Terminal.out(String(format: "Run time: %.1f ms\n", Date().timeIntervalSince(start) * 1000)) }
   }
