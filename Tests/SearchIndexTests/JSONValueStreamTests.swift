@@ -98,10 +98,10 @@ import Testing
         switch (expected, found) {
         case (.values, .values):
           #expect(found == expected, "\(text), chunks of \(chunkSize)")
-        case (.failure(_, let error), .failure(let values, let streamedError)):
+        case (.failure(_, let error), .failure(_, let streamedError)):
+          // (The values read before it need not be the undamaged file's: a `}` put in place
+          // of a comma ends an object early, and its next key is read as a value of its own.)
           #expect(streamedError == error, "\(text), chunks of \(chunkSize)")
-          // The values before the error are a prefix of the file's (the whole parse has none).
-          #expect(values.count <= 6)
         default:
           Issue.record("\(text), chunks of \(chunkSize): whole \(expected), streamed \(found)")
         }
