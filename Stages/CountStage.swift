@@ -26,6 +26,11 @@ public struct CountStage: StageDefinition {
     var keyColumns: [String]?
     var outputColumns: [String]? { outputType == .table ? keyColumns.map { $0 + ["count"] } : nil }
     var explanation: String { outputType == .table ? "count the items of each group" : "count the items" }
+    /// A count of items reads none of them: items carrying a few values (after `score`) or
+    /// rowids alone serve it, and are never read whole.
+    var attributesRead: Set<String>? { [] }
+    var readsItemFields: Bool { false }
+    var readsOnlyPositions: Bool { outputType == .count }
 
     func push(into plan: inout SQLPlan) -> Bool {
       guard plan.aggregate == nil else { return false }

@@ -25,6 +25,10 @@ public struct WhereStage: StageDefinition {
     let condition: BoundExpression
     let outputType: PipelineType
     var explanation: String { "keep items where the condition holds" }
+    /// A condition on a few attributes gets items with only those (`where score > 1` over
+    /// the matches of a text search reads no record); the items it keeps are read whole later.
+    var attributesRead: Set<String>? { condition.attributesRead }
+    var readsItemFields: Bool { condition.readsItemFields }
 
     func push(into plan: inout SQLPlan) -> Bool {
       guard condition.isStoredOnly, plan.acceptsFilter else { return false }

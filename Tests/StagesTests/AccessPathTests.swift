@@ -565,6 +565,8 @@ import Testing
     #"search "mist trai*" | score relevance + rating | top 2 | table title, rating, engagement"#,
     #"search "trail" | score relevance - distance(37.7, -119.5) / 100 | top 3"#,
     #"search "trail" | score relevance | top 5"#,
+    // Short texts come from the value table as written.
+    #"search "trail" | score relevance + if(difficulty == "easy"c, 1, 0) | top 4 | table title, difficulty"#,
     // Engagement is an item's own: the items' rows are read (not their records).
     #"search "trail" | score relevance + engagement | top 3"#,
   ])
@@ -592,6 +594,63 @@ import Testing
     }
   }
 
+  /// A Swift stage after a predicate (no text search) that reads only single values gets
+  /// them from the value table, and no item row when it reads no item field: the predicate's
+  /// covering index gives the rowids. The same items, scores and order as through the
+  /// records, in three scopes.
+  @Test(arguments: [
+    #"search domainIdentifier == "trails" | score -distance(37.7, -119.5) | top 3"#,
+    #"search domainIdentifier == "trails" | score clamp(rating / 5, 0, 1) + if(difficulty == "easy", 0.2, 0) | top 4 | table title, rating"#,
+    #"search domainIdentifier == "trails" | where rating > 4 || difficulty == "easy" | score rating | count"#,
+    // Engagement is an item's own: the items' rows are read (not their records).
+    #"search domainIdentifier == "trails" | score rating + engagement | top 3"#,
+  ])
+  func aStageAfterAPredicateReadsValuesByRowid(_ query: String) throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
+          ["\(reply.content.resultItems.map { "\($0.item) \($0.score ?? -1) \($0.engagement)" })", "\(Self.rows(reply))", "\(reply.content.type)"]
+        }
+      }
+      let numbers = try run(numbers: true)
+      let records = try run(numbers: false)
+      #expect(numbers.replies == records.replies, "\(query)")
+      #expect(!numbers.replies.joined().isEmpty)
+      let listing = try #require(numbers.statements.first { $0.contains("FROM items i") }, "\(numbers.statements)")
+      #expect(!listing.contains("attributes"), "\(listing)")
+      #expect(listing.contains("i.id") == query.contains("engagement"), "\(listing)")
+    }
+  }
+
+  /// Items that carry only what `score`, `where` and `count` read are never read whole when
+  /// the pipeline ends in a count (`search "budget" | score relevance | count` read and
+  /// decoded a quarter of a million records at 1M): no statement reads a record, and the
+  /// count is the one the records give, in three scopes.
+  @Test(arguments: [
+    #"search "trail" | score relevance | count"#,
+    #"search "trail" | score relevance | where score > 0.5 | count"#,
+    #"search "trail" | where relevance > 0.5 | count"#,
+    #"search "trail" | where rating >= 4 && difficulty == "moderate"c | count"#,
+    #"search "trail" | score rating + if(difficulty == "easy", 1, 0) | where score > 4 | count"#,
+  ])
+  func aCountAfterPartialItemsReadsNoRecord(_ query: String) throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
+          if case .count(let count) = reply.content { return ["\(count)"] }
+          return ["not a count: \(reply.content.type)"]
+        }
+      }
+      let numbers = try run(numbers: true)
+      let records = try run(numbers: false)
+      #expect(numbers.replies == records.replies, "\(query)")
+      #expect(numbers.replies.count == 1 && numbers.replies[0] != "0" && Int(numbers.replies[0]) != nil, "\(query): \(numbers.replies)")
+      #expect(!numbers.statements.contains { $0.contains("attributes") }, "\(query): \(numbers.statements)")
+    }
+  }
+
   /// A sort (walking the sorted attribute's index or not, with or without a limit, over a
   /// predicate or a text search) followed by a Swift stage that reads only single numbers or
   /// dates selects those values, not the records: the same rows as through the records, in
@@ -601,6 +660,7 @@ import Testing
     #"search domainIdentifier == "trails" | sort rating desc | table rating, distance"#,
     #"search "trail" | sort rating desc | limit 2 | table rating"#,
     #"search * | sort contentModificationDate | limit 4 | table contentModificationDate, rating"#,
+    #"search domainIdentifier == "trails" | sort rating desc | limit 3 | table title, stateOrProvince, rating"#,
   ])
   func aSortedNumericStageReadsNoRecord(_ query: String) throws {
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)

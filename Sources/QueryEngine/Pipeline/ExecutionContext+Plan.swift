@@ -1,7 +1,7 @@
 import Foundation
 import SearchIndex
 
-/// An attribute read as a number from the value table (`CompiledStep.numbers`).
+/// An attribute read from the value table, a number or a short text (`CompiledStep.numbers`).
 struct NumericValue {
   var name: String
   var type: AttributeType
@@ -82,9 +82,13 @@ extension ExecutionContext {
         return numbers
       }
       compiler.valueColumns = numeric?.ids
+      let walks = compiler.canWalkSortIndex(plan) && plan.limit != nil
+      // A sort's walk and its fallback keep the fields (`sortedNumericItems` serves stages
+      // that read them); a plain listing leaves them out when the stage reads none.
+      compiler.valueColumnsAlone = numeric != nil && !step.partialItemFields && !walks
       let sorted = try compiler.itemsQuery(plan)
-      let whole: CompiledStep = numeric.map { .numbers(sorted, values: $0.values, itemFields: true) } ?? .items(sorted)
-      guard compiler.canWalkSortIndex(plan), let limit = plan.limit else { return whole }
+      let whole: CompiledStep = numeric.map { .numbers(sorted, values: $0.values, itemFields: !compiler.valueColumnsAlone) } ?? .items(sorted)
+      guard walks, let limit = plan.limit else { return whole }
       compiler.walksSortIndex = true
       let walk = try compiler.itemsQuery(plan)
       // A plan the walk does not answer compiles to the same statement.
@@ -233,24 +237,28 @@ extension ExecutionContext {
   /// each is a single number, date or flag and the step is a text search in relevance order
   /// (`SQLCompiler.numericItemsQuery`); nil otherwise (the records are read).
   private func numbers(
-    _ plan: SQLPlan, values numeric: (values: [NumericValue], ids: [Int64]), itemFields: Bool, compiler: inout SQLCompiler
+    _ plan: SQLPlan, values numeric: (values: [NumericValue], ids: [SQLCompiler.ValueColumn]), itemFields: Bool, compiler: inout SQLCompiler
   ) throws -> CompiledStep? {
     guard let compiled = try compiler.numericItemsQuery(plan, values: numeric.ids, itemFields: itemFields) else { return nil }
     return .numbers(compiled, values: numeric.values, itemFields: itemFields)
   }
 
-  /// `attributes` as values the numbers form reads (with their attribute ids), when each is
-  /// a single number, date or flag; nil otherwise (the records are read).
-  private func numericValues(_ attributes: Set<String>) -> (values: [NumericValue], ids: [Int64])? {
+  /// `attributes` as values the numbers form reads (with their columns), when each is a
+  /// single number, date, flag or short text (`difficulty == "easy"` in a score: a quarter of
+  /// a million trails read their records for it); nil otherwise (the records are read).
+  private func numericValues(_ attributes: Set<String>) -> (values: [NumericValue], ids: [SQLCompiler.ValueColumn])? {
     guard Self.readsNumbersAlone else { return nil }
     var values: [NumericValue] = []
-    var ids: [Int64] = []
+    var ids: [SQLCompiler.ValueColumn] = []
     for name in attributes.sorted() {
-      guard let type = catalog.type(of: name), !type.isList, [.number, .date, .bool].contains(type.scalar) else { return nil }
+      guard let type = catalog.type(of: name), !type.isList, [.number, .date, .bool, .string].contains(type.scalar) else { return nil }
       // An attribute no item has: nothing to read.
       guard let id = attributeMap.ids[name] else { continue }
+      // A long text's value is in the record alone (`vals` has a marker row).
+      let isText = type.scalar == .string
+      if isText, attributeMap.longAttributes[id] != nil { return nil }
       values.append(NumericValue(name: name, type: type))
-      ids.append(id)
+      ids.append(SQLCompiler.ValueColumn(id: id, isText: isText))
     }
     return (values, ids)
   }
@@ -262,6 +270,10 @@ extension ExecutionContext {
       // The fields as `StoredItem` reads them (no record asked for, none read).
       var item = try StoredItem.decode(row: row, offset: 1, catalog: catalog, only: [])
       for (offset, value) in values.enumerated() where !row.isNull(8 + offset) {
+        if value.type.scalar == .string {
+          item.attributeSet[value.name] = .string(row.string(8 + offset) ?? "")
+          continue
+        }
         let number = row.double(8 + offset)
         item.attributeSet[value.name] = switch value.type.scalar {
         case .date: .date(Date(timeIntervalSince1970: number))
@@ -388,9 +400,10 @@ extension ExecutionContext {
     }
     let items = data.resultItems
     guard !items.isEmpty else { return data }
-    let fetch = try connection.checkOutStatement(
-      "SELECT id, domain, contentType, expiration, protection, attributes, engagement FROM items WHERE rowid = ?")
+    let sql = "SELECT id, domain, contentType, expiration, protection, attributes, engagement FROM items WHERE rowid = ?"
+    let fetch = try connection.checkOutStatement(sql)
     defer { connection.checkIn(fetch) }
+    executedSQL.append(sql)
     var whole: [ResultItem] = []
     whole.reserveCapacity(items.count)
     for var item in items {

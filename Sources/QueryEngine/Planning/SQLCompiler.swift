@@ -197,26 +197,48 @@ public struct SQLCompiler {
   /// rowid, item fields, engagement, relevance, then each value read from `num`) instead
   /// of the record. `sort latitude desc | limit 10 | table latitude` decompressed and
   /// parsed ten records to show ten numbers.
-  package var valueColumns: [Int64]?
+  package var valueColumns: [ValueColumn]?
+
+  /// An attribute the numbers form selects: its first value, a number (`num`: numbers,
+  /// dates, flags) or a short text as written (`coalesce(str, fold)`, never long text, which
+  /// only the record holds).
+  package struct ValueColumn: Sendable, Hashable {
+    package var id: Int64
+    package var isText: Bool
+    package init(id: Int64, isText: Bool) {
+      self.id = id
+      self.isText = isText
+    }
+  }
 
   /// The SELECT list of the items `alias` with `relevance`: `itemColumns`, or the numbers
   /// form when `valueColumns` is set.
   private func itemsSelect(of alias: String, relevance: Fragment) -> Fragment {
     guard let valueColumns else { return "SELECT \(Self.itemColumns(of: alias)), " + relevance + " AS relevance" }
-    return Self.numbersSelect(of: alias, relevance: relevance, values: valueColumns)
+    guard valueColumnsAlone else { return Self.numbersSelect(of: alias, relevance: relevance, values: valueColumns) }
+    return "SELECT \(alias).rowid, NULL, NULL, NULL, NULL, NULL, 0, " + relevance + " AS relevance" + Self.numberColumns(valueColumns, of: alias)
   }
+
+  /// With `valueColumns`: the item fields left out too (NULL, engagement 0), for a stage that
+  /// reads none. A predicate the scope's covering index answers then reads no item row:
+  /// `search domainIdentifier == "trails" | score -distance(45.5, -122.7)` looks up values
+  /// by rowid alone.
+  package var valueColumnsAlone = false
 
   /// The numbers form's SELECT list of the items `alias`: rowid, item fields, engagement,
   /// `relevance`, then the first value of each attribute of `values` (ids).
-  static func numbersSelect(of alias: String, relevance: Fragment, values: [Int64]) -> Fragment {
+  static func numbersSelect(of alias: String, relevance: Fragment, values: [ValueColumn]) -> Fragment {
     "SELECT \(alias).rowid, \(alias).id, \(alias).domain, \(alias).contentType, \(alias).expiration, \(alias).protection, \(alias).engagement, "
       + relevance + " AS relevance" + numberColumns(values, of: alias)
   }
 
-  /// `, (SELECT num …)` for each attribute of `ids`: its first value for the items `alias`.
-  static func numberColumns(_ ids: [Int64], of alias: String) -> Fragment {
+  /// `, (SELECT num …)` for each attribute of `values`: its first value for the items `alias`.
+  static func numberColumns(_ values: [ValueColumn], of alias: String) -> Fragment {
     var columns = Fragment("")
-    for id in ids { columns = columns + Fragment(", (SELECT num FROM vals WHERE item = \(alias).rowid AND attr = ? AND ord = 0)", [.integer(id)]) }
+    for value in values {
+      let column = value.isText ? "coalesce(str, fold)" : "num"
+      columns = columns + Fragment(", (SELECT \(column) FROM vals WHERE item = \(alias).rowid AND attr = ? AND ord = 0)", [.integer(value.id)])
+    }
     return columns
   }
 
@@ -444,7 +466,7 @@ public struct SQLCompiler {
   /// without `itemFields` the item columns are NULL (engagement 0) and no item row is read.
   /// Nil unless the plan is a text search ordered by relevance alone, in a file of one
   /// named index (`asVisibleMatches`).
-  public mutating func numericItemsQuery(_ plan: SQLPlan, values: [Int64], itemFields: Bool = true) throws(QueryRuntimeError) -> Compiled? {
+  package mutating func numericItemsQuery(_ plan: SQLPlan, values: [ValueColumn], itemFields: Bool = true) throws(QueryRuntimeError) -> Compiled? {
     guard plan.aggregate == nil, plan.groupBy == nil, plan.sort.allSatisfy({ $0 == .relevance }) else { return nil }
     return try asVisibleMatches(plan) { (c: inout SQLCompiler) throws(QueryRuntimeError) -> Compiled? in
       let (from, where_, _) = try c.fromAndWhere(plan, scored: true)

@@ -1,0 +1,51 @@
+/// What evaluating an expression on an item reads of it (`ExpressionEvaluator`), so that a
+/// stage whose expression reads little gets items with only that: `score` and `where` over a
+/// quarter of a million matches then read a few values each, not every record.
+extension BoundExpression {
+  /// The attributes the expression reads; nil when it may read any (a text search, a test of
+  /// any attribute or any text, a similarity, which reads the whole item).
+  public var attributesRead: Set<String>? {
+    func union(_ parts: [BoundExpression]) -> Set<String>? {
+      var names: Set<String> = []
+      for part in parts {
+        guard let read = part.attributesRead else { return nil }
+        names.formUnion(read)
+      }
+      return names
+    }
+    switch self {
+    case .constant, .matchAll, .relevance, .score, .engagement, .attribute(.itemField): return []
+    case .attribute(.attribute(let name, _)): return [name]
+    case .test(let test):
+      switch test.target {
+      case .attribute(let name, _): return [name]
+      case .itemField: return []
+      case .anyText, .anyAttribute: return nil
+      }
+    case .not(let part), .negate(let part): return part.attributesRead
+    case .and(let parts), .or(let parts): return union(parts)
+    case .arithmetic(_, let a, let b), .compare(_, let a, let b): return union([a, b])
+    case .function(.similarity, _): return nil
+    // The item's own position.
+    case .function(.distance, let arguments): return union(arguments).map { $0.union(["latitude", "longitude"]) }
+    case .function(_, let arguments): return union(arguments)
+    default: return nil
+    }
+  }
+
+  /// Whether the expression reads an item field (identifier, domain, content type, expiry,
+  /// protection) or the engagement.
+  public var readsItemFields: Bool {
+    switch self {
+    case .constant, .matchAll, .relevance, .score, .attribute(.attribute): return false
+    case .test(let test):
+      if case .attribute = test.target { return false }
+      return true
+    case .not(let part), .negate(let part): return part.readsItemFields
+    case .and(let parts), .or(let parts): return parts.contains(where: \.readsItemFields)
+    case .arithmetic(_, let a, let b), .compare(_, let a, let b): return a.readsItemFields || b.readsItemFields
+    case .function(_, let arguments): return arguments.contains(where: \.readsItemFields)
+    default: return true
+    }
+  }
+}
