@@ -54,6 +54,7 @@ public struct ScoreStage: StageDefinition {
     /// when it tests any text or reads embeddings (those read the whole item).
     var attributesRead: Set<String>? { expression.attributesRead }
     var readsItemFields: Bool { expression.readsItemFields }
+    var usesEmbeddings: Bool { expression.usesEmbeddings }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)

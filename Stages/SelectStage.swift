@@ -76,6 +76,12 @@ public struct SelectStage: StageDefinition {
     /// A table's (or groups') columns, when it keeps them.
     var outputColumns: [String]? = nil
     var explanation: String { "select one element" }
+    var usesEmbeddings: Bool {
+      switch which {
+      case .maxBy(let key?, _), .minBy(let key?, _): key.usesEmbeddings
+      default: false
+      }
+    }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)

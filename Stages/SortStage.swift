@@ -76,6 +76,7 @@ public struct SortStage: StageDefinition {
 
   struct Bound: BoundStage {
     let keys: [Key]
+    var usesEmbeddings: Bool { keys.contains { $0.expression.usesEmbeddings } }
     /// The keys of a table's sort (`keys` is empty then).
     var columns: [Column] = []
     let outputType: PipelineType

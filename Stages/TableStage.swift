@@ -92,6 +92,7 @@ public struct TableStage: StageDefinition {
   struct Bound: BoundStage, @unchecked Sendable {
     /// Column names and expressions (all Sendable values).
     let columns: [(String, BoundExpression)]
+    var usesEmbeddings: Bool { columns.contains { $0.1.usesEmbeddings } }
     /// The searched words, when a column is `snippet`; the positions of those columns.
     var snippet: Snippet? = nil
     var snippetColumns: Set<Int> = []

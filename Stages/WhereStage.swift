@@ -29,6 +29,7 @@ public struct WhereStage: StageDefinition {
     /// the matches of a text search reads no record); the items it keeps are read whole later.
     var attributesRead: Set<String>? { condition.attributesRead }
     var readsItemFields: Bool { condition.readsItemFields }
+    var usesEmbeddings: Bool { condition.usesEmbeddings }
 
     func push(into plan: inout SQLPlan) -> Bool {
       guard condition.isStoredOnly, plan.acceptsFilter else { return false }

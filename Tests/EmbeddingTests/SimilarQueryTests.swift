@@ -3,6 +3,7 @@ import Foundation
 import QueryEngine
 import SearchIndex
 import SearchlightTestSupport
+import Stages
 import Testing
 
 /// `similar` in queries over the embedded samples: ranking, combination with predicates and
@@ -100,6 +101,29 @@ import Testing
       guard case .embedding(let error)? = error as? QueryError else { return false }
       return error.kind == .noEmbeddings && error.message.contains("searchlight embeddings --db")
     }
+  }
+
+  /// A stage that compares with embeddings (a score, a filter, a sort, a table column) fails
+  /// before the search ahead of it runs: no statement is run for nothing.
+  @Test(arguments: [
+    #"search "trail" | score relevance + similarity("quiet forest walk") | top 5"#,
+    #"search "trail" | where similarity("waterfall") > 0.2"#,
+    #"search "trail" | sort similarity("waterfall") desc | limit 3"#,
+    #"search "trail" | table title, similarity("waterfall")"#,
+    #"search "trail" | fork (count) (score similarity("lake") | top 1)"#,
+  ])
+  func withoutEmbeddingsAStageThatNeedsThemFailsFirst(_ query: String) throws {
+    let samples = try EmbeddedSamples(embed: false)
+    var options = samples.options
+    let log = StatementLog()
+    options.statementLog = log
+    #expect {
+      _ = try QueryExecutor(index: samples.index, registry: StandardLibrary.registry()).run(query, options: options) { _ in }
+    } throws: { error in
+      guard case .embedding(let error)? = error as? QueryError else { return false }
+      return error.kind == .noEmbeddings && error.message.contains("searchlight embeddings --db")
+    }
+    #expect(log.all.isEmpty, "\(query): \(log.all)")
   }
 
   @Test func aQueryVectorOfAnotherSizeIsAMismatch() throws {

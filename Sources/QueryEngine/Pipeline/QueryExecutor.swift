@@ -232,6 +232,9 @@ public struct QueryExecutor: Sendable {
       }
       var run = Run(context: context, options: options, onReply: onReply)
       var plan = try planned(context)
+      // A stage that compares with embeddings fails now when there are none, not after the
+      // search before it has run.
+      if plan.usesEmbeddings, try !index.hasEmbeddings(connection) { throw EmbeddingError.noEmbeddings(path: index.path) }
       var variables: [String: Value] = [:]
       var index = 0
       while index < plan.statements.count {

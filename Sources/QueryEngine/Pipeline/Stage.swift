@@ -46,6 +46,10 @@ public protocol BoundStage: Sendable {
   /// scores: items read for it after a text search, when those attributes are numbers, are
   /// then rowids, relevance and the numbers, and no item row is read. True by default.
   var readsItemFields: Bool { get }
+  /// True when `execute` compares items with embeddings (`similarity(...)`): a query with
+  /// such a stage fails before it reads anything when the index has none, instead of after
+  /// its search (2 s over a million items). False by default.
+  var usesEmbeddings: Bool { get }
   /// True when `execute` makes one row of a table per input item, in the items' order, each
   /// from its item alone (`table title, rating`): a reply cut to its first rows is the
   /// table of the first items, so a terminal's window reads only those (and counts the
@@ -60,5 +64,6 @@ extension BoundStage {
   public func keptPositions(among count: Int) -> [Int]? { nil }
   public var outputColumns: [String]? { nil }
   public var readsItemFields: Bool { true }
+  public var usesEmbeddings: Bool { false }
   public var makesOneRowPerItem: Bool { false }
 }

@@ -138,6 +138,21 @@ public struct ExecutionPlan: Sendable {
   }
 
   public var statements: [Statement]
+
+  /// True when a stage of the plan that runs in Swift compares items with embeddings
+  /// (`BoundStage.usesEmbeddings`).
+  public var usesEmbeddings: Bool {
+    func uses(_ pipeline: Pipeline) -> Bool {
+      pipeline.steps.contains { step in
+        switch step {
+        case .sql: false
+        case .swift(let swift): swift.stage.usesEmbeddings
+        case .fork(_, let branches): branches.contains(where: uses)
+        }
+      }
+    }
+    return statements.contains { uses($0.pipeline) }
+  }
   /// The graph the plan was made from: a `let` statement's value binds the rest of it.
   public var graph: QueryGraph
 }

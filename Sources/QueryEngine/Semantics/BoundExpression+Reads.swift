@@ -33,6 +33,18 @@ extension BoundExpression {
     }
   }
 
+  /// Whether the expression compares items with embeddings (`similarity(...)`, `similar`).
+  public var usesEmbeddings: Bool {
+    switch self {
+    case .similar, .function(.similarity, _): return true
+    case .not(let part), .negate(let part): return part.usesEmbeddings
+    case .and(let parts), .or(let parts): return parts.contains(where: \.usesEmbeddings)
+    case .arithmetic(_, let a, let b), .compare(_, let a, let b): return a.usesEmbeddings || b.usesEmbeddings
+    case .function(_, let arguments): return arguments.contains(where: \.usesEmbeddings)
+    default: return false
+    }
+  }
+
   /// Whether the expression reads an item field (identifier, domain, content type, expiry,
   /// protection) or the engagement.
   public var readsItemFields: Bool {

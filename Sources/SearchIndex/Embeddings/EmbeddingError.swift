@@ -28,6 +28,6 @@ public struct EmbeddingError: Error, Sendable, Hashable, CustomStringConvertible
 
   public static func noEmbeddings(path: String) -> EmbeddingError {
     EmbeddingError(.noEmbeddings,
-      "the index has no embeddings, so 'similar' cannot run; add them with `searchlight embeddings --db \(path) --url URL --model NAME`")
+      "the index has no embeddings, so 'similar' and 'similarity()' cannot run; add them with `searchlight embeddings --db \(path) --url URL --model NAME`")
   }
 }

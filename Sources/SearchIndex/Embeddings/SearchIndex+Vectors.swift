@@ -155,6 +155,11 @@ extension SearchIndex {
     }
   }
 
+  /// Whether the index records an embedding model (`vectorMatrix` is nil without one).
+  package func hasEmbeddings(_ db: Connection) throws -> Bool {
+    try Self.loadEmbeddingConfiguration(db, indexID: indexID) != nil
+  }
+
   /// The vectors of this named index as a matrix, read in the read transaction open on `db`;
   /// nil when the index has no embeddings. The matrix is kept until the generation changes,
   /// so a REPL, an MCP server or a benchmark reads the vectors once.
