@@ -544,7 +544,7 @@ import Testing
   /// reply, and the statements that ran.
   static func run(
     _ query: String, executor: QueryExecutor, scope: AccessScope, readingNumbers: Bool, describe: (Reply) -> [String]
-  ) throws -> (replies: [String], statements: [String]) {
+  ) throws -> (replies: [String], statements: [String], readWhole: Int) {
     var options = QueryOptions(scope: scope, clock: sampleClock)
     let log = StatementLog()
     options.statementLog = log
@@ -552,7 +552,7 @@ import Testing
     try ExecutionContext.$readsNumbersAlone.withValue(readingNumbers) {
       _ = try executor.run(query, options: options) { replies += describe($0) }
     }
-    return (replies, log.all)
+    return (replies, log.all, log.itemsReadWhole)
   }
 
   /// A Swift stage after a text search that reads only relevance and single numbers or dates
@@ -575,7 +575,7 @@ import Testing
     try registry.register(.freshness())
     let executor = QueryExecutor(index: sampleIndex.index, registry: registry)
     for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
-      func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
         try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
           ["\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1) \($0.engagement)" })"]
             + ["\(Self.rows(reply))"]
@@ -608,7 +608,7 @@ import Testing
   func aStageAfterAPredicateReadsValuesByRowid(_ query: String) throws {
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
     for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
-      func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
         try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
           ["\(reply.content.resultItems.map { "\($0.item) \($0.score ?? -1) \($0.engagement)" })", "\(Self.rows(reply))", "\(reply.content.type)"]
         }
@@ -637,7 +637,7 @@ import Testing
   func aCountAfterPartialItemsReadsNoRecord(_ query: String) throws {
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
     for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
-      func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
         try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
           if case .count(let count) = reply.content { return ["\(count)"] }
           return ["not a count: \(reply.content.type)"]
@@ -648,6 +648,7 @@ import Testing
       #expect(numbers.replies == records.replies, "\(query)")
       #expect(numbers.replies.count == 1 && numbers.replies[0] != "0" && Int(numbers.replies[0]) != nil, "\(query): \(numbers.replies)")
       #expect(!numbers.statements.contains { $0.contains("attributes") }, "\(query): \(numbers.statements)")
+      #expect(numbers.readWhole == 0, "\(query)")
     }
   }
 
@@ -666,7 +667,7 @@ import Testing
     let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
     for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
       for budget in [1, 1_000_000] {
-        func run(numbers: Bool) throws -> (replies: [String], statements: [String]) {
+        func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
           try SQLCompiler.$sortWalkBudget.withValue(budget) {
             try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
               Self.rows(reply).map { "\($0)" }

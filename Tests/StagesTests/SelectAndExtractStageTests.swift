@@ -74,6 +74,33 @@ import Testing
     #expect((error?.underlying as? QueryRuntimeError)?.message == "the table has no column 'rating'; columns are stateOrProvince, count")
   }
 
+  /// The SQL plan before `extract` keeps only the items with a value that folds to its key:
+  /// the same items, in the same order, as grouping every item in Swift, whether the key is
+  /// the exact form, another case or accent of it, or no group's; for single values and lists.
+  @Test func theSQLPlanReadsOnlyTheKeysItems() throws {
+    let fixture = try TemporaryIndex([
+      item("a", [("stateOrProvince", .string("Oregon")), ("keywords", .list([.string("Lake"), .string("Oregon")]))]),
+      item("b", [("stateOrProvince", .string("oregon"))]),
+      item("c", [("stateOrProvince", .string("Orégon")), ("keywords", .list([.string("lake")]))]),
+      item("d", [("stateOrProvince", .string("Utah")), ("keywords", .list([.string("oregon")]))]),
+      item("e", [("title", .string("no state"))]),
+    ])
+    for attribute in ["stateOrProvince", "keywords"] {
+      for key in ["Oregon", "oregon", "OREGON", "orégon", "Orégon", "Utah", "lake", "Lake", "Atlantis", "*"] {
+        let query = #"search * | group by \#(attribute) | extract "\#(key)""#
+        let expected = try inSwift(query, in: fixture.index).resultItems.map(\.id)
+        #expect(try ids(query, in: fixture.index) == expected, "\(query)")
+      }
+    }
+    #expect(try ids(#"search * | group by stateOrProvince | extract "OREGON""#, in: fixture.index).count == 1)
+    #expect(try ids(#"search * | group by stateOrProvince | extract "oregon""#, in: fixture.index) == ["b"])
+    let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let graph = try executor.prepare(#"search * | group by stateOrProvince | extract "Oregon""#, options: options)
+    let statements = try Explainer(executor: executor).statements(graph, options: options)
+    #expect(statements.first?.sql.contains("fold") == true, "\(statements.map(\.sql))")
+  }
+
   @Test func typeErrors() {
     expectError("search * | select frist", id: "stage.usage", message: "unknown selection 'frist'", column: 19, help: "did you mean 'first'?")
     expectError("search * | select", id: "stage.usage", message: "'select' needs first, last, nth N, max-by KEY or min-by KEY", column: 12,

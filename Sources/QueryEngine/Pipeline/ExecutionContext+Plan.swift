@@ -400,10 +400,10 @@ extension ExecutionContext {
     }
     let items = data.resultItems
     guard !items.isEmpty else { return data }
-    let sql = "SELECT id, domain, contentType, expiration, protection, attributes, engagement FROM items WHERE rowid = ?"
-    let fetch = try connection.checkOutStatement(sql)
+    let fetch = try connection.checkOutStatement(
+      "SELECT id, domain, contentType, expiration, protection, attributes, engagement FROM items WHERE rowid = ?")
     defer { connection.checkIn(fetch) }
-    executedSQL.append(sql)
+    itemsReadWhole += items.count
     var whole: [ResultItem] = []
     whole.reserveCapacity(items.count)
     for var item in items {

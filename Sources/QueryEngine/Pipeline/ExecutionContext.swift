@@ -90,11 +90,12 @@ package final class ExecutionContext {
   /// conditions of their AND, by search and the SQL of those conditions.
   private var restrictedSimilarHits: [String: SimilarHits] = [:]
   /// The statements run so far through `run(_:_:)`, in order: what `explain` shows for the
-  /// same plan (the ranked index's per-candidate checks and fetches are not among them), and
-  /// the record fetch once per `hydrate` that reads any item whole.
+  /// same plan (the ranked index's per-candidate checks and fetches are not among them).
   public internal(set) var executedSQL: [String] = []
   /// How many rows of items statements were read, for tests of the paths that stop early.
   package internal(set) var itemRowsRead = 0
+  /// Items `hydrate` read whole after a stage had them in part.
+  package internal(set) var itemsReadWhole = 0
   /// Whether the file has a current ranked index, once asked.
   private var rankedIndexPresent: Bool?
 

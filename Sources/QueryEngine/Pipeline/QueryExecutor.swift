@@ -76,6 +76,10 @@ package final class StatementLog: Sendable {
   /// Rows of items statements the executions read (`ExecutionContext.itemRowsRead`).
   package var itemRowsRead: Int { rows.withLock { $0 } }
   package func addItemRows(_ count: Int) { rows.withLock { $0 += count } }
+  /// Items read whole after a stage had them in part (`ExecutionContext.itemsReadWhole`).
+  package var itemsReadWhole: Int { whole.withLock { $0 } }
+  private let whole = Mutex(0)
+  package func addItemsReadWhole(_ count: Int) { whole.withLock { $0 += count } }
 }
 
 /// Parses, type-checks and runs queries over an index: parse -> graph -> type check -> plan
@@ -229,6 +233,7 @@ public struct QueryExecutor: Sendable {
       defer {
         options.statementLog?.append(context.executedSQL)
         options.statementLog?.addItemRows(context.itemRowsRead)
+        options.statementLog?.addItemsReadWhole(context.itemsReadWhole)
       }
       var run = Run(context: context, options: options, onReply: onReply)
       var plan = try planned(context)

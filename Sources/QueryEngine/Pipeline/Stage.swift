@@ -20,6 +20,11 @@ public protocol BoundStage: Sendable {
   /// Absorbs the stage into the SQL plan of the stages before it, when that gives the same
   /// result; returns false to run `execute` in Swift instead.
   func push(into plan: inout SQLPlan) -> Bool
+  /// For a stage that runs in Swift after the SQL plan: narrows the plan to the items the
+  /// stage can keep (a filter that drops only items it would drop itself), so SQLite reads
+  /// fewer. `extract "Oregon"` after `group by stateOrProvince` needs only the items whose
+  /// state folds to "oregon", not every group's. No change by default.
+  func narrow(_ plan: inout SQLPlan)
   /// Runs the stage over its input.
   func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData
   /// The attributes `execute` reads of its input items, when it reads only those (the item
@@ -59,6 +64,7 @@ public protocol BoundStage: Sendable {
 
 extension BoundStage {
   public func push(into plan: inout SQLPlan) -> Bool { false }
+  public func narrow(_ plan: inout SQLPlan) {}
   public var attributesRead: Set<String>? { nil }
   public var readsOnlyPositions: Bool { false }
   public func keptPositions(among count: Int) -> [Int]? { nil }

@@ -255,6 +255,10 @@ extension ExecutionPlan {
         }
         // The last stage makes a row per item: the window cuts the items it reads.
         if let itemWindow, position == nodes.count - 1, bound.makesOneRowPerItem, cutPending(to: itemWindow) { windowed = true }
+        if var plan = pending {
+          bound.narrow(&plan)
+          pending = plan
+        }
         try finishSQL(before: bound)
         steps.append(.swift(SwiftStep(summary: summary, stage: bound)))
       case .fork(let branches):
