@@ -67,7 +67,9 @@ public struct SelectStage: StageDefinition {
       default: output = .items
       }
     }
-    return Bound(which: which, outputType: output, outputColumns: output == input ? context.inputColumns : nil)
+    return Bound(
+      which: which, outputType: output, outputColumns: output == input ? context.inputColumns : nil,
+      picksAnItem: input == .items || input == .scoredItems)
   }
 
   struct Bound: BoundStage {
@@ -75,7 +77,53 @@ public struct SelectStage: StageDefinition {
     let outputType: PipelineType
     /// A table's (or groups') columns, when it keeps them.
     var outputColumns: [String]? = nil
+    /// True when the input is items (not groups, not a table): then the element picked is
+    /// an item, found by position or by its key alone, and only it is read whole
+    /// (`search "budget" | select first` read a quarter of a million records at 1M).
+    var picksAnItem = false
     var explanation: String { "select one element" }
+
+    /// The first item is a limit of one (a sort's walk then stops at its first entry).
+    func push(into plan: inout SQLPlan) -> Bool {
+      guard picksAnItem, case .first = which, plan.groupBy == nil, plan.aggregate == nil else { return false }
+      plan.limit = min(plan.limit ?? .max, 1)
+      return true
+    }
+
+    var readsOnlyPositions: Bool {
+      guard picksAnItem else { return false }
+      switch which {
+      case .first, .last, .nth, .maxBy(nil, _), .minBy(nil, _): return true
+      case .maxBy, .minBy: return false
+      }
+    }
+
+    /// The first or the last: `execute` picks the same from that one item. (Not the nth,
+    /// which `execute` counts among all of them: it gets every position, as rowids alone.)
+    func keptPositions(among count: Int) -> [Int]? {
+      guard picksAnItem else { return nil }
+      switch which {
+      case .first, .maxBy(nil, _), .minBy(nil, _): return count > 0 ? [0] : []
+      case .last: return count > 0 ? [count - 1] : []
+      case .nth, .maxBy, .minBy: return nil
+      }
+    }
+
+    var attributesRead: Set<String>? {
+      guard picksAnItem else { return nil }
+      switch which {
+      case .maxBy(let key?, _), .minBy(let key?, _): return key.attributesRead
+      default: return []
+      }
+    }
+
+    var readsItemFields: Bool {
+      guard picksAnItem else { return true }
+      switch which {
+      case .maxBy(let key?, _), .minBy(let key?, _): return key.readsItemFields
+      default: return false
+      }
+    }
     var usesEmbeddings: Bool {
       switch which {
       case .maxBy(let key?, _), .minBy(let key?, _): key.usesEmbeddings

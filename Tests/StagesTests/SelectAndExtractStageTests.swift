@@ -113,6 +113,30 @@ import Testing
   }
 }
 
+/// Picking one item reads that item whole and no other: by position (first, last, nth) or
+/// by its key alone (max-by, min-by), after a text search, a predicate or a sort. The item is
+/// the one picked among every item read whole in Swift.
+@Suite struct SelectAnItemTests {
+  @Test(arguments: [
+    #"search "trail" | select first"#, #"search "trail" | select last"#, #"search "trail" | select nth 3"#,
+    #"search "trail" | select max-by rating"#, #"search domainIdentifier == "trails" | select min-by distance"#,
+    #"search domainIdentifier == "trails" | select nth 2"#, #"search * | sort rating desc | select first"#,
+    #"search * | sort title | select last"#, #"search "trail" | score rating | select first"#,
+  ])
+  func pickingAnItemReadsOnlyIt(_ query: String) throws {
+    let expected = try inSwift(query).resultItems.map(\.id)
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let log = StatementLog()
+    options.statementLog = log
+    var found: [String] = []
+    _ = try executor.run(query, options: options) { found += $0.content.resultItems.map(\.id) }
+    #expect(found == expected, "\(query)")
+    #expect(found.count == 1, "\(query)")
+    #expect(log.itemRowsRead + log.itemsReadWhole <= 1, "\(query): \(log.itemRowsRead) rows, \(log.itemsReadWhole) whole")
+  }
+}
+
 @Suite struct ExtractStageTests {
   let grouped = #"search domainIdentifier == "trails" | group by stateOrProvince"#
 
