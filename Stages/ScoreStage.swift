@@ -77,15 +77,16 @@ public struct ScoreStage: StageDefinition {
         }
         scored.append(item)
       }
-      return .scoredItems(Self.bestFirst(scored))
+      return .scoredItems(Self.bestFirst(scored, by: { $0.score ?? 0 }))
     }
 
-    /// Orders by score, highest first; ties keep their order. The scores and positions are
-    /// sorted, not the items (a quarter of a million of them moved about took half the stage).
-    static func bestFirst(_ items: [ResultItem]) -> [ResultItem] {
-      var order = items.indices.map { (score: items[$0].score ?? 0, offset: $0) }
-      order.sort { a, b in a.score != b.score ? a.score > b.score : a.offset < b.offset }
-      return order.map { items[$0.offset] }
+    /// The first `limit` of `items` ordered by `key`, highest first; ties keep their order.
+    /// The keys and positions are sorted, not the items (a quarter of a million of them
+    /// moved about took half of `score` and of `top` after it).
+    static func bestFirst(_ items: [ResultItem], by key: (ResultItem) -> Double, limit: Int = .max) -> [ResultItem] {
+      var order = items.indices.map { (key: key(items[$0]), offset: $0) }
+      order.sort { a, b in a.key != b.key ? a.key > b.key : a.offset < b.offset }
+      return order.prefix(limit).map { items[$0.offset] }
     }
   }
 }

@@ -47,16 +47,12 @@ public struct TopStage: StageDefinition {
     }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
-      var items = input.resultItems
+      let items = input.resultItems
       if case .scoredItems = input {
-        items = items.enumerated().sorted { a, b in
-          let x = a.element.score ?? 0, y = b.element.score ?? 0
-          return x != y ? x > y : a.offset < b.offset
-        }.map(\.element)
-      } else if items.contains(where: { $0.relevance != 0 }) {
-        items = items.enumerated().sorted { a, b in
-          a.element.relevance != b.element.relevance ? a.element.relevance > b.element.relevance : a.offset < b.offset
-        }.map(\.element)
+        return input.replacingItems(ScoreStage.Bound.bestFirst(items, by: { $0.score ?? 0 }, limit: count))
+      }
+      if items.contains(where: { $0.relevance != 0 }) {
+        return input.replacingItems(ScoreStage.Bound.bestFirst(items, by: \.relevance, limit: count))
       }
       return input.replacingItems(Array(items.prefix(count)))
     }
