@@ -21,11 +21,6 @@ enum SpellingNotes {
     return notes
   }
 
-  /// True when `replies` carry no item and nothing else (no count, table or statistic).
-  static func foundNothing(_ replies: [Reply]) -> Bool {
-    replies.allSatisfy(isEmptyItemsReply)
-  }
-
   /// Whether `reply` is a reply of items that holds none (what `foundNothing` asks of each).
   static func isEmptyItemsReply(_ reply: Reply) -> Bool {
     reply.content.resultItems.isEmpty && (reply.content.type == .items || reply.content.type == .scoredItems)

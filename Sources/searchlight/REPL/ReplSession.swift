@@ -28,8 +28,10 @@ final class ReplSession {
   /// The clock `$time` values use; nil follows the system clock.
   var fixedNow: Date?
   var timeZone: TimeZone
-  /// The replies of the last query that ran, for `.why`.
-  private var lastReplies: [Reply] = []
+  /// The scored replies of the last query that ran, for `.why` (only those: a reply of a
+  /// million items printed as JSON is not kept), and whether any query ran yet.
+  private var lastScoredReplies: [Reply] = []
+  private var hasRunAQuery = false
   /// Commands that failed so far (a script exits 65 when any did).
   private(set) var failures = 0
   /// Set by `.quit`.
@@ -128,7 +130,9 @@ final class ReplSession {
     // Only the items shown are read (`.why` shows the same ones), as in `query`.
     let options = renderer.readingWhatItShows(currentOptions())
     var assembler = ReplyAssembler()
-    var replies: [Reply] = []
+    var scored: [Reply] = []
+    // Whether every reply is of items and holds none (for the spelling notes), as in `query`.
+    var foundNothing = true
     var searchedWords: [String] = []
     try InterruptMonitor.shared.running(options.cancellation) {
       let (graph, searched) = try executor.prepareTyped(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
@@ -137,14 +141,19 @@ final class ReplSession {
       // As `query` shows them: a text search's tables get a snippet column.
       if renderer.format == .table { renderer.snippet = QueryCommand.snippet(for: searched ?? query) }
       try executor.execute(graph, options: options) { reply in
-        if renderer.format == .json { Terminal.out(renderer.render(reply)) }
-        guard let whole = assembler.add(reply) else { return }
-        replies.append(whole)
-        if renderer.format != .json { Terminal.out(renderer.render(whole)) }
+        if !reply.isPartial || !reply.content.resultItems.isEmpty { foundNothing = foundNothing && SpellingNotes.isEmptyItemsReply(reply) }
+        // Scored replies come whole (only replies of items stream in batches).
+        if case .scoredItems = reply.content { scored.append(reply) }
+        if renderer.format == .json {
+          Terminal.out(renderer.render(reply))
+        } else if let whole = assembler.add(reply) {
+          Terminal.out(renderer.render(whole))
+        }
       }
     }
-    lastReplies = replies
-    if SpellingNotes.foundNothing(replies) {
+    lastScoredReplies = scored
+    hasRunAQuery = true
+    if foundNothing {
       for note in SpellingNotes.notes(for: searchedWords, index: executor.index, scope: options.scope) { Terminal.note(note) }
     }
     if timer { Terminal.out(String(format: "Run time: %.1f ms\n", Date().timeIntervalSince(start) * 1000)) }
@@ -299,9 +308,9 @@ final class ReplSession {
   }
 
   private func why() throws {
-    let scored = lastReplies.filter { if case .scoredItems = $0.content { true } else { false } }
+    let scored = lastScoredReplies
     guard !scored.isEmpty else {
-      var failure = CommandFailure(.usage, lastReplies.isEmpty ? "no result yet: run a query first" : "the last result has no scores")
+      var failure = CommandFailure(.usage, hasRunAQuery ? "the last result has no scores" : "no result yet: run a query first")
       failure.hints = ["help: rank with a 'score' stage, e.g. search \"launch\" | score 0.7 * relevance + 0.3 * recency(contentModificationDate, 30d)"]
       throw failure
     }
