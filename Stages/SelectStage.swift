@@ -90,6 +90,16 @@ public struct SelectStage: StageDefinition {
       return true
     }
 
+    /// Over groups, the first or the nth item of each reads no more of it.
+    var itemsPerGroupRead: Int? {
+      guard !picksAnItem, outputType == .items else { return nil }
+      switch which {
+      case .first: return 1
+      case .nth(let n): return n
+      default: return nil
+      }
+    }
+
     var readsOnlyPositions: Bool {
       guard picksAnItem else { return false }
       switch which {

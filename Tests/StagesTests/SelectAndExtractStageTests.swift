@@ -137,6 +137,35 @@ import Testing
   }
 }
 
+/// The first or the nth item of each group: SQLite counts the groups, then the items are
+/// read in order until each group has that many, and only the picked ones are read whole.
+/// The same items as grouping every item in Swift.
+@Suite struct SelectOfEachGroupTests {
+  @Test(arguments: [
+    (#"search domainIdentifier == "trails" | group by stateOrProvince | select first"#, 1),
+    (#"search domainIdentifier == "trails" | sort rating desc | group by stateOrProvince | select first"#, 1),
+    (#"search * | sort contentModificationDate desc | group by domainIdentifier | select first"#, 1),
+    (#"search "trail" | group by difficulty | select nth 2"#, 2),
+    (#"search * | group by keywords | select nth 2"#, 2),
+  ])
+  func eachGroupsFirstItemsAreReadAlone(_ query: String, perGroup: Int) throws {
+    let expected = try inSwift(query).resultItems.map(\.id)
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let log = StatementLog()
+    options.statementLog = log
+    var found: [String] = []
+    _ = try executor.run(query, options: options) { found += $0.content.resultItems.map(\.id) }
+    #expect(found == expected, "\(query)")
+    #expect(!found.isEmpty, "\(query)")
+    // The groups' counts ran first.
+    #expect(log.all.first?.contains("count(") == true, "\(query): \(log.all)")
+    // Only each group's first items were kept and read whole (at most `perGroup` a group).
+    let groups = try table(query.replacingOccurrences(of: perGroup == 1 ? "select first" : "select nth 2", with: "count")).rows.count
+    #expect(log.itemsReadWhole <= groups * perGroup, "\(query): \(log.itemsReadWhole) read whole for \(groups) groups")
+  }
+}
+
 @Suite struct ExtractStageTests {
   let grouped = #"search domainIdentifier == "trails" | group by stateOrProvince"#
 

@@ -375,6 +375,8 @@ private struct Run {
           let counts = try pipeline.window?.count.map { try context.compile($0) }
           let leading = try (pipeline.window?.leading ?? []).map { (step: try context.compile($0), items: $0.plan.limit ?? .max) }
           data = try context.groups(compiled, counts: counts, leading: leading, by: target, keepingAtMost: perGroup)
+        } else if let perGroup = sql.itemsPerGroup, let counting = sql.groupCounting, case .groupedItems(_, let target) = compiled {
+          data = try context.groups(compiled, counts: try context.compile(counting), by: target, keepingAtMost: perGroup)
         } else if case .numbers(let numbers, let values, let itemFields) = compiled, let needed = sql.partialAttributes {
           data = .items(try context.numericItems(numbers, values: values))
           carried = itemFields ? .attributes(needed) : .numbers(needed)

@@ -55,6 +55,10 @@ public protocol BoundStage: Sendable {
   /// such a stage fails before it reads anything when the index has none, instead of after
   /// its search (2 s over a million items). False by default.
   var usesEmbeddings: Bool { get }
+  /// For a stage over groups that reads only each group's first items (and its count): how
+  /// many (`select first` one, `select nth 3` three). The groups then hold only those, read
+  /// in order after SQLite counted every group. Nil (the default): every item.
+  var itemsPerGroupRead: Int? { get }
   /// True when `execute` makes one row of a table per input item, in the items' order, each
   /// from its item alone (`table title, rating`): a reply cut to its first rows is the
   /// table of the first items, so a terminal's window reads only those (and counts the
@@ -71,5 +75,6 @@ extension BoundStage {
   public var outputColumns: [String]? { nil }
   public var readsItemFields: Bool { true }
   public var usesEmbeddings: Bool { false }
+  public var itemsPerGroupRead: Int? { nil }
   public var makesOneRowPerItem: Bool { false }
 }

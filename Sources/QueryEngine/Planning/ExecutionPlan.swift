@@ -118,6 +118,20 @@ public struct ExecutionPlan: Sendable {
     /// Whether that stage reads the items' fields or engagement (`BoundStage.readsItemFields`):
     /// when not, the numbers form reads no item row either.
     public var partialItemFields = true
+    /// For a `.groupedItems` step: how many of each group's first items the Swift stage after
+    /// it reads (`BoundStage.itemsPerGroupRead`). The groups' counts come from SQLite first
+    /// (`groupCounting`), then the items in order until each group has that many, and only
+    /// those are read whole: the latest mail of each sender no longer reads every mail.
+    public var itemsPerGroup: Int?
+
+    /// The step that counts the items of each group of a `.groupedItems` step.
+    public var groupCounting: SQLStep? {
+      guard case .groupedItems(let group) = operation else { return nil }
+      var counting = plan
+      counting.groupBy = nil
+      counting.aggregate = .groupCount(group)
+      return SQLStep(plan: counting, operation: .groupCount(group), stages: stages, inherited: inherited)
+    }
 
     /// The type of the step's result.
     public var outputType: PipelineType {
@@ -218,6 +232,7 @@ extension ExecutionPlan {
         step.partialAttributes = next.attributesRead
         step.partialItemFields = next.readsItemFields
       }
+      if case .groupedItems = step.operation, let perGroup = next?.itemsPerGroupRead { step.itemsPerGroup = perGroup }
       steps.append(.sql(step))
       pending = nil
       absorbed = []

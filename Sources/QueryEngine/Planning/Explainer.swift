@@ -76,6 +76,10 @@ public struct Explainer {
       switch step {
       case .sql(let sql):
         for stage in sql.stages.dropFirst(sql.inherited) { output.lines.append(Self.line(stage, indent: indent, place: "SQL")) }
+        if let perGroup = sql.itemsPerGroup, let counting = sql.groupCounting {
+          output.lines.append("\(indent)groups counted first, then the items in order until each group has its first \(perGroup):")
+          try appendSQL(try context.compile(counting, resolvingSimilar: false), context: context, indent: indent + "  ", into: &output)
+        }
         try appendSQL(try context.compile(sql, resolvingSimilar: false), context: context, indent: indent, into: &output)
       case .swift(let swift):
         output.lines.append(Self.line(swift.summary, indent: indent, place: "Swift"))
