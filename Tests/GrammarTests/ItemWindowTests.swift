@@ -78,6 +78,28 @@ import Testing
     }
   }
 
+  /// After stages that ran in Swift, a final table of a row per item reads whole only the
+  /// items of the window's rows, and counts the rows of all of them.
+  @Test(arguments: [
+    #"search "trail" | score rating | where score > 0 | table title"#,
+    #"search * | score 0.5 * rating + recency(contentModificationDate, 30d) | table title, rating"#,
+  ])
+  func aTableAfterSwiftStagesReadsItsRowsItemsWhole(_ query: String) throws {
+    guard case .table(let all)? = try Self.replies(query, window: nil).first?.content else { Issue.record("no table"); return }
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
+    var options = SampleIndex.options
+    options.itemWindow = ItemWindow(first: 2, countsAll: true)
+    let log = StatementLog()
+    options.statementLog = log
+    var replies: [Reply] = []
+    try executor.run(query, options: options) { replies.append($0) }
+    guard case .table(let cut)? = replies.first?.content else { Issue.record("no table"); return }
+    #expect(all.rows.count > 2, "\(query)")
+    #expect(cut.rows == Array(all.rows.prefix(2)), "\(query)")
+    #expect(replies.first?.total == all.rows.count, "\(query)")
+    #expect(log.itemsReadWhole <= 2, "\(query): \(log.itemsReadWhole) read whole")
+  }
+
   /// A table of a row per item reads only the window's items (its SQL step holds the limit)
   /// and counts them all; a table after groups or statistics is whole.
   @Test func aTableOfItemsReadsTheWindowsItems() throws {

@@ -353,6 +353,8 @@ private struct Run {
     // What the items carry while they are not whole; a stage they cannot serve, a fork and
     // the reply get them read whole first.
     var carried = Carried.whole
+    // The rows a window's table would have had, when its items were cut before it.
+    var uncutRows: Int?
     for (offset, step) in pipeline.steps.enumerated() {
       try context.cancellation.check()
       switch step {
@@ -392,6 +394,15 @@ private struct Run {
           data = try context.materialize(compiled)
         }
       case .swift(let swift):
+        // The last stage makes a row per item (`table title`) after stages that ran in Swift:
+        // the window's rows are those of its first items, so only those are read whole (a
+        // table of 50,000 scored matches read every record to show 25 rows).
+        if emit, offset == pipeline.steps.count - 1, swift.stage.makesOneRowPerItem, let window = pipeline.window, window.count == nil,
+          let items = data, items.resultItems.count > window.first
+        {
+          uncutRows = items.resultItems.count
+          data = items.replacingItems(Array(items.resultItems.prefix(window.first)))
+        }
         if !carried.serves(swift.stage) {
           data = try data.map(context.hydrate)
           carried = .whole
@@ -416,7 +427,7 @@ private struct Run {
       // A row per item: the rows of the window's items (and the count of them all), or of
       // every item, cut after they were made.
       if window.countsAll {
-        total = try windowCount(window) ?? table.rows.count
+        total = try windowCount(window) ?? uncutRows ?? table.rows.count
       }
       if table.rows.count > window.first { table.rows = Array(table.rows.prefix(window.first)) }
       data = .table(table)
