@@ -34,16 +34,20 @@ public struct ExtractStage: StageDefinition {
     var outputType: PipelineType { .items }
     var explanation: String { "the items of group \(key.displayText)" }
 
-    /// The groups of an attribute whose key is this one, exactly or once case and diacritics
-    /// are folded, hold only items with a value that folds to it: the SQL plan keeps those
-    /// (a quarter of a million trails were read to extract a state's few thousand). Groups by
-    /// numbers or dates are left to `execute` (their keys match by how they are shown).
+    /// The groups of a text attribute (or of domains, content types) whose key is this one,
+    /// exactly or once case and diacritics are folded, hold only items with a value that
+    /// folds to it: the SQL plan keeps those (a quarter of a million trails were read to
+    /// extract a state's few thousand). Groups by numbers or dates are left to `execute`
+    /// (their keys match by how they are shown).
     func narrow(_ plan: inout SQLPlan) {
-      guard plan.aggregate == nil, plan.limit == nil, case .attribute(let name, let type)? = plan.groupBy, type.scalar == .string,
-        case .string(let text) = key
-      else { return }
+      guard plan.aggregate == nil, plan.limit == nil, let target = plan.groupBy, case .string(let text) = key else { return }
+      switch target {
+      case .attribute(_, let type) where type.scalar == .string: break
+      case .itemField: break
+      default: return
+      }
       let folded = MatchPattern(pieces: [.literal(text)], caseInsensitive: true, diacriticInsensitive: true, wordBased: false, tokenized: false, source: text)
-      plan.addFilter(.test(AttributeTest(target: .attribute(name, type), kind: .match(folded), negated: false)))
+      plan.addFilter(.test(AttributeTest(target: target, kind: .match(folded), negated: false)))
     }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {

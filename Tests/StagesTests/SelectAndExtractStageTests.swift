@@ -83,9 +83,10 @@ import Testing
       item("b", [("stateOrProvince", .string("oregon"))]),
       item("c", [("stateOrProvince", .string("Orégon")), ("keywords", .list([.string("lake")]))]),
       item("d", [("stateOrProvince", .string("Utah")), ("keywords", .list([.string("oregon")]))]),
-      item("e", [("title", .string("no state"))]),
+      item("e", domain: "Oregon", contentType: "lake", [("title", .string("no state"))]),
+      item("f", domain: "oregon", contentType: "Lake", [("title", .string("Oregon"))]),
     ])
-    for attribute in ["stateOrProvince", "keywords"] {
+    for attribute in ["stateOrProvince", "keywords", "domainIdentifier", "contentType"] {
       for key in ["Oregon", "oregon", "OREGON", "orégon", "Orégon", "Utah", "lake", "Lake", "Atlantis", "*"] {
         let query = #"search * | group by \#(attribute) | extract "\#(key)""#
         let expected = try inSwift(query, in: fixture.index).resultItems.map(\.id)
