@@ -30,6 +30,18 @@ import Testing
     return replies
   }
 
+  /// The replies as they come (batches apart) and the log of what the run read.
+  static func loggedReplies(_ query: String, window: ItemWindow) throws -> (replies: [Reply], log: StatementLog) {
+    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
+    var options = SampleIndex.options
+    options.itemWindow = window
+    let log = StatementLog()
+    options.statementLog = log
+    var replies: [Reply] = []
+    try executor.run(query, options: options) { replies.append($0) }
+    return (replies, log)
+  }
+
   static func content(_ reply: Reply) -> JSONValue { reply.jsonValue(fetch: nil)["content"] ?? .null }
 
   @Test(arguments: runnable)
@@ -86,13 +98,7 @@ import Testing
   ])
   func aTableAfterSwiftStagesReadsItsRowsItemsWhole(_ query: String) throws {
     guard case .table(let all)? = try Self.replies(query, window: nil).first?.content else { Issue.record("no table"); return }
-    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
-    var options = SampleIndex.options
-    options.itemWindow = ItemWindow(first: 2, countsAll: true)
-    let log = StatementLog()
-    options.statementLog = log
-    var replies: [Reply] = []
-    try executor.run(query, options: options) { replies.append($0) }
+    let (replies, log) = try Self.loggedReplies(query, window: ItemWindow(first: 2, countsAll: true))
     guard case .table(let cut)? = replies.first?.content else { Issue.record("no table"); return }
     #expect(all.rows.count > 2, "\(query)")
     #expect(cut.rows == Array(all.rows.prefix(2)), "\(query)")
@@ -106,13 +112,7 @@ import Testing
     let query = #"search domainIdentifier == "trails" | sort distance desc | table title, distance"#
     let whole = try Self.replies(query, window: nil)
     guard case .table(let all)? = whole.first?.content else { Issue.record("no table"); return }
-    let executor = QueryExecutor(index: SampleIndex.shared, registry: StandardLibrary.registry())
-    var options = SampleIndex.options
-    options.itemWindow = ItemWindow(first: 4, countsAll: true)
-    let log = StatementLog()
-    options.statementLog = log
-    var replies: [Reply] = []
-    try executor.run(query, options: options) { replies.append($0) }
+    let (replies, log) = try Self.loggedReplies(query, window: ItemWindow(first: 4, countsAll: true))
     guard case .table(let cut)? = replies.first?.content else { Issue.record("no table"); return }
     #expect(all.rows.count > 4)
     #expect(cut.rows == Array(all.rows.prefix(4)))

@@ -114,6 +114,17 @@ import Testing
   }
 }
 
+/// The identifiers `query` returns on the samples, and the log of what its run read.
+func loggedRun(_ query: String) throws -> (ids: [String], log: StatementLog) {
+  let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+  var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+  let log = StatementLog()
+  options.statementLog = log
+  var found: [String] = []
+  _ = try executor.run(query, options: options) { found += $0.content.resultItems.map(\.id) }
+  return (found, log)
+}
+
 /// Picking one item reads that item whole and no other: by position (first, last, nth) or
 /// by its key alone (max-by, min-by), after a text search, a predicate or a sort. The item is
 /// the one picked among every item read whole in Swift.
@@ -126,12 +137,7 @@ import Testing
   ])
   func pickingAnItemReadsOnlyIt(_ query: String) throws {
     let expected = try inSwift(query).resultItems.map(\.id)
-    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
-    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
-    let log = StatementLog()
-    options.statementLog = log
-    var found: [String] = []
-    _ = try executor.run(query, options: options) { found += $0.content.resultItems.map(\.id) }
+    let (found, log) = try loggedRun(query)
     #expect(found == expected, "\(query)")
     #expect(found.count == 1, "\(query)")
     #expect(log.itemRowsRead + log.itemsReadWhole <= 1, "\(query): \(log.itemRowsRead) rows, \(log.itemsReadWhole) whole")
@@ -151,12 +157,7 @@ import Testing
   ])
   func eachGroupsFirstItemsAreReadAlone(_ query: String, perGroup: Int) throws {
     let expected = try inSwift(query).resultItems.map(\.id)
-    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
-    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
-    let log = StatementLog()
-    options.statementLog = log
-    var found: [String] = []
-    _ = try executor.run(query, options: options) { found += $0.content.resultItems.map(\.id) }
+    let (found, log) = try loggedRun(query)
     #expect(found == expected, "\(query)")
     #expect(!found.isEmpty, "\(query)")
     // The groups' counts ran first.
