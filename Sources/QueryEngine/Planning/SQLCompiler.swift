@@ -205,10 +205,6 @@ public struct SQLCompiler {
   package struct ValueColumn: Sendable, Hashable {
     package var id: Int64
     package var isText: Bool
-    package init(id: Int64, isText: Bool) {
-      self.id = id
-      self.isText = isText
-    }
   }
 
   /// The SELECT list of the items `alias` with `relevance`: `itemColumns`, or the numbers
