@@ -18,15 +18,22 @@ public struct TextStage: StageDefinition {
       context.report(Diagnostic("stage.usage", "'text' takes no arguments", at: first.span))
       return nil
     }
-    return Bound()
+    return Bound(summarisesItems: input == .items || input == .scoredItems)
   }
 
   /// Items listed in a summary body.
   static let listed = 5
 
   struct Bound: BoundStage {
+    /// True over items: the summary counts them all and shows the first `listed`, so only
+    /// those are read whole (`search "budget" | text` read a quarter of a million records).
+    var summarisesItems = false
     var outputType: PipelineType { .text }
     var explanation: String { "summarise as text" }
+    var readsOnlyPositions: Bool { summarisesItems }
+    var attributesRead: Set<String>? { summarisesItems ? [] : nil }
+    var readsItemFields: Bool { !summarisesItems }
+    var leadingItemsRead: Int? { summarisesItems ? TextStage.listed : nil }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       .text(TextStage.summary(of: input))

@@ -33,6 +33,25 @@ import Testing
     #expect(try summary("search false | text")?.body == "")
   }
 
+  /// A summary of items reads whole only the five it lists (it counts the rest): the same
+  /// summary as from every item read whole in Swift.
+  @Test(arguments: [
+    #"search "trail" | text"#, #"search * | text"#, #"search * | sort rating desc | text"#,
+    #"search domainIdentifier == "trails" | score rating | text"#, #"search "trail" | where relevance > 0 | text"#,
+  ])
+  func aSummaryOfItemsReadsOnlyTheListedOnesWhole(_ query: String) throws {
+    guard case .text(let expected) = try inSwift(query) else { Issue.record("\(query): no text"); return }
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let log = StatementLog()
+    options.statementLog = log
+    var found: TextSummary?
+    _ = try executor.run(query, options: options) { if case .text(let text) = $0.content { found = text } }
+    #expect(found == expected, "\(query)")
+    #expect(expected.body.contains("more"), "\(query): \(expected.body)")
+    #expect(log.itemsReadWhole <= TextStage.listed && log.itemRowsRead == 0, "\(query): \(log.itemsReadWhole) whole, \(log.itemRowsRead) rows")
+  }
+
   @Test func scoresCountsStatisticsGroupsAndTables() throws {
     let scored = try summary(#"search title == "Mist Trail" | score 2 | text"#)
     #expect(scored?.body.hasSuffix("[score 2.000]") == true)

@@ -406,6 +406,11 @@ private struct Run {
         if !carried.serves(swift.stage) {
           data = try data.map(context.hydrate)
           carried = .whole
+        } else if carried != .whole, let leading = swift.stage.leadingItemsRead, let items = data {
+          // Its first few whole, the rest as they are.
+          let all = items.resultItems
+          let head = try context.hydrate(items.replacingItems(Array(all.prefix(leading)))).resultItems
+          data = items.replacingItems(head + all.dropFirst(leading))
         }
         data = try swift.stage.execute(data ?? .items([]), context: context)
         // A table, count or statistic made from partial items holds none of them.

@@ -59,6 +59,10 @@ public protocol BoundStage: Sendable {
   /// many (`select first` one, `select nth 3` three). The groups then hold only those, read
   /// in order after SQLite counted every group. Nil (the default): every item.
   var itemsPerGroupRead: Int? { get }
+  /// For a stage that reads only positions (or only `attributesRead`) but lists a few of its
+  /// first items: how many of them it reads whole (`text` lists five and counts the rest).
+  /// Nil (the default): none beyond what it declares.
+  var leadingItemsRead: Int? { get }
   /// True when `execute` makes one row of a table per input item, in the items' order, each
   /// from its item alone (`table title, rating`): a reply cut to its first rows is the
   /// table of the first items, so a terminal's window reads only those (and counts the
@@ -76,5 +80,6 @@ extension BoundStage {
   public var readsItemFields: Bool { true }
   public var usesEmbeddings: Bool { false }
   public var itemsPerGroupRead: Int? { nil }
+  public var leadingItemsRead: Int? { nil }
   public var makesOneRowPerItem: Bool { false }
 }
