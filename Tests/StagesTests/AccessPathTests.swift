@@ -623,6 +623,37 @@ import Testing
     }
   }
 
+  /// A statement that other statements read keeps its items without records when each of
+  /// them starts with a stage that needs none (a count, a top, a limit): `merge(a, b) |
+  /// count` reads no record, `| top 2` two. The same replies as through the records, in three
+  /// scopes; a reader that needs records gets them read in one statement as before.
+  @Test(arguments: [
+    (#"a = search "trail"; b = search "lake"; merge(a, b) | count"#, 0),
+    (#"a = search "trail"; b = search domainIdentifier == "notes*"; merge(a, b) | top 2"#, 2),
+    (#"a = search "trail"; b = search "lake"; merge(a, b) | limit 3"#, 3),
+    (#"a = search rating >= 4; a | count"#, 0),
+    (#"a = search "trail"; b = search "lake"; merge(a, b) | table title"#, -1),
+  ])
+  func aStatementReadByCountsKeepsNoRecords(_ query: String, readWhole: Int) throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
+        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
+          ["\(reply.content.resultItems.map { "\($0.item) \($0.relevance)" })", "\(Self.rows(reply))", "\(reply.content)".prefix(60).description]
+        }
+      }
+      let numbers = try run(numbers: true)
+      let records = try run(numbers: false)
+      #expect(numbers.replies == records.replies, "\(query)")
+      if readWhole >= 0 {
+        #expect(numbers.readWhole <= readWhole, "\(query): \(numbers.readWhole) read whole")
+        #expect(!numbers.statements.contains { $0.contains("attributes") }, "\(query): \(numbers.statements)")
+      } else {
+        #expect(numbers.readWhole == 0 && numbers.statements.contains { $0.contains("attributes") }, "\(query): \(numbers.statements)")
+      }
+    }
+  }
+
   /// Items that carry only what `score`, `where` and `count` read are never read whole when
   /// the pipeline ends in a count (`search "budget" | score relevance | count` read and
   /// decoded a quarter of a million records at 1M): no statement reads a record, and the

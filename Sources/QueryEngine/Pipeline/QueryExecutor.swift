@@ -245,7 +245,7 @@ public struct QueryExecutor: Sendable {
       while index < plan.statements.count {
         let statement = plan.statements[index]
         run.keepsStreamedItems = statement.isLet || !statement.isTerminal
-        let data = try run.statement(statement)
+        let data = try run.statement(statement, at: index)
         run.results[index] = data
         if statement.isLet, let name = statement.name {
           variables[name] = Self.variableValue(data)
@@ -301,18 +301,29 @@ private struct Run {
   let options: QueryOptions
   let onReply: (Reply) throws -> Void
   var results: [Int: PipelineData] = [:]
+  /// The statements whose results hold items with their fields and relevance only
+  /// (`ExecutionPlan.Statement.keepsPartialItems`).
+  var partial = Set<Int>()
   /// Whether the statement running keeps the items it streams as replies (a `let`, whose
   /// value is its first item); otherwise its result holds none of them.
   var keepsStreamedItems = true
 
-  func statement(_ statement: ExecutionPlan.Statement) throws -> PipelineData {
+  mutating func statement(_ statement: ExecutionPlan.Statement, at position: Int) throws -> PipelineData {
     var data: PipelineData?
+    var carried = Carried.whole
     switch statement.input {
     case .search: break  // the pipeline's first step is the SQL plan of the search
-    case .reference(let index): data = results[index] ?? .items([])
-    case .merge(let indexes): data = merge(indexes)
+    case .reference(let index):
+      data = results[index] ?? .items([])
+      carried = partial.contains(index) ? .attributes([]) : .whole
+    case .merge(let indexes):
+      data = merge(indexes)
+      carried = indexes.contains(where: partial.contains) ? .attributes([]) : .whole
     }
-    return try pipeline(statement.pipeline, data: data, emit: statement.isTerminal)
+    let (result, left) = try pipeline(statement.pipeline, data: data, carried: carried, emit: statement.isTerminal,
+                                      keepingPartialItems: statement.keepsPartialItems)
+    if left != .whole { partial.insert(position) }
+    return result
   }
 
   /// The items of earlier statements, each once, as its first input has it, with its rank
@@ -349,10 +360,18 @@ private struct Run {
   /// Runs the steps of `pipeline` over `start`; emits the result as a reply when `emit`,
   /// streaming item batches when the last step reads items from SQLite.
   private func pipeline(_ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, emit: Bool) throws -> PipelineData {
+    try self.pipeline(pipeline, data: start, carried: .whole, emit: emit, keepingPartialItems: false).data
+  }
+
+  /// `pipeline(_:data:emit:)` from items that carry `start`; with `keepingPartialItems`
+  /// partial items stay so at the end (for a later statement), with what they carry.
+  private func pipeline(
+    _ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, carried carriedAtStart: Carried, emit: Bool, keepingPartialItems: Bool
+  ) throws -> (data: PipelineData, carried: Carried) {
     var data = start
     // What the items carry while they are not whole; a stage they cannot serve, a fork and
     // the reply get them read whole first.
-    var carried = Carried.whole
+    var carried = carriedAtStart
     // The rows a window's table would have had, when its items were cut before it.
     var uncutRows: Int?
     for (offset, step) in pipeline.steps.enumerated() {
@@ -363,7 +382,7 @@ private struct Run {
         if emit, offset == pipeline.steps.count - 1, sql.outputType == .items {
           // A window's count runs first, so every batch can say how many items there are.
           let total = try windowCount(pipeline.window)
-          return try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage, total: total)
+          return (try stream(compiled, label: pipeline.label ?? QueryExecutor.defaultLabel(.items), stage: pipeline.stage, total: total), .whole)
         }
         // A Swift stage next that reads only some attributes gets items with only those;
         // the items it keeps are read whole before anything else sees them.
@@ -422,7 +441,7 @@ private struct Run {
         }
         var last: PipelineData = data ?? .items([])
         for branch in branches { last = try self.pipeline(branch, data: data, emit: emit) }
-        return last
+        return (last, .whole)
       }
     }
     var total: Int?
@@ -442,14 +461,17 @@ private struct Run {
       if items.resultItems.count > window.first { items = items.replacingItems(Array(items.resultItems.prefix(window.first))) }
       data = items
     }
-    if carried != .whole { data = try data.map(context.hydrate) }
+    if carried != .whole, emit || !keepingPartialItems {
+      data = try data.map(context.hydrate)
+      carried = .whole
+    }
     let result = data ?? .items([])
     if emit {
       var reply = Reply(queryToken: context.token.id, label: pipeline.label ?? QueryExecutor.defaultLabel(result.type), content: result, stage: pipeline.stage)
       reply.total = total
       try onReply(reply)
     }
-    return result
+    return (result, carried)
   }
 
   /// The count of all the items a window cut, from its counting statement; nil when it has none.

@@ -18,6 +18,11 @@ public struct ExecutionPlan: Sendable {
     public var outputType: PipelineType
     public var input: Input
     public var pipeline: Pipeline
+    /// True for a statement later statements read (not a `let`) that ends in SQLite's items,
+    /// when none of them needs records first (`needsNoRecordFirst`): its items keep only their
+    /// fields and relevance until a later stage needs more, so `merge(a, b) | count` reads no
+    /// record.
+    public var keepsPartialItems = false
   }
 
   /// Where a statement's items come from.
@@ -33,6 +38,11 @@ public struct ExecutionPlan: Sendable {
   /// Steps in order, and what the reply of their result is called.
   public struct Pipeline: Sendable {
     public var steps: [Step]
+    /// Whether the last step is SQLite's list of items (no stage in Swift after it).
+    var readsItemsAtTheEnd: Bool {
+      guard case .sql(let step)? = steps.last, case .items = step.operation else { return false }
+      return true
+    }
     /// The reply's label (`as "label"`, or the statement's name); nil for the default label
     /// of the result's type.
     public var label: String?
@@ -209,6 +219,24 @@ extension ExecutionPlan {
         name: statement.name, isLet: statement.isLet, isTerminal: statement.isTerminal, outputType: statement.outputType,
         input: input, pipeline: pipeline))
     }
+    // A statement that ends in SQLite's items and that only statements whose first stage
+    // needs no record read (a count, a top, a limit; or a reply the window cuts) keeps its
+    // items without records. One whose reader needs records reads them in one statement.
+    for position in statements.indices where read.contains(position) && !statements[position].isLet {
+      guard statements[position].pipeline.readsItemsAtTheEnd, case .sql(var step)? = statements[position].pipeline.steps.last else { continue }
+      let readers = statements.filter { reader in
+        switch reader.input {
+        case .reference(let index): index == position
+        case .merge(let indexes): indexes.contains(position)
+        case .search: false
+        }
+      }
+      guard readers.allSatisfy(Self.needsNoRecordFirst) else { continue }
+      step.partialAttributes = []
+      step.partialItemFields = true
+      statements[position].pipeline.steps[statements[position].pipeline.steps.count - 1] = .sql(step)
+      statements[position].keepsPartialItems = true
+    }
     self.init(statements: statements, graph: graph)
   }
 
@@ -337,6 +365,17 @@ extension ExecutionPlan {
 
   /// Whether items with only the attributes `stage` reads can serve it: it gives items (the
   /// ones it keeps are read whole later) or values made from them, not groups of them.
+  /// Whether the items `reader` starts from need no record before its first stage has run:
+  /// that stage reads only their fields and order, or nothing runs before a window cuts the
+  /// reply (`keepsPartialItems`).
+  static func needsNoRecordFirst(_ reader: Statement) -> Bool {
+    switch reader.pipeline.steps.first {
+    case .swift(let swift)?: takesPartialItems(swift.stage) && swift.stage.attributesRead?.isEmpty == true
+    case nil: reader.pipeline.window != nil
+    default: false
+    }
+  }
+
   static func takesPartialItems(_ stage: any BoundStage) -> Bool {
     keepsItems(stage) || holdsNoItems(stage)
   }
