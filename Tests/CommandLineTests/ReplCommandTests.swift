@@ -165,6 +165,17 @@ import Testing
       #expect(none.status == 65)
       #expect(none.stderr.contains("error: no result yet: run a query first\n"))
       #expect(none.stderr.contains("error: the last result has no scores\nhelp: rank with a 'score' stage"))
+      // In JSON the replies are printed as they come; `.why` still has the scored one.
+      let json = try workspace.repl(".format json\nsearch * | score 0.5 * rating | top 2\nsearch * | count\n.why\n")
+      #expect(json.status == 65, "\(json)")
+      #expect(json.stderr.contains("error: the last result has no scores"), "\(json)")
+      let jsonWhy = try workspace.repl(".format json\nsearch * | score 0.5 * rating | top 2\n.why\n")
+      #expect(jsonWhy.status == 0, "\(jsonWhy)")
+      let lines = jsonWhy.stdout.split(separator: "\n")
+      #expect(lines.count == 2, "\(jsonWhy)")
+      let why = try JSONParser.parse(String(lines.last ?? ""))["content"]
+      #expect(why?["type"]?.stringValue == "scoredItems", "\(jsonWhy)")
+      #expect(why?["items"]?.arrayValue?.first?["terms"]?.arrayValue?.first?["name"]?.stringValue == "0.5 * rating", "\(jsonWhy)")
       let result = try workspace.repl("search * | score 0.5 * rating + 0.1 * distance | top 2\n.why\n")
       #expect(result.status == 0, "\(result)")
       #expect(result.stdout.contains("""
