@@ -363,8 +363,6 @@ extension ExecutionPlan {
     }
   }
 
-  /// Whether items with only the attributes `stage` reads can serve it: it gives items (the
-  /// ones it keeps are read whole later) or values made from them, not groups of them.
   /// Whether the items `reader` starts from need no record before its first stage has run:
   /// that stage reads only their fields and order, or nothing runs before a window cuts the
   /// reply (`keepsPartialItems`).
@@ -376,6 +374,8 @@ extension ExecutionPlan {
     }
   }
 
+  /// Whether items with only the attributes `stage` reads can serve it: it gives items (the
+  /// ones it keeps are read whole later) or values made from them, not groups of them.
   static func takesPartialItems(_ stage: any BoundStage) -> Bool {
     keepsItems(stage) || holdsNoItems(stage)
   }

@@ -211,8 +211,7 @@ public struct SQLCompiler {
   /// form when `valueColumns` is set.
   private func itemsSelect(of alias: String, relevance: Fragment) -> Fragment {
     guard let valueColumns else { return "SELECT \(Self.itemColumns(of: alias)), " + relevance + " AS relevance" }
-    guard valueColumnsAlone else { return Self.numbersSelect(of: alias, relevance: relevance, values: valueColumns) }
-    return "SELECT \(alias).rowid, NULL, NULL, NULL, NULL, NULL, 0, " + relevance + " AS relevance" + Self.numberColumns(valueColumns, of: alias)
+    return Self.numbersSelect(of: alias, relevance: relevance, values: valueColumns, itemFields: !valueColumnsAlone)
   }
 
   /// With `valueColumns`: the item fields left out too (NULL, engagement 0), for a stage that
@@ -222,10 +221,13 @@ public struct SQLCompiler {
   package var valueColumnsAlone = false
 
   /// The numbers form's SELECT list of the items `alias`: rowid, item fields, engagement,
-  /// `relevance`, then the first value of each attribute of `values` (ids).
-  static func numbersSelect(of alias: String, relevance: Fragment, values: [ValueColumn]) -> Fragment {
-    "SELECT \(alias).rowid, \(alias).id, \(alias).domain, \(alias).contentType, \(alias).expiration, \(alias).protection, \(alias).engagement, "
-      + relevance + " AS relevance" + numberColumns(values, of: alias)
+  /// `relevance`, then the first value of each attribute of `values`. Without `itemFields`
+  /// the fields are NULL and the engagement 0, so no item row need be read.
+  static func numbersSelect(of alias: String, relevance: Fragment, values: [ValueColumn], itemFields: Bool = true) -> Fragment {
+    let fields = itemFields
+      ? "\(alias).id, \(alias).domain, \(alias).contentType, \(alias).expiration, \(alias).protection, \(alias).engagement"
+      : "NULL, NULL, NULL, NULL, NULL, 0"
+    return "SELECT \(alias).rowid, \(fields), " + relevance + " AS relevance" + numberColumns(values, of: alias)
   }
 
   /// `, (SELECT num …)` for each attribute of `values`: its first value for the items `alias`.
@@ -473,7 +475,7 @@ public struct SQLCompiler {
       guard itemFields else {
         // The visible matches are the scope's already: no item row to read.
         return c.finish(
-          "SELECT f.rowid, NULL, NULL, NULL, NULL, NULL, 0, -f.score AS relevance" + Self.numberColumns(values, of: "f") + " FROM " + matches
+          Self.numbersSelect(of: "f", relevance: Fragment("-f.score"), values: values, itemFields: false) + " FROM " + matches
             + " ORDER BY relevance DESC, f.rowid" + limit,
           ranked: true)
       }
