@@ -301,9 +301,9 @@ private struct Run {
   let options: QueryOptions
   let onReply: (Reply) throws -> Void
   var results: [Int: PipelineData] = [:]
-  /// The statements whose results hold items with their fields and relevance only
+  /// What the items of a statement's result carry, for those not whole
   /// (`ExecutionPlan.Statement.keepsPartialItems`).
-  var partial = Set<Int>()
+  var carriedBy: [Int: Carried] = [:]
   /// Whether the statement running keeps the items it streams as replies (a `let`, whose
   /// value is its first item); otherwise its result holds none of them.
   var keepsStreamedItems = true
@@ -315,14 +315,15 @@ private struct Run {
     case .search: break  // the pipeline's first step is the SQL plan of the search
     case .reference(let index):
       data = results[index] ?? .items([])
-      carried = partial.contains(index) ? .attributes([]) : .whole
+      carried = carriedBy[index] ?? .whole
     case .merge(let indexes):
       data = merge(indexes)
-      carried = indexes.contains(where: partial.contains) ? .attributes([]) : .whole
+      // Partial inputs all carry the same (fields and relevance); whole items serve too.
+      carried = indexes.compactMap { carriedBy[$0] }.first ?? .whole
     }
     let (result, left) = try pipeline(statement.pipeline, data: data, carried: carried, emit: statement.isTerminal,
                                       keepingPartialItems: statement.keepsPartialItems)
-    if left != .whole { partial.insert(position) }
+    if left != .whole { carriedBy[position] = left }
     return result
   }
 
