@@ -56,9 +56,7 @@ enum QueryCommand: Command {
     let start = Date()
     var first: Date?
     var assembler = ReplyAssembler()
-    // Whether every reply is of items and holds none (the replies themselves are printed and
-    // let go: a quarter of a million items kept until the end held 1.8 GB).
-    var foundNothing = true
+    var empty = SpellingNotes.EmptyReplies()
     var searchedWords: [String] = []
     let timing = PhaseTiming.shared
     do {
@@ -70,7 +68,7 @@ enum QueryCommand: Command {
       try timing.measure(.execute) {
         try executor.execute(graph, options: setup.options) { reply in
           if first == nil { first = Date() }
-          if !reply.isPartial || !reply.content.resultItems.isEmpty { foundNothing = foundNothing && SpellingNotes.isEmptyItemsReply(reply) }
+          empty.add(reply)
           timing.measure(.render) {
             // In tables, batches of one reply print as one; JSON streams every batch.
             if format == "json" {
@@ -84,7 +82,7 @@ enum QueryCommand: Command {
     } catch {
       throw queryFailure(error)
     }
-    if foundNothing {
+    if empty.foundNothing {
       for note in SpellingNotes.notes(for: searchedWords, index: setup.executor.index, scope: setup.options.scope) { Terminal.note(note) }
     }
     if arguments.has("timing") {

@@ -21,8 +21,17 @@ enum SpellingNotes {
     return notes
   }
 
-  /// Whether `reply` is a reply of items that holds none (what `foundNothing` asks of each).
-  static func isEmptyItemsReply(_ reply: Reply) -> Bool {
-    reply.content.resultItems.isEmpty && (reply.content.type == .items || reply.content.type == .scoredItems)
+  /// Whether a query's replies, seen one at a time as they are printed and let go (a quarter
+  /// of a million items kept until the end held 1.8 GB), were all replies of items holding
+  /// none: then it found nothing and its words are worth a note.
+  struct EmptyReplies {
+    private(set) var foundNothing = true
+
+    mutating func add(_ reply: Reply) {
+      // A streamed batch that holds nothing says nothing; the last batch of a reply does.
+      guard !reply.isPartial || !reply.content.resultItems.isEmpty else { return }
+      foundNothing = foundNothing && reply.content.resultItems.isEmpty
+        && (reply.content.type == .items || reply.content.type == .scoredItems)
+    }
   }
 }

@@ -131,8 +131,7 @@ final class ReplSession {
     let options = renderer.readingWhatItShows(currentOptions())
     var assembler = ReplyAssembler()
     var scored: [Reply] = []
-    // Whether every reply is of items and holds none (for the spelling notes), as in `query`.
-    var foundNothing = true
+    var empty = SpellingNotes.EmptyReplies()
     var searchedWords: [String] = []
     try InterruptMonitor.shared.running(options.cancellation) {
       let (graph, searched) = try executor.prepareTyped(source(query, column: column, origin: origin), options: options, sourceName: origin.name)
@@ -141,7 +140,7 @@ final class ReplSession {
       // As `query` shows them: a text search's tables get a snippet column.
       if renderer.format == .table { renderer.snippet = QueryCommand.snippet(for: searched ?? query) }
       try executor.execute(graph, options: options) { reply in
-        if !reply.isPartial || !reply.content.resultItems.isEmpty { foundNothing = foundNothing && SpellingNotes.isEmptyItemsReply(reply) }
+        empty.add(reply)
         // Scored replies come whole (only replies of items stream in batches).
         if case .scoredItems = reply.content { scored.append(reply) }
         if renderer.format == .json {
@@ -153,7 +152,7 @@ final class ReplSession {
     }
     lastScoredReplies = scored
     hasRunAQuery = true
-    if foundNothing {
+    if empty.foundNothing {
       for note in SpellingNotes.notes(for: searchedWords, index: executor.index, scope: options.scope) { Terminal.note(note) }
     }
     if timer { Terminal.out(String(format: "Run time: %.1f ms\n", Date().timeIntervalSince(start) * 1000)) }
