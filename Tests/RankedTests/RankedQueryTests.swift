@@ -460,7 +460,8 @@ import Testing
         var checks: [SQLCompiler.Compiled] = []
         for case .sql(let step) in plan.statements.flatMap(\.pipeline.steps) {
           if case .ranked(let ranked, _) = try context.compile(step), case .predicate(let allowed, let check, _) = ranked.filter {
-            try context.run(allowed) { _ in }  // installs the pattern matchers the check shares
+            try context.run(allowed) { _ in }
+            try context.installFunctions(for: check)  // the pattern matchers the check calls
             checks.append(check)
           }
         }

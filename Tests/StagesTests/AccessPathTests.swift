@@ -60,9 +60,10 @@ import Testing
     return index
   }()
 
-  func statements(_ query: String, analyzed: Bool = false) throws -> [Explainer.Statement] {
+  func statements(_ query: String, analyzed: Bool = false, distinctValueLimit: Int = SQLCompiler.distinctValueLimit) throws -> [Explainer.Statement] {
     let executor = QueryExecutor(index: (analyzed ? Self.analyzedIndex : sampleIndex).index, registry: standardRegistry)
-    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    options.distinctValueLimit = distinctValueLimit
     return try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options)
   }
 
@@ -763,12 +764,13 @@ import Testing
     #expect(try data(byDomain) == (try inSwift(byDomain)))
   }
 
-  /// A text pattern that needs the matcher (words of a name, a substring) reads only the
-  /// attribute's text values, from the (attr, fold) index: never a scan of the value table.
+  /// A text pattern that needs the matcher (words of a name, a substring) on an attribute
+  /// with many values reads only the attribute's text values, from the (attr, fold) index:
+  /// never a scan of the value table.
   @Test(arguments: [false, true])
   func aTextPatternReadsTheAttributesValuesOnly(analyzed: Bool) throws {
     for query in [#"search * | people "Sam Ortiz" role from | count"#, #"search title == "*falls*"c | count"#] {
-      let statement = try #require(try statements(query, analyzed: analyzed).first)
+      let statement = try #require(try statements(query, analyzed: analyzed, distinctValueLimit: 0).first)
       let plan = statement.plan.lines.joined(separator: "\n")
       #expect(statement.sql.contains("fold IS NOT NULL AND "), "\(query): \(statement.sql)")
       #expect(!statement.plan.loops.contains { $0 == "SCAN vals" }, "\(query): the value table is scanned\n\(plan)")
@@ -787,7 +789,8 @@ import Testing
       item("e", domain: "mail", [("title", .string("Five")), ("authorNames", .list([.string("ZoeAngstrom")]))]),
     ])
     let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
-    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    options.distinctValueLimit = 0  // as on an attribute with many values
     let query = #"search * | people "zoe ANGSTROM" role from | sort title"#
     let sql = try #require(try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options).first?.sql)
     #expect(sql.contains("instr(fold, ?) > 0 AND instr(fold, ?) > 0 AND sl_match("), "\(sql)")
@@ -801,6 +804,59 @@ import Testing
     #expect(SQLCompiler.requiredFoldedWords(try #require(try Self.pattern(#""*zoe*"cd"#))).isEmpty)
   }
 
+  /// A pattern over an attribute with few distinct values (the names on a mailbox's
+  /// messages) is matched once per distinct value, listed by seeks of the (attr, fold, str)
+  /// index, and the matching values are looked up: the answers are the matcher's (one folded
+  /// form written two ways, one of which matches), hidden items' values stay out of
+  /// `explain`, and past `distinctValueLimit` distinct values the full-text index narrows
+  /// instead.
+  @Test func aPatternOverFewDistinctValuesLooksTheMatchingValuesUp() throws {
+    let names = ["Zoë Ängström", "ZOE angstrom-Smith", "Zoe Angstrand", "Angstrom Zoe", "ZoeAngstrom", "Sam Ortiz", "Zoe Angstrom", "ZOE ANGSTROM"]
+    var items = (0..<60).map { n in
+      item("m\(n)", domain: "mail", [("title", .string("Message \(n)")), ("authorNames", .list([.string(names[n % names.count])]))])
+    }
+    items.append(item("secret", domain: "mail", protection: "private", [("title", .string("Hidden")), ("authorNames", .list([.string("Zoe Secretangstrom")]))]))
+    let fixture = try TemporaryIndex(items)
+    let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
+    for protection in [Set<String>(), ["private"]] {
+      let options = QueryOptions(scope: AccessScope(now: sampleNow, protectionClasses: protection), clock: sampleClock)
+      let queries = [
+        (#"search * | people "zoe ANGSTROM" role from"#, #""zoe ANGSTROM"cdw"#), (#"search authorNames == "*angstr*"cd"#, #""*angstr*"cd"#),
+        (#"search authorNames == "sam*"cdw"#, #""sam*"cdw"#), (#"search authorNames == "*ANG*""#, #""*ANG*""#),
+        (#"search authorNames == "*strom"d"#, #""*strom"d"#),
+      ]
+      for (query, literal) in queries {
+        let statement = try #require(try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options).first)
+        #expect(statement.sql.contains("fold IN (SELECT value FROM json_each(?)) AND coalesce(str, fold) IN (SELECT value FROM json_each(?))"), "\(query): \(statement.sql)")
+        #expect(!statement.sql.contains("sl_match"), "\(query): the matcher ran per value row: \(statement.sql)")
+        #expect(statement.plan.lines.contains { $0.contains("INDEX vals_fold (attr=? AND fold=?)") }, "\(query)\n\(statement.plan.lines)")
+        var ids: [String] = []
+        _ = try executor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
+        let matcher = try PatternMatcher(try #require(try Self.pattern(literal)))
+        var expected = (0..<60).filter { matcher.matches(names[$0 % names.count]) }.map { "m\($0)" }
+        if !protection.isEmpty, matcher.matches("Zoe Secretangstrom") { expected.append("secret") }
+        #expect(ids.sorted() == expected.sorted(), "\(query) \(protection)")
+        #expect(!expected.isEmpty, "\(query)")
+        let shown = try Explainer(executor: executor).explain(try executor.prepare(query, options: options), options: options)
+        #expect(!shown.lowercased().contains("secret"), "\(query): \(shown)")
+        #expect(shown.contains("(the values that match)"), "\(query): \(shown)")
+      }
+    }
+    // More distinct values than the walk lists: the full-text index narrows.
+    let many = try TemporaryIndex((0...SQLCompiler.distinctValueLimit).map { n in
+      item("p\(n)", domain: "mail", [("title", .string("Message \(n)")), ("authorNames", .list([.string("Person\(n) Morgan")]))])
+    })
+    let manyExecutor = QueryExecutor(index: many.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    let query = #"search authorNames == "person7 morgan"cdw"#
+    let sql = try #require(try Explainer(executor: manyExecutor).statements(try manyExecutor.prepare(query, options: options), options: options).first?.sql)
+    #expect(!sql.contains("json_each"), "\(sql)")
+    #expect(sql.contains("item IN (SELECT rowid FROM fts WHERE fts MATCH ?)"), "\(sql)")
+    var ids: [String] = []
+    _ = try manyExecutor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
+    #expect(ids == ["p7"])
+  }
+
   /// A pattern that keeps case and diacritics has SQLite find its ASCII runs, lowercased, in
   /// the folded value before the matcher confirms; the answers are the matcher's.
   @Test func literalRunsOfAPlainPatternAreFoundInTheFoldedValueFirst() throws {
@@ -812,7 +868,8 @@ import Testing
       item("e", domain: "pkg", [("title", .string("Five")), ("homepage", .string("https://gitlab.com/GitHub"))]),
     ])
     let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
-    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    options.distinctValueLimit = 0  // as on an attribute with many values
     let query = #"search homepage == "*GitHub.com*" | sort title"#
     let sql = try #require(try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options).first?.sql)
     #expect(sql.contains("instr(fold, ?) > 0 AND sl_match("), "\(sql)")
@@ -833,8 +890,10 @@ import Testing
   /// The runs of a pattern that ignores case or diacritics are found in the folded value
   /// first, and the answers stay the matcher's, on values where case and diacritics are
   /// hard: the Kelvin sign and the long s (PCRE2 matches them by `k` and `s`), decomposed
-  /// and precomposed accents, a dotted capital I, a sharp s, ligatures.
-  @Test func literalRunsOfAnyPatternAreFoundInTheFoldedValueFirst() throws {
+  /// and precomposed accents, a dotted capital I, a sharp s, ligatures. The same answers
+  /// come from the matcher run once per distinct value (`distinctValueLimit`).
+  @Test(arguments: [0, SQLCompiler.distinctValueLimit])
+  func literalRunsOfAnyPatternAreFoundInTheFoldedValueFirst(distinctValueLimit: Int) throws {
     let titles = [
       "Ridge Trail", "RIDGE", "ri\u{0301}dge", "rídge walk", "Kiosk", "\u{212A}iosk", "kio\u{017F}k", "KIOSKS", "Crème brûlée",
       "Cre\u{0300}me", "CREME", "İstanbul", "istanbul", "Straße", "STRASSE", "œuvre", "OEUVRE", "Zoë", "ZOE", "github.com", "GitHub.COM",
@@ -842,7 +901,8 @@ import Testing
     ]
     let fixture = try TemporaryIndex(titles.enumerated().map { item("t\($0)", domain: "x", [("title", .string($1))]) })
     let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
-    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    options.distinctValueLimit = distinctValueLimit
     let patterns = ["*ridge*", "*idge*", "*iosk*", "*kiosk*", "*Crème*", "*creme*", "*stanbul*", "*Straße*", "*strasse*", "*uvre*", "*zoe*",
                     "*GITHUB.com*", "r?dge*", "*e w*", "Zoe Angstrom", "zoe angstrom"]
     for text in patterns {
@@ -857,7 +917,7 @@ import Testing
         #expect(ids.sorted() == expected, "\(query)")
         if text.hasPrefix("*"), !SQLCompiler.requiredFoldedRuns(pattern).isEmpty {
           let sql = try #require(try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options).first?.sql)
-          #expect(sql.contains("instr(fold, ?) > 0"), "\(query): \(sql)")
+          #expect(sql.contains(distinctValueLimit == 0 ? "instr(fold, ?) > 0" : "coalesce(str, fold) IN (SELECT value FROM json_each(?))"), "\(query): \(sql)")
         }
       }
     }

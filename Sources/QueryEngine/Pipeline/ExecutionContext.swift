@@ -96,6 +96,10 @@ package final class ExecutionContext {
   package internal(set) var itemRowsRead = 0
   /// Items `hydrate` read whole after a stage had them in part.
   package internal(set) var itemsReadWhole = 0
+  /// The most distinct values an attribute's patterns are matched on one by one.
+  var distinctValueLimit = SQLCompiler.distinctValueLimit
+  /// The distinct text values of attributes (nil: too many), once per execution.
+  private var distinctTextValues: [[Int64]: [(fold: String, text: String)]?] = [:]
   /// Whether the file has a current ranked index, once asked.
   private var rankedIndexPresent: Bool?
 
@@ -135,6 +139,13 @@ package final class ExecutionContext {
     let (index, connection) = (index, connection)
     compiler.fullTextTerms = { piece in
       try index.fullTextTerms(containing: piece, limit: SQLCompiler.pieceTermLimit, in: connection)
+    }
+    compiler.distinctTextValues = { [unowned self] attributeIDs in
+      guard distinctValueLimit > 0 else { return nil }
+      if let known = distinctTextValues[attributeIDs] { return known }
+      let values = try index.distinctTextValues(of: attributeIDs, limit: distinctValueLimit, in: connection)
+      distinctTextValues[attributeIDs] = .some(values)
+      return values
     }
     return compiler
   }

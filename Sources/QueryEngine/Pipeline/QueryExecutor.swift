@@ -30,6 +30,10 @@ public struct QueryOptions: Sendable {
   /// `itemWindow.first` items, and says how many the whole reply holds when asked
   /// (`Reply.total`): a terminal shows a screenful without reading every match.
   public var itemWindow: ItemWindow?
+  /// The most distinct values an attribute may have for a pattern on it to be matched once
+  /// per distinct value (`SQLCompiler.distinctValueLimit`); tests set 0 to have it matched on
+  /// every value, as an attribute with many values is.
+  package var distinctValueLimit = SQLCompiler.distinctValueLimit
   /// Receives the SQL statements an execution ran, in order (tests compare them with
   /// what `explain` shows for the same plan).
   package var statementLog: StatementLog?
@@ -215,6 +219,7 @@ public struct QueryExecutor: Sendable {
       index: index, connection: connection, scope: options.scope, clock: options.clock, catalog: catalog, attributes: attributes,
       cancellation: options.cancellation, token: token, delegate: options.delegate, embedder: options.embedder)
     context.usesRankedIndex = options.usesRankedIndex
+    context.distinctValueLimit = options.distinctValueLimit
     return context
   }
 

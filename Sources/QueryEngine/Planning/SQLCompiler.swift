@@ -118,6 +118,10 @@ public struct SQLCompiler {
   /// set by the execution context; nil, or a nil answer, leaves long-text patterns to read
   /// every record.
   package var fullTextTerms: ((String) throws -> [String]?)?
+  /// The distinct short text values of some attributes, folded and as written, nil past
+  /// `distinctValueLimit` (`SearchIndex.distinctTextValues`), set by the execution context;
+  /// nil, or a nil answer, leaves patterns to the matcher on every value.
+  package var distinctTextValues: (([Int64]) throws -> [(fold: String, text: String)]?)?
   private var matchers: [PatternMatcher] = []
   private var undisclosed: [String: String] = [:]
   /// Whether value tests compile as a lookup per item (`EXISTS (... item = i.rowid ...)`)
@@ -1167,19 +1171,26 @@ public struct SQLCompiler {
     case .within(let start, let end): sql = sql + Fragment(" AND num >= ? AND num < ?", [.real(start), .real(end)])
     case .range(let low, let high): sql = sql + Fragment(" AND num >= ? AND num <= ?", [.real(low), .real(high)])
     case .match(let pattern):
-      // Listing items, the text as written is read through the table's key only for rows the
-      // index-only tests (`fold` ranges, `instr`) let through: named directly, SQLite reads
-      // the row of every index entry first (a `WITHOUT ROWID` table has no deferred seek:
-      // `people` read 115k rows for 1.5k candidates, 0.7 s instead of 0.05 s).
-      // Files whose `vals_fold` holds `str` (version 6) give the text from that index.
-      let text = correlatesValueTests || attributes.foldIndexHoldsText
-        ? Self.valueText("") : "(SELECT " + Self.valueText("w.") + " FROM vals w WHERE w.item = vals.item AND w.attr = vals.attr AND w.ord = vals.ord)"
-      sql = sql + " AND " + (try stringMatch(pattern, column: text, foldColumn: "fold"))
       // A pattern that the (attr, fold) index cannot answer tests every value of the
-      // attributes; the full-text index lists the items whose text can hold a match first
-      // (`title == "window"w` at a million items: 4.4 s). Not for a lookup per item.
-      if !correlatesValueTests, !Self.foldIndexAnswers(pattern), let items = try fullTextNarrowing(attributeIDs, pattern, shortValues: true) {
-        sql = sql + " AND item IN (" + items + ")"
+      // attributes: where they have few distinct values, the matching ones are listed
+      // (`distinctValuesMatching`) and found in the index; otherwise the full-text index
+      // lists the items whose text can hold a match first (`title == "window"w` at a million
+      // items: 4.4 s). Not for a lookup per item.
+      let answeredByIndex = correlatesValueTests || Self.foldIndexAnswers(pattern)
+      if !answeredByIndex, let values = try distinctValuesMatching(attributeIDs, pattern) {
+        sql = sql + " AND " + values
+      } else {
+        // Listing items, the text as written is read through the table's key only for rows the
+        // index-only tests (`fold` ranges, `instr`) let through: named directly, SQLite reads
+        // the row of every index entry first (a `WITHOUT ROWID` table has no deferred seek:
+        // `people` read 115k rows for 1.5k candidates, 0.7 s instead of 0.05 s).
+        // Files whose `vals_fold` holds `str` (version 6) give the text from that index.
+        let text = correlatesValueTests || attributes.foldIndexHoldsText
+          ? Self.valueText("") : "(SELECT " + Self.valueText("w.") + " FROM vals w WHERE w.item = vals.item AND w.attr = vals.attr AND w.ord = vals.ord)"
+        sql = sql + " AND " + (try stringMatch(pattern, column: text, foldColumn: "fold"))
+        if !answeredByIndex, let items = try fullTextNarrowing(attributeIDs, pattern, shortValues: true) {
+          sql = sql + " AND item IN (" + items + ")"
+        }
       }
       sql = sql + ")"
       // The attributes whose long values (markers) the pattern could match.
@@ -1302,6 +1313,42 @@ public struct SQLCompiler {
     return Fragment("SELECT rowid FROM fts WHERE fts MATCH ?", [.text(match)])
   }
 
+  /// The most distinct values attributes may have for `distinctValuesMatching` to list them:
+  /// one or two index seeks each (about 2 µs), so attributes with more cost a few milliseconds
+  /// before the full-text narrowing takes over.
+  static let distinctValueLimit = 1_024
+
+  /// The values of `attributeIDs` that `pattern` matches, as a test of the (attr, fold, str)
+  /// index's columns: their folded forms, found by the index, and their texts as written,
+  /// checked on it (`fold IN (…) AND coalesce(str, fold) IN (…)`: a value's folded form
+  /// follows from its text, so the pair is exact). Where the attributes have few distinct
+  /// values (the names on a mailbox's messages: a third of a million items hold one of 31
+  /// names, and the full-text index narrows to all of them), the matcher runs once per
+  /// distinct value instead of once per item. Nil when the attributes have more than
+  /// `distinctValueLimit` values, or the file's index lacks the text.
+  ///
+  /// The values come from the whole index, hidden items included, so `explain` shows what
+  /// they are, not them.
+  private mutating func distinctValuesMatching(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment? {
+    guard attributes.foldIndexHoldsText, let distinctTextValues else { return nil }
+    let values: [(fold: String, text: String)]?
+    do { values = try distinctTextValues(attributeIDs) } catch { throw QueryRuntimeError("reading the distinct values: \(error)") }
+    guard let values else { return nil }
+    let matcher = try PatternMatcher(pattern)
+    let matching = values.filter { matcher.matches($0.text) }
+    func list(_ texts: [String]) -> String {
+      // Distinct by their bytes, as SQLite compares them: Swift's `==` takes the Kelvin sign
+      // for a `K`, and a decomposed accent for a precomposed one.
+      var seen = Set<[UInt8]>()
+      let list = JSONValue.array(texts.filter { seen.insert(Array($0.utf8)).inserted }.map { .string($0) }).compactText
+      undisclosed[list] = "(the values that match)"
+      return list
+    }
+    return Fragment(
+      "fold IN (SELECT value FROM json_each(?)) AND " + Self.valueText("") + " IN (SELECT value FROM json_each(?))",
+      [.text(list(matching.map(\.fold))), .text(list(matching.map(\.text)))])
+  }
+
   /// Whether the (attr, fold) index finds the values `pattern` matches by their key: an
   /// equality or a literal start of the whole value.
   static func foldIndexAnswers(_ pattern: MatchPattern) -> Bool {
@@ -1412,14 +1459,20 @@ public struct SQLCompiler {
     if let foldColumn {
       var test = Fragment("\(foldColumn) IS NOT NULL AND ")
       // Words the pattern needs, found in the folded value by SQLite before the matcher runs.
-      var needed = Self.requiredFoldedWords(pattern)
-      for run in Self.requiredFoldedRuns(pattern) where !needed.contains(where: { $0.contains(run) }) { needed.append(run) }
-      for word in needed {
+      for word in Self.foldedTextsEveryMatchHolds(pattern) {
         test = test + Fragment("instr(\(foldColumn), ?) > 0 AND ", [.text(word)])
       }
       return test + (try matcherCall(pattern, column))
     }
     return try matcherCall(pattern, column)
+  }
+
+  /// Texts that the folded form of every value `pattern` matches contains: its required
+  /// folded words and the runs no such word holds.
+  static func foldedTextsEveryMatchHolds(_ pattern: MatchPattern) -> [String] {
+    var needed = requiredFoldedWords(pattern)
+    for run in requiredFoldedRuns(pattern) where !needed.contains(where: { $0.contains(run) }) { needed.append(run) }
+    return needed
   }
 
   /// Texts that the folded form of every value a word pattern matches contains: for a pattern

@@ -49,4 +49,57 @@ extension SearchIndex {
       }
     }
   }
+
+  /// The distinct short text values of the attributes `attributeIDs`, each as its folded
+  /// form and the text as written (`coalesce(str, fold)`), hidden items' included: callers
+  /// use them only to find items that they then test for visibility. Nil when there are more
+  /// than `limit` (the walk stops there). One or two seeks of the (attr, fold, str) index per
+  /// value, so an attribute with a few distinct values, such as the names on a mailbox's
+  /// messages, lists them in microseconds however many items hold them. Nil too for a file
+  /// whose (attr, fold) index does not hold the text as written (before schema version 6).
+  package func distinctTextValues(of attributeIDs: [Int64], limit: Int, in connection: Connection) throws -> [(fold: String, text: String)]? {
+    guard try connection.scalar("SELECT 1 FROM pragma_index_info('vals_fold') WHERE name = 'str'") != nil else { return nil }
+    let first = try connection.cachedStatement(
+      "SELECT fold, str FROM vals WHERE attr = ?1 AND fold IS NOT NULL ORDER BY fold, str LIMIT 1")
+    let nextFold = try connection.cachedStatement(
+      "SELECT fold, str FROM vals WHERE attr = ?1 AND fold IS NOT NULL AND fold > ?2 ORDER BY fold, str LIMIT 1")
+    // The next text as written of the same folded form (`str` is NULL, first, where the text
+    // is its folded form).
+    let firstText = try connection.cachedStatement(
+      "SELECT str FROM vals WHERE attr = ?1 AND fold = ?2 AND str IS NOT NULL ORDER BY str LIMIT 1")
+    let nextText = try connection.cachedStatement(
+      "SELECT str FROM vals WHERE attr = ?1 AND fold = ?2 AND str > ?3 ORDER BY str LIMIT 1")
+    defer {
+      first.reset()
+      nextFold.reset()
+      firstText.reset()
+      nextText.reset()
+    }
+    func row(_ statement: Statement) throws -> (fold: String, str: String?)? {
+      defer { statement.reset() }
+      guard try statement.step(), let fold = statement.string(0) else { return nil }
+      return (fold, statement.string(1))
+    }
+    var values: [(fold: String, text: String)] = []
+    for attribute in attributeIDs {
+      try first.bind(int: attribute, at: 1)
+      var value = try row(first)
+      while let (fold, str) = value {
+        guard values.count < limit else { return nil }
+        values.append((fold, str ?? fold))
+        let text = str == nil ? firstText : nextText
+        try text.bind(int: attribute, at: 1)
+        try text.bind(text: fold, at: 2)
+        if let str { try text.bind(text: str, at: 3) }
+        if let written = try row(text)?.fold {
+          value = (fold, written)
+          continue
+        }
+        try nextFold.bind(int: attribute, at: 1)
+        try nextFold.bind(text: fold, at: 2)
+        value = try row(nextFold)
+      }
+    }
+    return values
+  }
 }
