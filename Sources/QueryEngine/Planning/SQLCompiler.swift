@@ -128,6 +128,11 @@ public struct SQLCompiler {
   /// rather than as the list of items that pass (`i.rowid IN (SELECT item ...)`): set while
   /// something else drives the statement, so only the driving test's list is built.
   private var correlatesValueTests = false
+  /// Whether the statement tests one item (a ranked search's check of a candidate, run again
+  /// for each): text searches then look that item up in the full-text index (`rowid = i.rowid`
+  /// beside the MATCH, a seek in each term's list) instead of listing every match, which SQLite
+  /// does again at every run.
+  private var checksOneItem = false
   /// Set while compiling the value test that drives a limited count from FROM
   /// (`drivenLimitedCount`): its lookup is the list itself, `(SELECT item FROM vals ...)`.
   private var listsDrivingValues = false
@@ -1080,6 +1085,9 @@ public struct SQLCompiler {
       }
       return Fragment.balanced(pieces.map { "(" + $0 + ")" }[...], separator: " OR ")
     case .textSearch(let search):
+      if checksOneItem {
+        return Fragment("EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND rowid = i.rowid)", [.text(Self.matchExpression(search))])
+      }
       return Fragment("i.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [.text(Self.matchExpression(search))])
     case .similar(let search):
       return "i.rowid IN (" + similarCandidates(search) + ")"
@@ -1216,6 +1224,14 @@ public struct SQLCompiler {
       ? "EXISTS (SELECT 1 FROM vals INDEXED BY \(attributes.valueLookupIndex) WHERE item = i.rowid AND "
       : (listsDrivingValues ? "(SELECT item FROM vals WHERE " : "i.rowid IN (SELECT item FROM vals WHERE ")
     return Fragment(head + attr, attributeIDs.map(SQLValue.integer))
+  }
+
+  /// Runs `body` compiling a check of one item (`checksOneItem`, and value tests correlated).
+  mutating func checkingOneItem<T, E: Error>(_ body: (inout SQLCompiler) throws(E) -> T) throws(E) -> T {
+    let saved = checksOneItem
+    checksOneItem = true
+    defer { checksOneItem = saved }
+    return try correlating(true, body)
   }
 
   /// Runs `body` with `correlatesValueTests` set when `value` (or already set).
