@@ -857,6 +857,47 @@ import Testing
     #expect(ids == ["p7"])
   }
 
+  /// Beside a text search with many matches, a value test whose items are few is listed once
+  /// and probed for each match (`+i.rowid IN (…)`: not handed to FTS5 as rowids to seek), and
+  /// one whose items are many is looked up per match; a test that needs the matcher stays a
+  /// lookup. The answers are the same either way, in a scope that hides items and one that
+  /// shows them.
+  @Test func aShortListBesideATextSearchIsListedOnce() throws {
+    let names = ["Sam Ortiz", "Alex Morgan", "Emma Dubois"]
+    let items = (0..<(2 * SQLCompiler.listingMatchFloor)).map { n in
+      item("i\(n)", domain: "mail", protection: n % 10 == 0 ? "private" : nil, [
+        ("title", .string("Alpha note \(n)")), ("rating", .number(Double(n % 100) / 20)),
+        ("authorNames", .list([.string(n % 50 == 1 ? names[0] : names[1 + n % 2])])),
+      ])
+    }
+    let fixture = try TemporaryIndex(items)
+    let executor = QueryExecutor(index: fixture.index, registry: standardRegistry)
+    let cases: [(query: String, listed: Bool, expected: (Int) -> Bool)] = [
+      (#"search "alpha" && rating >= 4.9 | count"#, true, { Double($0 % 100) / 20 >= 4.9 }),
+      (#"search "alpha" | people "sam ortiz" role from | count"#, true, { $0 % 50 == 1 }),
+      (#"search "alpha" && authorNames == "Sam Ortiz" | count"#, true, { $0 % 50 == 1 }),
+      (#"search "alpha" && rating >= 1 | count"#, false, { Double($0 % 100) / 20 >= 1 }),
+      (#"search "alpha" && title == "alpha note 1*"c | count"#, false, { String($0).hasPrefix("1") }),
+    ]
+    for protection in [Set<String>(), ["private"]] {
+      let options = QueryOptions(scope: AccessScope(now: sampleNow, protectionClasses: protection), clock: sampleClock)
+      for (query, listed, expected) in cases {
+        let statement = try #require(try Explainer(executor: executor).statements(try executor.prepare(query, options: options), options: options).first)
+        #expect(statement.sql.contains("+i.rowid IN (") == listed, "\(query): \(statement.sql)")
+        #expect(statement.plan.lines.contains { $0.contains("CORRELATED") } == !listed, "\(query)\n\(statement.plan.lines)")
+        // The match drives, without a rowid constraint (`INDEX 0:=M…` would be a seek per listed item).
+        let first = try #require(statement.plan.loops.first)
+        #expect(Self.readsFTS(first) && !first.contains(":="), "\(query)\n\(statement.plan.lines)")
+        var count: Int?
+        _ = try executor.run(query, options: options) { reply in
+          if case .count(let n) = reply.content { count = n }
+        }
+        let visible = items.indices.filter { protection.contains("private") || $0 % 10 != 0 }
+        #expect(count == visible.filter(expected).count, "\(query) \(protection)")
+      }
+    }
+  }
+
   /// A pattern that keeps case and diacritics has SQLite find its ASCII runs, lowercased, in
   /// the folded value before the matcher confirms; the answers are the matcher's.
   @Test func literalRunsOfAPlainPatternAreFoundInTheFoldedValueFirst() throws {

@@ -140,6 +140,19 @@ package final class ExecutionContext {
     compiler.fullTextTerms = { piece in
       try index.fullTextTerms(containing: piece, limit: SQLCompiler.pieceTermLimit, in: connection)
     }
+    compiler.textMatchBound = { search in
+      var frequencies: [Int] = []
+      for term in search.terms {
+        guard !term.isPrefix, let alternatives = RankedAnalysis.queryTerms(of: term.text),
+          let counts = try index.documentFrequencies(ofTerms: alternatives, in: connection)
+        else { return nil }
+        frequencies.append(counts.reduce(0, +))
+      }
+      return search.requireAll || search.phrase ? frequencies.min() : frequencies.reduce(0, +)
+    }
+    compiler.listRowsUpTo = { sql, arguments, limit in
+      Int(try connection.scalar("SELECT count(*) FROM (" + sql + " LIMIT ?)", arguments + [.integer(Int64(limit))])?.int64Value ?? 0)
+    }
     compiler.distinctTextValues = { [unowned self] attributeIDs in
       guard distinctValueLimit > 0 else { return nil }
       if let known = distinctTextValues[attributeIDs] { return known }

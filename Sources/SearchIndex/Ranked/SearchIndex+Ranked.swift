@@ -134,6 +134,16 @@ extension SearchIndex {
     }
   }
 
+  /// The document frequency of each of `terms` (ranked-index terms, as for
+  /// `visibleDocumentFrequencies`) with hidden and deleted items still counted: a bound on
+  /// the items that hold them, cheap to read. Nil when the ranked index is not current.
+  package func documentFrequencies(ofTerms terms: [String], in connection: Connection) throws -> [Int]? {
+    guard indexID >= 0 else { return nil }
+    let reader = RankedReader(store: RankedStore(db: connection, indexID: indexID), cache: rankedCache)
+    guard try reader.snapshot() != nil else { return nil }
+    return try reader.documentFrequencies(terms, excluding: [])
+  }
+
   /// The full-text terms of this index that contain `piece` (folded ASCII letters and
   /// digits), with every term long enough to have been cut at `TextAnalyzer.maxTokenBytes`
   /// (the piece may lie in the part cut off), stems left out; each is one term when quoted in
