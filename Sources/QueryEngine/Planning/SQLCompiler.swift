@@ -1033,15 +1033,15 @@ public struct SQLCompiler {
   /// than looked up per match (a lookup costs about a microsecond).
   static let listingMatchFloor = 2_000
 
-  /// The parts of `predicate` (an AND's, or itself: their offsets) beside the driving text `search` whose
-  /// items are listed once (`i.rowid IN (…)`) instead of looked up for each match: value
-  /// tests read from an index without the pattern matcher (equality, ranges, prefixes, the
-  /// matching values of an attribute with few), whose list holds at most half as many rows
-  /// as the text can match (`search "launch"s | people "Sam Ortiz"`: 14,450 items listed
-  /// beside 260,000 matches, where each match looked two values up). The bound on the
-  /// matches is the ranked index's document frequencies (a word's for an AND, their sum for
-  /// an OR); the rows are counted up to half of it. Both count hidden items, which the
-  /// statement leaves out as before: they change how the statement runs, not what it finds.
+  /// The parts of `predicate` (an AND's, or itself: their offsets) beside the driving text
+  /// `search` whose items are listed once (`i.rowid IN (…)`) instead of looked up for each
+  /// match: value tests read from an index without the pattern matcher (equality, ranges,
+  /// prefixes, the matching values of an attribute with few), whose list holds at most half
+  /// as many rows as the text can match (`search "launch"s | people "Sam Ortiz"`: 14,450
+  /// items listed beside 260,000 matches, where each match looked two values up). The bound
+  /// on the matches is the ranked index's document frequencies (a word's for an AND, their
+  /// sum for an OR); the rows are counted up to half of it. Both count hidden items, which
+  /// the statement leaves out as before: they change how it runs, not what it finds.
   private mutating func listedBeside(_ search: TextSearch, _ predicate: BoundExpression) throws(QueryRuntimeError) -> [(part: Int, list: Fragment)] {
     guard !correlatesValueTests, let textMatchBound, let listRowsUpTo else { return [] }
     let bound: Int?
