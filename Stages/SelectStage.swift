@@ -119,27 +119,23 @@ public struct SelectStage: StageDefinition {
       }
     }
 
-    var attributesRead: Set<String>? {
-      guard picksAnItem else { return nil }
+    /// The expression `max-by` or `min-by` compares, when it has one: all that picking an
+    /// item reads beside positions.
+    private var key: BoundExpression? {
       switch which {
-      case .maxBy(let key?, _), .minBy(let key?, _): return key.attributesRead
-      default: return []
+      case .maxBy(let key?, _), .minBy(let key?, _): key
+      default: nil
       }
     }
 
-    var readsItemFields: Bool {
-      guard picksAnItem else { return true }
-      switch which {
-      case .maxBy(let key?, _), .minBy(let key?, _): return key.readsItemFields
-      default: return false
-      }
+    var attributesRead: Set<String>? {
+      guard picksAnItem else { return nil }
+      guard let key else { return [] }
+      return key.attributesRead
     }
-    var usesEmbeddings: Bool {
-      switch which {
-      case .maxBy(let key?, _), .minBy(let key?, _): key.usesEmbeddings
-      default: false
-      }
-    }
+
+    var readsItemFields: Bool { picksAnItem ? key?.readsItemFields ?? false : true }
+    var usesEmbeddings: Bool { key?.usesEmbeddings ?? false }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
       let evaluator = ExpressionEvaluator(context: context)

@@ -100,6 +100,13 @@ package final class ExecutionContext {
   var distinctValueLimit = SQLCompiler.distinctValueLimit
   /// The distinct text values of attributes (nil: too many), once per execution.
   private var distinctTextValues: [[Int64]: [(fold: String, text: String)]?] = [:]
+  /// The rows of lists counted up to a limit (`SQLCompiler.listRowsUpTo`), once per execution.
+  private struct ListCount: Hashable {
+    var sql: String
+    var arguments: [SQLValue]
+    var limit: Int
+  }
+  private var listCounts: [ListCount: Int] = [:]
   /// Whether the file has a current ranked index, once asked.
   private var rankedIndexPresent: Bool?
 
@@ -150,8 +157,13 @@ package final class ExecutionContext {
       }
       return search.requireAll || search.phrase ? frequencies.min() : frequencies.reduce(0, +)
     }
-    compiler.listRowsUpTo = { sql, arguments, limit in
-      Int(try connection.scalar("SELECT count(*) FROM (" + sql + " LIMIT ?)", arguments + [.integer(Int64(limit))])?.int64Value ?? 0)
+    compiler.listRowsUpTo = { [unowned self] sql, arguments, limit in
+      // Counted once per execution: a window's count and its items compile the same lists.
+      let key = ListCount(sql: sql, arguments: arguments, limit: limit)
+      if let known = listCounts[key] { return known }
+      let rows = Int(try connection.scalar("SELECT count(*) FROM (" + sql + " LIMIT ?)", arguments + [.integer(Int64(limit))])?.int64Value ?? 0)
+      listCounts[key] = rows
+      return rows
     }
     compiler.distinctTextValues = { [unowned self] attributeIDs in
       guard distinctValueLimit > 0 else { return nil }

@@ -38,11 +38,6 @@ public struct ExecutionPlan: Sendable {
   /// Steps in order, and what the reply of their result is called.
   public struct Pipeline: Sendable {
     public var steps: [Step]
-    /// Whether the last step is SQLite's list of items (no stage in Swift after it).
-    var readsItemsAtTheEnd: Bool {
-      guard case .sql(let step)? = steps.last, case .items = step.operation else { return false }
-      return true
-    }
     /// The reply's label (`as "label"`, or the statement's name); nil for the default label
     /// of the result's type.
     public var label: String?
@@ -223,7 +218,7 @@ extension ExecutionPlan {
     // needs no record read (a count, a top, a limit; or a reply the window cuts) keeps its
     // items without records. One whose reader needs records reads them in one statement.
     for position in statements.indices where read.contains(position) && !statements[position].isLet {
-      guard statements[position].pipeline.readsItemsAtTheEnd, case .sql(var step)? = statements[position].pipeline.steps.last else { continue }
+      guard case .sql(var step)? = statements[position].pipeline.steps.last, case .items = step.operation else { continue }
       let readers = statements.filter { reader in
         switch reader.input {
         case .reference(let index): index == position

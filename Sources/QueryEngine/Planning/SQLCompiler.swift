@@ -249,7 +249,7 @@ public struct SQLCompiler {
   static func numberColumns(_ values: [ValueColumn], of alias: String) -> Fragment {
     var columns = Fragment("")
     for value in values {
-      let column = value.isText ? "coalesce(str, fold)" : "num"
+      let column = value.isText ? valueText("") : "num"
       columns = columns + Fragment(", (SELECT \(column) FROM vals WHERE item = \(alias).rowid AND attr = ? AND ord = 0)", [.integer(value.id)])
     }
     return columns
@@ -1078,8 +1078,7 @@ public struct SQLCompiler {
       case .present: return false
       case .match(let pattern):
         if Self.foldIndexAnswers(pattern) { return true }  // (those that call the matcher are not listed)
-        guard attributes.foldIndexHoldsText, let distinctTextValues else { return false }
-        do { return try distinctTextValues([id]) != nil } catch { throw QueryRuntimeError("reading the distinct values: \(error)") }
+        return try distinctValues(of: [id]) != nil
       }
     default:
       return false
@@ -1256,8 +1255,8 @@ public struct SQLCompiler {
       // (Looked up per item in one statement, the values that match are tested on the item's
       // values too: no matcher call per item. A check of one item, run again for each,
       // calls the matcher rather than build the lists each time.)
-      let answeredByIndex = correlatesValueTests || Self.foldIndexAnswers(pattern)
-      if !Self.foldIndexAnswers(pattern), !checksOneItem, let values = try distinctValuesMatching(attributeIDs, pattern) {
+      let indexAnswers = Self.foldIndexAnswers(pattern)
+      if !indexAnswers, !checksOneItem, let values = try distinctValuesMatching(attributeIDs, pattern) {
         sql = sql + " AND " + values
       } else {
         // Listing items, the text as written is read through the table's key only for rows the
@@ -1268,7 +1267,7 @@ public struct SQLCompiler {
         let text = correlatesValueTests || attributes.foldIndexHoldsText
           ? Self.valueText("") : "(SELECT " + Self.valueText("w.") + " FROM vals w WHERE w.item = vals.item AND w.attr = vals.attr AND w.ord = vals.ord)"
         sql = sql + " AND " + (try stringMatch(pattern, column: text, foldColumn: "fold"))
-        if !answeredByIndex, let items = try fullTextNarrowing(attributeIDs, pattern, shortValues: true) {
+        if !correlatesValueTests, !indexAnswers, let items = try fullTextNarrowing(attributeIDs, pattern, shortValues: true) {
           sql = sql + " AND item IN (" + items + ")"
         }
       }
@@ -1406,6 +1405,13 @@ public struct SQLCompiler {
   /// before the full-text narrowing takes over.
   static let distinctValueLimit = 1_024
 
+  /// The distinct short text values of `attributeIDs` (`distinctTextValues`); nil when they
+  /// have more than `distinctValueLimit`, or the file's (attr, fold) index lacks the text.
+  private func distinctValues(of attributeIDs: [Int64]) throws(QueryRuntimeError) -> [(fold: String, text: String)]? {
+    guard attributes.foldIndexHoldsText, let distinctTextValues else { return nil }
+    do { return try distinctTextValues(attributeIDs) } catch { throw QueryRuntimeError("reading the distinct values: \(error)") }
+  }
+
   /// The values of `attributeIDs` that `pattern` matches, as a test of the (attr, fold, str)
   /// index's columns: their folded forms, found by the index, and their texts as written,
   /// checked on it (`fold IN (…) AND coalesce(str, fold) IN (…)`: a value's folded form
@@ -1418,10 +1424,7 @@ public struct SQLCompiler {
   /// The values come from the whole index, hidden items included, so `explain` shows what
   /// they are, not them.
   private mutating func distinctValuesMatching(_ attributeIDs: [Int64], _ pattern: MatchPattern) throws(QueryRuntimeError) -> Fragment? {
-    guard attributes.foldIndexHoldsText, let distinctTextValues else { return nil }
-    let values: [(fold: String, text: String)]?
-    do { values = try distinctTextValues(attributeIDs) } catch { throw QueryRuntimeError("reading the distinct values: \(error)") }
-    guard let values else { return nil }
+    guard let values = try distinctValues(of: attributeIDs) else { return nil }
     let matcher = try PatternMatcher(pattern)
     let matching = values.filter { matcher.matches($0.text) }
     func list(_ texts: [String]) -> String {
@@ -1547,20 +1550,14 @@ public struct SQLCompiler {
     if let foldColumn {
       var test = Fragment("\(foldColumn) IS NOT NULL AND ")
       // Words the pattern needs, found in the folded value by SQLite before the matcher runs.
-      for word in Self.foldedTextsEveryMatchHolds(pattern) {
+      var needed = Self.requiredFoldedWords(pattern)
+      for run in Self.requiredFoldedRuns(pattern) where !needed.contains(where: { $0.contains(run) }) { needed.append(run) }
+      for word in needed {
         test = test + Fragment("instr(\(foldColumn), ?) > 0 AND ", [.text(word)])
       }
       return test + (try matcherCall(pattern, column))
     }
     return try matcherCall(pattern, column)
-  }
-
-  /// Texts that the folded form of every value `pattern` matches contains: its required
-  /// folded words and the runs no such word holds.
-  static func foldedTextsEveryMatchHolds(_ pattern: MatchPattern) -> [String] {
-    var needed = requiredFoldedWords(pattern)
-    for run in requiredFoldedRuns(pattern) where !needed.contains(where: { $0.contains(run) }) { needed.append(run) }
-    return needed
   }
 
   /// Texts that the folded form of every value a word pattern matches contains: for a pattern

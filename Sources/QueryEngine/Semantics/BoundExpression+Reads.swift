@@ -2,6 +2,16 @@
 /// stage whose expression reads little gets items with only that: `score` and `where` over a
 /// quarter of a million matches then read a few values each, not every record.
 extension BoundExpression {
+  /// The expressions this one is made of (none for a leaf).
+  var operands: [BoundExpression] {
+    switch self {
+    case .not(let part), .negate(let part): [part]
+    case .and(let parts), .or(let parts), .function(_, let parts): parts
+    case .arithmetic(_, let a, let b), .compare(_, let a, let b): [a, b]
+    default: []
+    }
+  }
+
   /// The attributes the expression reads; nil when it may read any (a text search, a test of
   /// any attribute or any text, a similarity, which reads the whole item).
   public var attributesRead: Set<String>? {
@@ -22,13 +32,10 @@ extension BoundExpression {
       case .itemField: return []
       case .anyText, .anyAttribute: return nil
       }
-    case .not(let part), .negate(let part): return part.attributesRead
-    case .and(let parts), .or(let parts): return union(parts)
-    case .arithmetic(_, let a, let b), .compare(_, let a, let b): return union([a, b])
     case .function(.similarity, _): return nil
     // The item's own position.
-    case .function(.distance, let arguments): return union(arguments).map { $0.union(["latitude", "longitude"]) }
-    case .function(_, let arguments): return union(arguments)
+    case .function(.distance, _): return union(operands).map { $0.union(["latitude", "longitude"]) }
+    case .not, .negate, .and, .or, .arithmetic, .compare, .function: return union(operands)
     default: return nil
     }
   }
@@ -36,12 +43,8 @@ extension BoundExpression {
   /// Whether the expression compares items with embeddings (`similarity(...)`, `similar`).
   public var usesEmbeddings: Bool {
     switch self {
-    case .similar, .function(.similarity, _): return true
-    case .not(let part), .negate(let part): return part.usesEmbeddings
-    case .and(let parts), .or(let parts): return parts.contains(where: \.usesEmbeddings)
-    case .arithmetic(_, let a, let b), .compare(_, let a, let b): return a.usesEmbeddings || b.usesEmbeddings
-    case .function(_, let arguments): return arguments.contains(where: \.usesEmbeddings)
-    default: return false
+    case .similar, .function(.similarity, _): true
+    default: operands.contains(where: \.usesEmbeddings)
     }
   }
 
@@ -53,10 +56,7 @@ extension BoundExpression {
     case .test(let test):
       if case .attribute = test.target { return false }
       return true
-    case .not(let part), .negate(let part): return part.readsItemFields
-    case .and(let parts), .or(let parts): return parts.contains(where: \.readsItemFields)
-    case .arithmetic(_, let a, let b), .compare(_, let a, let b): return a.readsItemFields || b.readsItemFields
-    case .function(_, let arguments): return arguments.contains(where: \.readsItemFields)
+    case .not, .negate, .and, .or, .arithmetic, .compare, .function: return operands.contains(where: \.readsItemFields)
     default: return true
     }
   }
