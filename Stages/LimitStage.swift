@@ -45,6 +45,7 @@ public struct LimitStage: StageDefinition {
     /// Positions only.
     var attributesRead: Set<String>? { [] }
     var readsItemFields: Bool { false }
+    var keepsFirstScored: Int? { offset == 0 && outputType == .scoredItems ? count : nil }
 
     func push(into plan: inout SQLPlan) -> Bool {
       // Skipping runs in Swift over the items SQLite returns (an offset after a LIMIT already

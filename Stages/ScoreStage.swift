@@ -57,27 +57,42 @@ public struct ScoreStage: StageDefinition {
     var usesEmbeddings: Bool { expression.usesEmbeddings }
 
     func execute(_ input: PipelineData, context: any StageContext) throws -> PipelineData {
-      let evaluator = ExpressionEvaluator(context: context)
+      let score = scorer(context: context)
       var scored: [ResultItem] = []
+      scored.reserveCapacity(input.resultItems.count)
       for var item in input.resultItems {
         try context.cancellation.check()
-        if terms.count > 1 {
-          var total = 0.0
-          item.scoreTerms = []
-          for (name, term) in terms {
-            let value = try evaluator.score(term, on: item)
-            item.scoreTerms.append(ScoreTerm(name: name, value: value))
-            total += value
-          }
-          item.score = total
-        } else {
-          let value = try evaluator.score(expression, on: item)
-          item.score = value
-          item.scoreTerms = [ScoreTerm(name: terms.first?.0 ?? "score", value: value)]
-        }
+        try score(&item)
         scored.append(item)
       }
       return .scoredItems(Self.bestFirst(scored, by: { $0.score ?? 0 }))
+    }
+
+    func itemScorer(context: any StageContext) -> ItemScorer? { scorer(context: context) }
+
+    private func scorer(context: any StageContext) -> ItemScorer {
+      let evaluator = ExpressionEvaluator(context: context)
+      let expression = expression, terms = terms
+      if terms.count > 1 {
+        let names = terms.map(\.0)
+        return { item in
+          var total = 0.0
+          item.scoreTerms = []
+          item.scoreTerms.reserveCapacity(terms.count)
+          for (offset, (_, term)) in terms.enumerated() {
+            let value = try evaluator.score(term, on: item)
+            item.scoreTerms.append(ScoreTerm(name: names[offset], value: value))
+            total += value
+          }
+          item.score = total
+        }
+      }
+      let name = terms.first?.0 ?? "score"
+      return { item in
+        let value = try evaluator.score(expression, on: item)
+        item.score = value
+        item.scoreTerms = [ScoreTerm(name: name, value: value)]
+      }
     }
 
     /// The first `limit` of `items` ordered by `key`, highest first; ties keep their order.

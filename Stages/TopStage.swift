@@ -38,6 +38,8 @@ public struct TopStage: StageDefinition {
     /// Scores and relevance only.
     var attributesRead: Set<String>? { [] }
     var readsItemFields: Bool { false }
+    /// The best of scored items are their first.
+    var keepsFirstScored: Int? { outputType == .scoredItems ? count : nil }
 
     func push(into plan: inout SQLPlan) -> Bool {
       guard plan.groupBy == nil, plan.aggregate == nil else { return false }

@@ -44,6 +44,27 @@ import Testing
 
   static func content(_ reply: Reply) -> JSONValue { reply.jsonValue(fetch: nil)["content"] ?? .null }
 
+  /// A score as the reply's last stage keeps only the window's best items while it scores
+  /// (`BoundStage.itemScorer`) and counts every scored item: the first items of the
+  /// unwindowed reply, ties in order, and its whole count, from numbers and from records.
+  @Test(arguments: [
+    #"search domainIdentifier == "trails" | score rating"#,
+    #"search domainIdentifier == "trails" | score if(rating > 3, 1, 0)"#,
+    #"search "trail" || "lake" | score relevance + 0.1 * rating"#,
+    #"search * | score if(title == "*lake*"cd, 1, 0) + recency(contentModificationDate, 30d)"#,
+  ])
+  func aScoreAtTheEndKeepsTheWindowsBestAndCountsThemAll(_ query: String) throws {
+    let full = try Self.replies(query, window: nil)
+    let whole = try #require(full.first?.content.resultItems)
+    #expect(full.count == 1 && whole.count > 5)
+    for first in [1, 3, 5] {
+      let cut = try Self.replies(query, window: ItemWindow(first: first, countsAll: true))
+      #expect(cut.first?.content.resultItems.map(\.id) == whole.prefix(first).map(\.id), "\(query) first \(first)")
+      #expect(cut.first?.content.resultItems.map(\.score) == whole.prefix(first).map(\.score), "\(query) first \(first)")
+      #expect(cut.first?.total == whole.count, "\(query) first \(first)")
+    }
+  }
+
   @Test(arguments: runnable)
   func aWindowKeepsTheFirstItemsOfEveryReply(_ example: GrammarExamplesTests.Case) throws {
     let full = try Self.replies(example.query, window: nil)

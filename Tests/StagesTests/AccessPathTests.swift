@@ -595,6 +595,36 @@ import Testing
     }
   }
 
+  /// Every match of an OR search (the ranked index's listing) for a Swift stage that reads
+  /// only relevance and single values gets them as an AND's matches do: one statement of
+  /// rowids, relevance and values, no record, where the ranked path read every match's
+  /// record. The same items, relevance, scores and order as the ranked path's, in three scopes.
+  @Test(arguments: [
+    #"search "trail" || "lake" | score relevance + rating | top 3"#,
+    #"search "trail" || "mist" | freshness | top 4"#,
+    #"search "trail" || "budget" || "lake" | score 0.5 * relevance + recency(contentModificationDate, 30d) | limit 6 | table title, rating"#,
+    #"search ("trail" || "lake") && rating >= 3 | score relevance * rating"#,
+  ])
+  func everyMatchOfARankedSearchForANumericStageReadsNoRecord(_ query: String) throws {
+    var registry = standardRegistry
+    try registry.register(.freshness())
+    let executor = QueryExecutor(index: sampleIndex.index, registry: registry)
+    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
+        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
+          ["\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1)" })", "\(Self.rows(reply))"]
+        }
+      }
+      let numbers = try run(numbers: true)
+      let ranked = try run(numbers: false)
+      #expect(numbers.replies == ranked.replies, "\(query)")
+      #expect(!numbers.replies.joined().isEmpty)
+      let matches = { (statements: [String]) in statements.filter { $0.contains("fts MATCH") } }
+      #expect(matches(numbers.statements).count == 1 && !matches(numbers.statements)[0].contains("attributes"), "\(numbers.statements)")
+      #expect(matches(ranked.statements).isEmpty, "\(ranked.statements)")
+    }
+  }
+
   /// A Swift stage after a predicate (no text search) that reads only single values gets
   /// them from the value table, and no item row when it reads no item field: the predicate's
   /// covering index gives the rowids. The same items, scores and order as through the

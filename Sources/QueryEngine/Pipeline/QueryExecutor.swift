@@ -363,6 +363,22 @@ private struct Run {
     return next.stage.keptPositions(among:)
   }
 
+  /// When the Swift stage at `offset` scores each item by itself and only the first few of
+  /// its order are kept, by the stage after it (`score ... | top 10`) or, as the last stage of
+  /// an emitted reply, by the window (a terminal shows 25): the scorer and how many.
+  private func keptBest(at offset: Int, in pipeline: ExecutionPlan.Pipeline, emit: Bool) -> (scorer: ItemScorer, count: Int)? {
+    guard offset >= 0, offset < pipeline.steps.count, case .swift(let stage) = pipeline.steps[offset] else { return nil }
+    let count: Int
+    if offset + 1 < pipeline.steps.count {
+      guard case .swift(let next) = pipeline.steps[offset + 1], let first = next.stage.keepsFirstScored else { return nil }
+      count = first
+    } else {
+      guard emit, let window = pipeline.window else { return nil }
+      count = window.first
+    }
+    return stage.stage.itemScorer(context: context).map { ($0, count) }
+  }
+
   /// Runs the steps of `pipeline` over `start`; emits the result as a reply when `emit`,
   /// streaming item batches when the last step reads items from SQLite.
   private func pipeline(_ pipeline: ExecutionPlan.Pipeline, data start: PipelineData?, emit: Bool) throws -> PipelineData {
@@ -380,7 +396,11 @@ private struct Run {
     var carried = carriedAtStart
     // The rows a window's table would have had, when its items were cut before it.
     var uncutRows: Int?
-    for (offset, step) in pipeline.steps.enumerated() {
+    // A scoring stage that ran as its items were read (see `keptBest`).
+    var scoredAlready: Int?
+    // How many items the last stage scored, when it kept only the window's.
+    var scoredUncut: Int?
+    for (offset, step) in pipeline.steps.enumerated() where offset != scoredAlready {
       try context.cancellation.check()
       switch step {
       case .sql(let sql):
@@ -405,8 +425,18 @@ private struct Run {
         } else if let perGroup = sql.itemsPerGroup, let counting = sql.groupCounting, case .groupedItems(_, let target) = compiled {
           data = try context.groups(compiled, counts: try context.compile(counting), by: target, keepingAtMost: perGroup)
         } else if case .numbers(let numbers, let values, let itemFields) = compiled, let needed = sql.partialAttributes {
-          data = .items(try context.numericItems(numbers, values: values))
           carried = itemFields ? .attributes(needed) : .numbers(needed)
+          if case .swift(let next)? = pipeline.steps.dropFirst(offset + 1).first, carried.serves(next.stage),
+            let best = keptBest(at: offset + 1, in: pipeline, emit: emit)
+          {
+            // Scored as they are read: only the best few are kept.
+            let kept = try context.bestNumericItems(numbers, values: values, scorer: best.scorer, keeping: best.count)
+            data = .scoredItems(kept.items)
+            scoredAlready = offset + 1
+            if offset + 2 == pipeline.steps.count { scoredUncut = kept.scored }
+          } else {
+            data = .items(try context.numericItems(numbers, values: values))
+          }
         } else if case .sortWalk(let walk, let fallback, let limit, let values?) = compiled, let needed = sql.partialAttributes {
           data = .items(try context.sortedNumericItems(walk, fallback: fallback, limit: limit, values: values))
           carried = .attributes(needed)
@@ -437,7 +467,13 @@ private struct Run {
           let head = try context.hydrate(items.replacingItems(Array(all.prefix(leading)))).resultItems
           data = items.replacingItems(head + all.dropFirst(leading))
         }
-        data = try swift.stage.execute(data ?? .items([]), context: context)
+        if let best = keptBest(at: offset, in: pipeline, emit: emit) {
+          let kept = try context.bestScored(data?.resultItems ?? [], scorer: best.scorer, keeping: best.count)
+          data = .scoredItems(kept.items)
+          if offset + 1 == pipeline.steps.count { scoredUncut = kept.scored }
+        } else {
+          data = try swift.stage.execute(data ?? .items([]), context: context)
+        }
         // A table, count or statistic made from partial items holds none of them.
         if ExecutionPlan.holdsNoItems(swift.stage) { carried = .whole }
       case .fork(_, let branches):
@@ -463,7 +499,7 @@ private struct Run {
       data = .table(table)
     } else if emit, let window = pipeline.window, var items = data {
       // Stages that ran in Swift are cut after they ran, before their items are read whole.
-      if window.countsAll { total = items.resultItems.count }
+      if window.countsAll { total = scoredUncut ?? items.resultItems.count }
       if items.resultItems.count > window.first { items = items.replacingItems(Array(items.resultItems.prefix(window.first))) }
       data = items
     }

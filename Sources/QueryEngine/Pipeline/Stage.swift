@@ -68,7 +68,19 @@ public protocol BoundStage: Sendable {
   /// table of the first items, so a terminal's window reads only those (and counts the
   /// rest). False by default.
   var makesOneRowPerItem: Bool { get }
+  /// For a stage that scores each item by itself and orders the items best first, ties in
+  /// their input order (`score`): a function that sets one item's score as `execute` does.
+  /// When the stage after it keeps only the first few (`keepsFirstScored`), the executor
+  /// keeps the best few as it scores the items, instead of holding and ordering every one
+  /// (`top 3` of a quarter of a million scored trails). Nil (the default) for other stages.
+  func itemScorer(context: any StageContext) -> ItemScorer?
+  /// Over scored items in best-first order: how many of the first the stage keeps, in that
+  /// order, changing nothing else (`top 10`, `limit 10`). Nil (the default) otherwise.
+  var keepsFirstScored: Int? { get }
 }
+
+/// Sets one item's score (and its terms) as a scoring stage's `execute` does.
+public typealias ItemScorer = (inout ResultItem) throws -> Void
 
 extension BoundStage {
   public func push(into plan: inout SQLPlan) -> Bool { false }
@@ -82,4 +94,6 @@ extension BoundStage {
   public var itemsPerGroupRead: Int? { nil }
   public var leadingItemsRead: Int? { nil }
   public var makesOneRowPerItem: Bool { false }
+  public func itemScorer(context: any StageContext) -> ItemScorer? { nil }
+  public var keepsFirstScored: Int? { nil }
 }
