@@ -1092,6 +1092,28 @@ import Testing
     }
   }
 
+  /// Groups by domain of one content type (or by type of one domain) start from the index
+  /// of the field held to one value, not from the grouped field's own index walked in order,
+  /// which reads the row of every item of the index to test the other field. The same
+  /// groups and counts as the stages give in Swift.
+  @Test(arguments: [false, true])
+  func groupsByOneScopeFieldOfOneValueOfTheOtherStartFromItsIndex(analyzed: Bool) throws {
+    let cases = [
+      (#"search contentType == "email" | stats count by domainIdentifier"#, "items_type_scope (indexId=? AND contentType=?)"),
+      (#"search contentType == "email" | group by domainIdentifier | count"#, "items_type_scope (indexId=? AND contentType=?)"),
+      (#"search domainIdentifier == "trails" | stats count by contentType"#, "items_domain_scope (indexId=? AND domain=?)"),
+      (#"search contentType == "email" | stats avg(rating) by domainIdentifier"#, "items_type_scope (indexId=? AND contentType=?)"),
+    ]
+    for (query, path) in cases {
+      let plan = try plans(query, analyzed: analyzed).joined(separator: "\n")
+      #expect(plan.contains(path), "\(query)\n\(plan)")
+      #expect(try data(query) == (try inSwift(query)), "\(query)")
+    }
+    // With nothing else to start from, the grouped field's covering index in key order.
+    let plan = try plans(#"search * | stats count by domainIdentifier"#, analyzed: analyzed).joined(separator: "\n")
+    #expect(plan.contains("COVERING INDEX items_domain_scope") && !plan.contains("GROUP BY"), "\(plan)")
+  }
+
   /// A stage that reads only its items' positions (`sample` without a stratum) gets their
   /// rowids from a covering index instead of the rows that hold the records (`search * |
   /// sample 5` at 1M read 3.4 GB); the items it keeps are read whole, and the answers are

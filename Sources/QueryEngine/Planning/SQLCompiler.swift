@@ -744,7 +744,7 @@ public struct SQLCompiler {
     if let listed = try valueListGroupCount(plan, by: target) { return listed }
     let (from, where_, driven) = try fromAndWhere(plan)
     if case .itemField(let field) = target {
-      let column = Self.itemColumn(field)
+      let column = Self.groupColumn(field, plan)
       // `items_domain_scope` and `items_type_scope` hold the scope's columns, so the groups
       // come from one index in key order without reading a record.
       return finish("SELECT \(column), count(*) FROM " + from + " WHERE " + where_ + " AND \(column) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
@@ -808,7 +808,7 @@ public struct SQLCompiler {
     }
     let (from, where_, driven) = try fromAndWhere(plan)
     guard let group else { return (from, where_, driven, Fragment(""), Fragment("NULL")) }
-    if case .itemField(let field) = group { return (from, where_, driven, Fragment(""), Fragment(Self.itemColumn(field))) }
+    if case .itemField(let field) = group { return (from, where_, driven, Fragment(""), Fragment(Self.groupColumn(field, plan))) }
     let (join, key) = try valueJoin(group, alias: "g")
     return (from, where_, driven, " " + Self.keepingOrder(join, driven), key)
   }
@@ -1623,6 +1623,33 @@ public struct SQLCompiler {
   }
 
   // MARK: Helpers
+
+  /// The column of an item field that `plan`'s items are grouped by. When the predicate
+  /// holds the other scope index's field to one value (`contentType == "email"` for groups by
+  /// domain), that index finds the items, and `+` keeps SQLite from walking the grouped
+  /// field's index for its order instead, which reads the row of every item of the index to
+  /// test the other field (0.66 s against 0.24 s for 400,000 emails of a million items).
+  static func groupColumn(_ field: AttributeTarget.ItemField, _ plan: SQLPlan) -> String {
+    let other: AttributeTarget.ItemField? = switch field {
+    case .domainIdentifier: .contentType
+    case .contentType: .domainIdentifier
+    case .uniqueIdentifier: nil
+    }
+    guard let other, holdsToOneValue(other, plan.predicate) else { return itemColumn(field) }
+    return "+" + itemColumn(field)
+  }
+
+  /// Whether `predicate` (one of its top-level conjuncts) tests item field `field` for one
+  /// exact value, which its scope index finds.
+  private static func holdsToOneValue(_ field: AttributeTarget.ItemField, _ predicate: BoundExpression) -> Bool {
+    switch predicate {
+    case .and(let parts): return parts.contains { holdsToOneValue(field, $0) }
+    case .test(let test):
+      guard !test.negated, case .itemField(field) = test.target, case .match(let pattern) = test.kind else { return false }
+      return pattern.isWholeValue && pattern.exactText != nil && !pattern.caseInsensitive && !pattern.diacriticInsensitive
+    default: return false
+    }
+  }
 
   static func itemColumn(_ field: AttributeTarget.ItemField) -> String {
     switch field {
