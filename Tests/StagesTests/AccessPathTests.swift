@@ -556,6 +556,42 @@ import Testing
     return (replies, log.all, log.itemsReadWhole)
   }
 
+  /// `query` run by the standard stages and `freshness` in three scopes (`run`), with
+  /// numbers read alone and through the records: what each reply holds, and what ran.
+  static func numbersAndRecords(
+    _ query: String
+  ) throws -> [(numbers: (replies: [String], statements: [String], readWhole: Int), records: (replies: [String], statements: [String], readWhole: Int))] {
+    var registry = standardRegistry
+    try registry.register(.freshness())
+    let executor = QueryExecutor(index: sampleIndex.index, registry: registry)
+    let scopes = [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))]
+    return try scopes.map { scope in
+      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
+        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
+          ["\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1) \($0.engagement)" })", "\(Self.rows(reply))"]
+        }
+      }
+      return (try run(numbers: true), try run(numbers: false))
+    }
+  }
+
+  /// The statements of `statements` with a full-text match.
+  static func textMatches(_ statements: [String]) -> [String] { statements.filter { $0.contains("fts MATCH") } }
+
+  /// Expects the same replies (not none) from numbers as from `other`, and one full-text
+  /// statement of numbers that reads no record; returns the numbers' full-text statements.
+  @discardableResult
+  static func expectTheSameRepliesFromNumbers(
+    _ numbers: (replies: [String], statements: [String], readWhole: Int), _ other: (replies: [String], statements: [String], readWhole: Int),
+    _ query: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> [String] {
+    #expect(numbers.replies == other.replies, "\(query)", sourceLocation: sourceLocation)
+    #expect(!numbers.replies.joined().isEmpty, sourceLocation: sourceLocation)
+    let matches = textMatches(numbers.statements)
+    #expect(matches.count == 1 && !matches[0].contains("attributes"), "\(numbers.statements)", sourceLocation: sourceLocation)
+    return matches
+  }
+
   /// A Swift stage after a text search that reads only relevance and single numbers or dates
   /// (`freshness`, `score` without text tests) gets those values, not the records (and no
   /// item row unless it reads an item's own fields): the same items, scores and order as
@@ -572,26 +608,12 @@ import Testing
     #"search "trail" | score relevance + engagement | top 3"#,
   ])
   func aNumericStageReadsNoRecord(_ query: String) throws {
-    var registry = standardRegistry
-    try registry.register(.freshness())
-    let executor = QueryExecutor(index: sampleIndex.index, registry: registry)
-    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
-      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
-        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
-          ["\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1) \($0.engagement)" })"]
-            + ["\(Self.rows(reply))"]
-        }
-      }
-      let numbers = try run(numbers: true)
-      let records = try run(numbers: false)
-      #expect(numbers.replies == records.replies, "\(query)")
-      #expect(!numbers.replies.joined().isEmpty)
+    for (numbers, records) in try Self.numbersAndRecords(query) {
       // The matches' statement: fields and numbers, or the records.
-      let matches = { (statements: [String]) in statements.filter { $0.contains("fts MATCH") } }
-      #expect(matches(numbers.statements).count == 1 && !matches(numbers.statements)[0].contains("attributes"), "\(numbers.statements)")
+      let matches = Self.expectTheSameRepliesFromNumbers(numbers, records, query)
       // No item row at all unless the stage reads an item's own fields.
-      #expect(matches(numbers.statements).first?.contains("items o") == query.contains("+ engagement"), "\(numbers.statements)")
-      #expect(matches(records.statements).count == 1 && matches(records.statements)[0].contains("attributes"), "\(records.statements)")
+      #expect(matches.first?.contains("items o") == query.contains("+ engagement"), "\(numbers.statements)")
+      #expect(Self.textMatches(records.statements).count == 1 && Self.textMatches(records.statements)[0].contains("attributes"), "\(records.statements)")
     }
   }
 
@@ -606,22 +628,9 @@ import Testing
     #"search ("trail" || "lake") && rating >= 3 | score relevance * rating"#,
   ])
   func everyMatchOfARankedSearchForANumericStageReadsNoRecord(_ query: String) throws {
-    var registry = standardRegistry
-    try registry.register(.freshness())
-    let executor = QueryExecutor(index: sampleIndex.index, registry: registry)
-    for scope in [AccessScope(now: sampleNow), AccessScope(now: sampleNow, protectionClasses: ["private", "finance"]), AccessScope(now: utc(2037, 1, 1))] {
-      func run(numbers: Bool) throws -> (replies: [String], statements: [String], readWhole: Int) {
-        try Self.run(query, executor: executor, scope: scope, readingNumbers: numbers) { reply in
-          ["\(reply.content.resultItems.map { "\($0.item) \($0.relevance) \($0.score ?? -1)" })", "\(Self.rows(reply))"]
-        }
-      }
-      let numbers = try run(numbers: true)
-      let ranked = try run(numbers: false)
-      #expect(numbers.replies == ranked.replies, "\(query)")
-      #expect(!numbers.replies.joined().isEmpty)
-      let matches = { (statements: [String]) in statements.filter { $0.contains("fts MATCH") } }
-      #expect(matches(numbers.statements).count == 1 && !matches(numbers.statements)[0].contains("attributes"), "\(numbers.statements)")
-      #expect(matches(ranked.statements).isEmpty, "\(ranked.statements)")
+    for (numbers, ranked) in try Self.numbersAndRecords(query) {
+      Self.expectTheSameRepliesFromNumbers(numbers, ranked, query)
+      #expect(Self.textMatches(ranked.statements).isEmpty, "\(ranked.statements)")
     }
   }
 
