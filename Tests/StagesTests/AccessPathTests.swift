@@ -578,18 +578,35 @@ import Testing
   /// The statements of `statements` with a full-text match.
   static func textMatches(_ statements: [String]) -> [String] { statements.filter { $0.contains("fts MATCH") } }
 
-  /// Expects the same replies (not none) from numbers as from `other`, and one full-text
-  /// statement of numbers that reads no record; returns the numbers' full-text statements.
+  /// Expects the same replies (not none) from numbers as from `other`, and one statement of
+  /// numbers that reads no record: a full-text match, or with `listed` the ranked index's
+  /// listing (`SQLCompiler.numericItemsOfListing`: no full-text match, no sort). Returns it.
   @discardableResult
   static func expectTheSameRepliesFromNumbers(
     _ numbers: (replies: [String], statements: [String], readWhole: Int), _ other: (replies: [String], statements: [String], readWhole: Int),
-    _ query: String, sourceLocation: SourceLocation = #_sourceLocation
+    _ query: String, listed: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
   ) -> [String] {
     #expect(numbers.replies == other.replies, "\(query)", sourceLocation: sourceLocation)
     #expect(!numbers.replies.joined().isEmpty, sourceLocation: sourceLocation)
-    let matches = textMatches(numbers.statements)
+    let matches = listed ? numbers.statements.filter { $0.contains("FROM json_each(?)) f") } : textMatches(numbers.statements)
     #expect(matches.count == 1 && !matches[0].contains("attributes"), "\(numbers.statements)", sourceLocation: sourceLocation)
+    if listed { #expect(textMatches(numbers.statements).isEmpty && !matches[0].contains("ORDER BY"), "\(numbers.statements)", sourceLocation: sourceLocation) }
     return matches
+  }
+
+  /// A stage that reads only relevance after a text search that is the query's only test
+  /// (`score relevance`) gets the ranked index's listing of every visible match in rank
+  /// order, with no full-text match and no sort: the same items, relevance, scores and order
+  /// as from the records, in three scopes.
+  @Test(arguments: [
+    #"search "trail" | score relevance | top 5"#,
+    #"search "trail" || "lake" | score 2 * relevance + 1 | top 3"#,
+    #"search "trail" || "budget" || "lake" | score relevance"#,
+  ])
+  func aRelevanceOnlyStageReadsTheRankedListing(_ query: String) throws {
+    for (numbers, records) in try Self.numbersAndRecords(query) {
+      Self.expectTheSameRepliesFromNumbers(numbers, records, query, listed: true)
+    }
   }
 
   /// A Swift stage after a text search that reads only relevance and single numbers or dates
@@ -601,7 +618,6 @@ import Testing
     #"search "trail" && rating >= 3 | score 0.5 * relevance + recency(contentModificationDate, 30d) | top 4"#,
     #"search "mist trai*" | score relevance + rating | top 2 | table title, rating, engagement"#,
     #"search "trail" | score relevance - distance(37.7, -119.5) / 100 | top 3"#,
-    #"search "trail" | score relevance | top 5"#,
     // Short texts come from the value table as written.
     #"search "trail" | score relevance + if(difficulty == "easy"c, 1, 0) | top 4 | table title, difficulty"#,
     // Engagement is an item's own: the items' rows are read (not their records).

@@ -757,6 +757,21 @@ public struct SQLCompiler {
     return finish("SELECT " + key + ", \(counted) FROM " + from + " " + Self.keepingOrder(join, driven) + " WHERE " + where_ + " GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
   }
 
+  /// The numbers form (rowids, relevance, `values`; no item field) of every visible match of
+  /// a text search that is the plan's only test, listed by the ranked index in rank order:
+  /// `rowids`, a JSON array of them, drives, and `rankedRelevance` gives their relevance. The
+  /// rows come in the array's order (json_each's, with nothing to reorder them), the order of
+  /// `numericItemsQuery`'s `ORDER BY relevance DESC, rowid`, without the full-text scan and
+  /// the sort of every match.
+  package mutating func numericItemsOfListing(_ rowids: String, values: [ValueColumn]) -> Compiled {
+    similarities.append(SimilarityTable(scores: rankedRelevance ?? [:], fallback: 0))
+    let relevance = Fragment("sl_similarity(?, f.rowid)", [.integer(Int64(similarities.count - 1))])
+    return finish(
+      Self.numbersSelect(of: "f", relevance: relevance, values: values, itemFields: false)
+        + Fragment(" FROM (SELECT value AS rowid FROM json_each(?)) f", [.text(rowids)]),
+      ranked: true)
+  }
+
   /// A group count by an attribute over value tests alone (or every item), in a file that
   /// holds this named index only: the groups come from the attribute's values, their items
   /// kept when they are in every test's list and not hidden, so no item row is read (the
