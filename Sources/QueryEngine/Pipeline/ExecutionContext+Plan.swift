@@ -61,7 +61,7 @@ extension ExecutionContext {
     switch step.operation {
     case .items, .groupedItems:
       listing = try rankedListing(for: plan, resolving: resolvingSimilar)
-      compiler.rankedRelevance = listing.map { hits in Dictionary(hits.map { ($0.id, $0.score) }, uniquingKeysWith: { first, _ in first }) }
+      compiler.rankedRelevance = listing.map(Self.relevanceByRowid)
     default: break
     }
     switch step.operation {
@@ -100,7 +100,7 @@ extension ExecutionContext {
       if plan.limit == nil, let numeric = step.partialAttributes.flatMap(numericValues),
         let listing = try rankedListing(for: plan, resolving: resolvingSimilar)
       {
-        compiler.rankedRelevance = Dictionary(listing.map { ($0.id, $0.score) }, uniquingKeysWith: { first, _ in first })
+        compiler.rankedRelevance = Self.relevanceByRowid(listing)
         if let numbers = try numbers(plan, values: numeric, itemFields: step.partialItemFields, listing: listing, compiler: &compiler) {
           return numbers
         }
@@ -128,6 +128,11 @@ extension ExecutionContext {
       }
       return .statistics(statements, groups: try group.map { try compiler.groupCountQuery(plan, by: $0) }, by: group)
     }
+  }
+
+  /// The relevance of each hit of a ranked listing, by rowid (`SQLCompiler.rankedRelevance`).
+  static func relevanceByRowid(_ listing: [SearchHit]) -> [Int64: Double] {
+    Dictionary(listing.map { ($0.id, $0.score) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// The ranked index's listing of every visible match of `plan`'s search, in rank order
@@ -298,23 +303,29 @@ extension ExecutionContext {
   /// ordered best first (`score ... | top 10`), kept while they are read; and how many
   /// were scored.
   func bestNumericItems(
-    _ compiled: SQLCompiler.Compiled, values: [NumericValue], scorer: ItemScorer, keeping count: Int
+    _ compiled: SQLCompiler.Compiled, values: [NumericValue], scorer: @escaping ItemScorer, keeping count: Int
   ) throws -> (items: [ResultItem], scored: Int) {
-    var best = BestScored(keeping: count)
-    try forEachNumericItem(compiled, values: values) { item in
-      var item = item
-      try scorer(&item)
-      best.offer(item)
-    }
-    return (best.items, best.offered)
+    try best(count, scoredBy: scorer) { try forEachNumericItem(compiled, values: values, $0) }
   }
 
   /// The first `count` of `items` once `scorer` scored each and they were ordered best
   /// first; and how many were scored.
-  func bestScored(_ items: [ResultItem], scorer: ItemScorer, keeping count: Int) throws -> (items: [ResultItem], scored: Int) {
+  func bestScored(_ items: [ResultItem], scorer: @escaping ItemScorer, keeping count: Int) throws -> (items: [ResultItem], scored: Int) {
+    try best(count, scoredBy: scorer) { offer in
+      for item in items {
+        try cancellation.check()
+        try offer(item)
+      }
+    }
+  }
+
+  /// The best `count` of the items `source` hands over, each scored by `scorer`.
+  private func best(
+    _ count: Int, scoredBy scorer: @escaping ItemScorer, _ source: ((ResultItem) throws -> Void) throws -> Void
+  ) throws -> (items: [ResultItem], scored: Int) {
     var best = BestScored(keeping: count)
-    for var item in items {
-      try cancellation.check()
+    try source { item in
+      var item = item
       try scorer(&item)
       best.offer(item)
     }

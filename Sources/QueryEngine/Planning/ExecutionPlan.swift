@@ -251,12 +251,14 @@ extension ExecutionPlan {
       guard let plan = pending else { return }
       var step = SQLStep(plan: plan, operation: try operation(plan, ranked: ranked), stages: absorbed, inherited: inherited.count)
       if case .items = step.operation, next?.readsOnlyPositions == true { step.positionsOnly = true }
-      // Every match of a ranked search (no limit) can be listed as an items step's are.
-      let listsEveryMatch = if case .rankedTopK = step.operation { plan.limit == nil } else { false }
-      if case .items = step.operation, let next, Self.takesPartialItems(next) {
-        step.partialAttributes = next.attributesRead
-        step.partialItemFields = next.readsItemFields
-      } else if listsEveryMatch, let next, Self.takesPartialItems(next), next.attributesRead != nil {
+      // Items, or every match of a ranked search (no limit) for a stage that reads only some
+      // attributes, which can be listed as an items step's are.
+      let listsItems = switch step.operation {
+      case .items: true
+      case .rankedTopK: plan.limit == nil && next?.attributesRead != nil
+      default: false
+      }
+      if listsItems, let next, Self.takesPartialItems(next) {
         step.partialAttributes = next.attributesRead
         step.partialItemFields = next.readsItemFields
       }
