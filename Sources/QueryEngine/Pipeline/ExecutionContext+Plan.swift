@@ -71,11 +71,7 @@ extension ExecutionContext {
       }
       // A text search alone, in relevance order, with only positions wanted: the ranked
       // index's listing is every match already.
-      if step.positionsOnly, let listing, case .matchAll = plan.predicateWithoutRankingSearch, plan.rankingSimilar == nil,
-        plan.sort.allSatisfy({ $0 == .relevance }), plan.limit == nil, plan.aggregate == nil, plan.groupBy == nil
-      {
-        return .rankedPositions(listing)
-      }
+      if step.positionsOnly, let listing, Self.listingIsTheItems(of: plan) { return .rankedPositions(listing) }
       // A Swift stage next that reads only numbers gets them, not the records.
       let numeric = step.partialAttributes.flatMap(numericValues)
       if let numeric, let numbers = try numbers(plan, values: numeric, itemFields: step.partialItemFields, listing: listing, compiler: &compiler) {
@@ -128,6 +124,15 @@ extension ExecutionContext {
       }
       return .statistics(statements, groups: try group.map { try compiler.groupCountQuery(plan, by: $0) }, by: group)
     }
+  }
+
+  /// Whether the ranked listing of `plan`'s search (every visible match in rank order) is
+  /// the plan's items as they are: the search is its only test, in relevance order, with no
+  /// limit, aggregate or group.
+  static func listingIsTheItems(of plan: SQLPlan) -> Bool {
+    guard case .matchAll = plan.predicateWithoutRankingSearch else { return false }
+    return plan.rankingSimilar == nil && plan.sort.allSatisfy { $0 == .relevance } && plan.limit == nil && plan.aggregate == nil
+      && plan.groupBy == nil
   }
 
   /// The relevance of each hit of a ranked listing, by rowid (`SQLCompiler.rankedRelevance`).
@@ -262,9 +267,7 @@ extension ExecutionContext {
     _ plan: SQLPlan, values numeric: (values: [NumericValue], ids: [SQLCompiler.ValueColumn]), itemFields: Bool, listing: [SearchHit]? = nil,
     compiler: inout SQLCompiler
   ) throws -> CompiledStep? {
-    if let listing, !itemFields, numeric.ids.isEmpty, case .matchAll = plan.predicateWithoutRankingSearch, plan.rankingSimilar == nil,
-      plan.sort.allSatisfy({ $0 == .relevance }), plan.limit == nil, plan.aggregate == nil, plan.groupBy == nil
-    {
+    if let listing, !itemFields, numeric.ids.isEmpty, Self.listingIsTheItems(of: plan) {
       let rowids = "[" + listing.map { String($0.id) }.joined(separator: ",") + "]"
       return .numbers(compiler.numericItemsOfListing(rowids, values: numeric.ids), values: numeric.values, itemFields: false)
     }

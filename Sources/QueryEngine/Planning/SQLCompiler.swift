@@ -698,10 +698,7 @@ public struct SQLCompiler {
   /// `part` (a positive `contentType == "..."` equality) names; nil for any other part, or a
   /// file without that index.
   private mutating func contentTypeProbe(_ part: BoundExpression, item: String) throws(QueryRuntimeError) -> Fragment? {
-    guard attributes.hasTypeScopeIndex, case .test(let test) = part, !test.negated, case .itemField(.contentType) = test.target,
-      case .match(let pattern) = test.kind, pattern.isWholeValue, pattern.exactText != nil, !pattern.caseInsensitive,
-      !pattern.diacriticInsensitive
-    else { return nil }
+    guard attributes.hasTypeScopeIndex, Self.testsForOneValue(.contentType, part), case .test(let test) = part else { return nil }
     let condition = try itemFieldCondition("t.contentType", test.kind)
     // Only an equality uses the index's (index, type, rowid) order for the probe.
     guard condition.sql == "(t.contentType IS NOT NULL AND t.contentType = ?)" else { return nil }
@@ -1650,20 +1647,15 @@ public struct SQLCompiler {
     case .contentType: .domainIdentifier
     case .uniqueIdentifier: nil
     }
-    guard let other, holdsToOneValue(other, plan.predicate) else { return itemColumn(field) }
+    guard let other, flatten(plan.predicate).contains(where: { testsForOneValue(other, $0) }) else { return itemColumn(field) }
     return "+" + itemColumn(field)
   }
 
-  /// Whether `predicate` (one of its top-level conjuncts) tests item field `field` for one
-  /// exact value, which its scope index finds.
-  private static func holdsToOneValue(_ field: AttributeTarget.ItemField, _ predicate: BoundExpression) -> Bool {
-    switch predicate {
-    case .and(let parts): return parts.contains { holdsToOneValue(field, $0) }
-    case .test(let test):
-      guard !test.negated, case .itemField(field) = test.target, case .match(let pattern) = test.kind else { return false }
-      return pattern.isWholeValue && pattern.exactText != nil && !pattern.caseInsensitive && !pattern.diacriticInsensitive
-    default: return false
-    }
+  /// Whether `part` tests item field `field` for one exact value, which its scope index finds
+  /// by key.
+  private static func testsForOneValue(_ field: AttributeTarget.ItemField, _ part: BoundExpression) -> Bool {
+    guard case .test(let test) = part, !test.negated, case .itemField(field) = test.target, case .match(let pattern) = test.kind else { return false }
+    return pattern.isWholeValue && pattern.exactText != nil && !pattern.caseInsensitive && !pattern.diacriticInsensitive
   }
 
   static func itemColumn(_ field: AttributeTarget.ItemField) -> String {
