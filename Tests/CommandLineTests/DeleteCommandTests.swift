@@ -55,6 +55,24 @@ import Testing
     }
   }
 
+  /// `--progress` prints each step of the delete as lines on standard error; the report on
+  /// standard output is the same, and a delete of nothing prints no step.
+  @Test func progressLinesShowEachStep() throws {
+    try withDomainIndex { workspace throws in
+      let result = try workspace.run("delete", "--db", "index.db", "--progress", "--domain", "mail")
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout == "deleted 3 items\n")
+      let lines = result.stderr.split(separator: "\n").map(String.init)
+      #expect(lines.count == 3, "\(lines)")
+      #expect(lines.first == "deleting 0/3 items, 0%", "\(lines)")
+      #expect(lines.dropFirst().first?.hasPrefix("deleting 3/3 items, 100%") == true, "\(lines)")
+      #expect(lines.last == "committing", "\(lines)")
+      let nothing = try workspace.run("delete", "--db", "index.db", "--progress", "--id", "missing")
+      #expect(nothing.stdout == "deleted 0 items\n")
+      #expect(nothing.stderr == "")
+    }
+  }
+
   @Test(arguments: [
     (["--domain", "mail", "--all"], "give exactly one of --id, --domain or --all"),
     ([], "give exactly one of --id, --domain or --all"),

@@ -81,6 +81,41 @@ import Testing
     }
   }
 
+  /// A mass delete that flushes as it goes (and removes its items in chunks) compacts once,
+  /// at its end, so no tombstone is left; it reports its steps in order: the items removed
+  /// chunk by chunk up to all of them, the compaction's postings up to all of them, then the
+  /// commit.
+  @Test func aMassDeleteCompactsOnceAtItsEndAndReportsEachStep() throws {
+    try RankedWriter.$retiredBeforeFlush.withValue(7) {
+      try IndexWriter.$deletionChunk.withValue(9) {
+        let fixture = try RankedTestIndex()
+        var generator = RandomItems(seed: 31, vocabularySize: 200)
+        try fixture.upsert((0..<200).map { generator.item("item-\($0)") })
+        let doomed = (0..<200).filter { $0 % 3 != 0 }.map { "item-\($0)" }
+        let rowids = try doomed.compactMap(fixture.rowid)
+        var reports: [DeletionProgress] = []
+        let deleted = try fixture.index.deleteSearchableItems(withIdentifiers: doomed) { reports.append($0) }
+        fixture.deleteFromModel(rowids)
+        #expect(deleted == doomed.count)
+        #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } == 0)
+        #expect(try fixture.consistencyProblems() == [])
+        for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "after the mass delete") }
+
+        // The steps, each once and in order.
+        var steps: [DeletionProgress.Phase] = []
+        for report in reports where steps.last != report.phase { steps.append(report.phase) }
+        #expect(steps == [.removingItems, .compactingRankedIndex, .committing])
+        let removing = reports.filter { $0.phase == .removingItems }
+        #expect(removing.map(\.done) == Array(stride(from: 0, to: doomed.count, by: 9)) + [doomed.count])
+        #expect(removing.allSatisfy { $0.total == doomed.count })
+        let compacting = reports.filter { $0.phase == .compactingRankedIndex }
+        #expect(zip(compacting, compacting.dropFirst()).allSatisfy { $0.done <= $1.done && $0.total == $1.total })
+        #expect(compacting.first?.done == 0)
+        #expect(compacting.last.map { $0.done == $0.total && $0.total > 0 } == true)
+      }
+    }
+  }
+
   /// A stored document indexed again without its old texts (no caller of the writer does
   /// this) cannot have its postings found: the ranked index is built again from the records.
   @Test func aDocumentRetiredWithoutItsTextsRebuildsFromTheRecords() throws {

@@ -348,45 +348,68 @@ package struct IndexWriter {
     }
   }
 
-  /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns.
-  private mutating func deleteRows(where selection: String, _ arguments: [SQLValue]) throws -> Int {
+  /// Items a delete removes between two progress reports (and statements): small enough
+  /// that a million-item delete reports every second or so, large enough that the
+  /// statements' own cost disappears. A task-local so tests see several chunks.
+  @TaskLocal static var deletionChunk = 10_000
+
+  /// Deletes every item whose rowid `selection` (a SELECT of rowids with `arguments`) returns,
+  /// in chunks of rowids (`deletionChunk`), reporting each to `progress`; the compaction a
+  /// large delete triggers reports to it from `finish` (see `SearchIndex.write`).
+  private mutating func deleteRows(
+    where selection: String, _ arguments: [SQLValue], progress: ((DeletionProgress) -> Void)?
+  ) throws -> Int {
     try db.run("CREATE TEMP TABLE IF NOT EXISTS doomed(rowid INTEGER PRIMARY KEY)")
     try db.run("DELETE FROM doomed")
     try db.run("INSERT INTO doomed(rowid) \(selection)", arguments)
-    let count = Int(try db.scalar("SELECT count(*) FROM doomed")?.int64Value ?? 0)
-    guard count > 0 else { return 0 }
-    try removals.recordDoomed(db, count: count)
+    let doomed = try db.rows("SELECT rowid FROM doomed ORDER BY rowid") { $0.int64(0) }
+    guard !doomed.isEmpty else { return 0 }
+    try removals.recordDoomed(db, count: doomed.count)
+    progress?(DeletionProgress(phase: .removingItems, done: 0, total: doomed.count))
     // Whether any item stays: stops at the first one that does (a count of the file's items
     // read all of them for every delete, 10 ms a call at a million).
-    if try db.scalar("SELECT EXISTS (SELECT 1 FROM items WHERE rowid NOT IN (SELECT rowid FROM doomed))")?.int64Value == 0 {
+    let everything = try db.scalar("SELECT EXISTS (SELECT 1 FROM items WHERE rowid NOT IN (SELECT rowid FROM doomed))")?.int64Value == 0
+    if everything {
       // Every item of the file goes: one command empties the full-text index, one the
       // ranked index.
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
       try ranked.removeAll()
-    } else {
-      try FullTextColumns.forEachItem(in: db, catalog: catalog, where: "i.rowid IN (SELECT rowid FROM doomed)") { rowid, columns in
-        try removeTexts(rowid, columns)
+    }
+    if let progress {
+      ranked.compactionProgress = { done, total in
+        progress(DeletionProgress(phase: .compactingRankedIndex, done: done, total: total))
       }
     }
-    try db.run("DELETE FROM fts_unstored WHERE item IN (SELECT rowid FROM doomed)")
-    try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM doomed)")
-    try db.run("DELETE FROM vectors WHERE item IN (SELECT rowid FROM doomed)")
-    try db.run("DELETE FROM embedding_status WHERE item IN (SELECT rowid FROM doomed)")
-    try db.run("DELETE FROM items WHERE rowid IN (SELECT rowid FROM doomed)")
+    let inChunk = "IN (SELECT rowid FROM doomed WHERE rowid BETWEEN ? AND ?)"
+    for start in stride(from: 0, to: doomed.count, by: Self.deletionChunk) {
+      let end = min(start + Self.deletionChunk, doomed.count)
+      let bounds: [SQLValue] = [.integer(doomed[start]), .integer(doomed[end - 1])]
+      if !everything {
+        try FullTextColumns.forEachItem(in: db, catalog: catalog, where: "i.rowid \(inChunk)", bounds) { rowid, columns in
+          try removeTexts(rowid, columns)
+        }
+      }
+      try db.run("DELETE FROM fts_unstored WHERE item \(inChunk)", bounds)
+      try db.run("DELETE FROM vals WHERE item \(inChunk)", bounds)
+      try db.run("DELETE FROM vectors WHERE item \(inChunk)", bounds)
+      try db.run("DELETE FROM embedding_status WHERE item \(inChunk)", bounds)
+      try db.run("DELETE FROM items WHERE rowid \(inChunk)", bounds)
+      progress?(DeletionProgress(phase: .removingItems, done: end, total: doomed.count))
+    }
     try db.run("DELETE FROM doomed")
     changed = true
     rewrites = true
-    rowsWritten += count
-    return count
+    rowsWritten += doomed.count
+    return doomed.count
   }
 
   /// Deletes items by identifier; returns how many existed.
-  package mutating func delete(identifiers: [String]) throws -> Int {
+  package mutating func delete(identifiers: [String], progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
     guard !identifiers.isEmpty else { return 0 }
     let array = JSONValue.array(identifiers.map(JSONValue.string)).compactText
     return try deleteRows(
       where: "SELECT rowid FROM items WHERE indexId = ? AND id IN (SELECT value FROM json_each(?))",
-      [.integer(indexID), .text(array)])
+      [.integer(indexID), .text(array)], progress: progress)
   }
 
   /// Adds `count` to the engagement of each identified item (Apple's `userEngaged`: the
@@ -404,28 +427,27 @@ package struct IndexWriter {
   }
 
   /// Deletes items in the domains and their sub-domains; returns how many.
-  package mutating func delete(domains: [String]) throws -> Int {
-    var total = 0
-    for domain in domains {
-      // "mail" covers "mail" and every "mail.*": a range scan on the domain index, no LIKE
-      // escaping needed ('/' sorts right after '.').
-      total += try deleteRows(
-        where: "SELECT rowid FROM items WHERE indexId = ? AND (domain = ? OR (domain >= ? AND domain < ?))",
-        [.integer(indexID), .text(domain), .text(domain + "."), .text(domain + "/")])
-    }
-    return total
+  package mutating func delete(domains: [String], progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
+    guard !domains.isEmpty else { return 0 }
+    // "mail" covers "mail" and every "mail.*": a range scan on the domain index, no LIKE
+    // escaping needed ('/' sorts right after '.'). One statement for every domain, so the
+    // delete (and its progress) is one pass.
+    let eachDomain = Array(repeating: "domain = ? OR (domain >= ? AND domain < ?)", count: domains.count)
+    return try deleteRows(
+      where: "SELECT rowid FROM items WHERE indexId = ? AND (\(eachDomain.joined(separator: " OR ")))",
+      [.integer(indexID)] + domains.flatMap { [SQLValue.text($0), .text($0 + "."), .text($0 + "/")] }, progress: progress)
   }
 
   /// Deletes every item of the named index.
-  package mutating func deleteAll() throws -> Int {
-    try deleteRows(where: "SELECT rowid FROM items WHERE indexId = ?", [.integer(indexID)])
+  package mutating func deleteAll(progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
+    try deleteRows(where: "SELECT rowid FROM items WHERE indexId = ?", [.integer(indexID)], progress: progress)
   }
 
   /// Removes items whose expiration date is at or before `now`.
   package mutating func purgeExpired(now: Date) throws -> Int {
     try deleteRows(
       where: "SELECT rowid FROM items WHERE indexId = ? AND expiration IS NOT NULL AND expiration <= ?",
-      [.integer(indexID), .real(now.timeIntervalSince1970)])
+      [.integer(indexID), .real(now.timeIntervalSince1970)], progress: nil)
   }
 
   /// The client state stored with the index.

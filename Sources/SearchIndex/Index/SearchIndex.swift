@@ -331,7 +331,10 @@ public final class SearchIndex: Sendable {
   /// Runs `body` as one write transaction: everything it writes commits together, or nothing
   /// does when it throws. SQLite errors arrive as `SearchIndexError.database`; errors `body`
   /// throws itself (bad input with its file and line) arrive unchanged.
-  package func write<T>(_ body: (inout IndexWriter) throws -> T) throws -> T {
+  /// `committing` is called once the body and the writer's own finishing work (the ranked
+  /// index's flush and compaction) are done, before the commit and the statistics a large
+  /// write refreshes after it (a long delete's progress).
+  package func write<T>(committing: (() -> Void)? = nil, _ body: (inout IndexWriter) throws -> T) throws -> T {
     guard indexID >= 0 else {
       throw SearchIndexError.database(DatabaseError(code: .readOnly, message: "the index '\(name)' does not exist and the file is read-only"))
     }
@@ -344,6 +347,7 @@ public final class SearchIndex: Sendable {
           let result = try body(&writer)
           try writer.finish()
           rowsWritten = writer.rowsWritten
+          if rowsWritten > 0 { committing?() }
           return result
         }
         if rowsWritten >= Self.analyzeAfterRows,
@@ -403,8 +407,8 @@ public final class SearchIndex: Sendable {
   package static let readerSettings = "PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = \(1 << 31)"
 
   /// `write` for the public API, where every failure is a `SearchIndexError`.
-  func writeTyped<T>(_ body: (inout IndexWriter) throws -> T) throws(SearchIndexError) -> T {
-    do { return try write(body) } catch { throw Self.wrap(error) }
+  func writeTyped<T>(committing: (() -> Void)? = nil, _ body: (inout IndexWriter) throws -> T) throws(SearchIndexError) -> T {
+    do { return try write(committing: committing, body) } catch { throw Self.wrap(error) }
   }
 
   /// Adds items, replacing any stored item with the same identifier.
@@ -422,16 +426,26 @@ public final class SearchIndex: Sendable {
     }
   }
 
-  /// Deletes the items with these identifiers; returns how many existed.
+  /// Deletes the items with these identifiers; returns how many existed. `progress` hears
+  /// how far a long delete has come (`DeletionProgress`).
   @discardableResult
-  public func deleteSearchableItems(withIdentifiers identifiers: [String]) throws(SearchIndexError) -> Int {
-    try writeTyped { writer in try writer.delete(identifiers: identifiers) }
+  public func deleteSearchableItems(
+    withIdentifiers identifiers: [String], progress: ((DeletionProgress) -> Void)? = nil
+  ) throws(SearchIndexError) -> Int {
+    try writeTyped(committing: Self.committing(progress)) { writer in try writer.delete(identifiers: identifiers, progress: progress) }
   }
 
   /// Deletes every item in these domains and their sub-domains (`mail` covers `mail.inbox`).
   @discardableResult
-  public func deleteSearchableItems(withDomainIdentifiers domains: [String]) throws(SearchIndexError) -> Int {
-    try writeTyped { writer in try writer.delete(domains: domains) }
+  public func deleteSearchableItems(
+    withDomainIdentifiers domains: [String], progress: ((DeletionProgress) -> Void)? = nil
+  ) throws(SearchIndexError) -> Int {
+    try writeTyped(committing: Self.committing(progress)) { writer in try writer.delete(domains: domains, progress: progress) }
+  }
+
+  /// A delete's `committing` report.
+  private static func committing(_ progress: ((DeletionProgress) -> Void)?) -> (() -> Void)? {
+    progress.map { progress in { progress(DeletionProgress(phase: .committing, done: 0, total: 0)) } }
   }
 
   /// Records that the user engaged with these items `count` more times (opened, played,
@@ -461,8 +475,8 @@ public final class SearchIndex: Sendable {
 
   /// Deletes every item of this named index.
   @discardableResult
-  public func deleteAllSearchableItems() throws(SearchIndexError) -> Int {
-    try writeTyped { writer in try writer.deleteAll() }
+  public func deleteAllSearchableItems(progress: ((DeletionProgress) -> Void)? = nil) throws(SearchIndexError) -> Int {
+    try writeTyped(committing: Self.committing(progress)) { writer in try writer.deleteAll(progress: progress) }
   }
 
   /// Physically removes items that expired before `now` (they are already invisible).

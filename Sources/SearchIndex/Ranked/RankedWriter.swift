@@ -40,9 +40,15 @@ final class RankedWriter {
   /// list (113k), so they never spill; `/usr/share/doc` (565k) peaked at 310 MB with 250,000
   /// and 262 MB with this. A task-local so tests can make every flush spill.
   @TaskLocal static var termsKept = 150_000
-  /// Tombstones that trigger a compaction at the end of a flush: a quarter of the live
-  /// documents, and at least this many.
+  /// Tombstones that trigger a compaction at the end of the final flush: a quarter of the
+  /// live documents, and at least this many. Only the final flush compacts: a mass delete's
+  /// intermediate flushes would otherwise rewrite nearly every list halfway through and
+  /// leave the rest of its tombstones for later.
   static let compactionMinimum = 64
+  /// Called while `compact` goes through the lists: postings done, postings to do (a long
+  /// delete's progress; big lists take longest, so postings measure the work better than
+  /// lists do).
+  var compactionProgress: ((_ done: Int, _ total: Int) -> Void)?
 
   private let store: RankedStore
   private let flushThreshold = RankedWriter.flushThreshold
@@ -411,7 +417,7 @@ final class RankedWriter {
     dirtyPages.removeAll()
     if stats.documentCount == 0 { stats.basis = nil }
     try store.save(stats)
-    if stats.tombstones >= max(Self.compactionMinimum, stats.documentCount / 4) {
+    if final, stats.tombstones >= max(Self.compactionMinimum, stats.documentCount / 4) {
       try compact(rebaseTolerance: 0.25, repack: false)
     }
   }
@@ -525,7 +531,14 @@ final class RankedWriter {
       let editor = PostingListEditor(
         fieldCount: fieldCount, documents: documents,
         basisScorer: BM25FScorer(parameters: parameters, averageFieldLengths: basis.averageFieldLengths))
+      let work = counts.reduce(0) { $0 + (rebase || rewrite.contains($1.term) ? $1.postings : 0) }
+      var done = 0
+      compactionProgress?(0, work)
       for entry in counts where rebase || rewrite.contains(entry.term) {
+        defer {
+          done += entry.postings
+          compactionProgress?(done, work)
+        }
         let list = try store.postingList(entry.term)
         if rewrite.contains(entry.term) {
           var live = PostingBuffer(fieldCount: fieldCount)

@@ -1,12 +1,18 @@
+import Foundation
 import SearchIndex
 
 /// `searchlight delete`: removes items by id, by domain (with sub-domains), or all of them.
 enum DeleteCommand: Command {
   static let name = "delete"
   static let abstract = "Delete items by identifier, by domain (and its sub-domains), or all."
-  static let usage = "delete --db FILE [--index NAME] (--id ID... | --domain D... | --all)"
+  static let usage = "delete --db FILE [--index NAME] [--progress] (--id ID... | --domain D... | --all)"
   static let discussion = """
     Deleting a domain deletes its sub-domains: --domain mail removes mail.inbox and mail.sent.
+
+    LONG DELETES: on a terminal a progress bar shows each step (deleting the items, then,
+    when a quarter or more of the index goes, compacting the ranked index, then committing);
+    --progress prints the same as lines, at most one a second, for scripts and logs. The
+    delete is one transaction: interrupted, it deletes nothing.
 
     EXAMPLES:
       searchlight delete --db items.db --id note-3 note-7
@@ -17,6 +23,7 @@ enum DeleteCommand: Command {
     OptionSpec(name: "id", kind: .values, valueName: "ID", help: "Identifiers of items to delete."),
     OptionSpec(name: "domain", kind: .values, valueName: "D", help: "Domains to delete, with their sub-domains."),
     OptionSpec(name: "all", kind: .flag, help: "Delete every item of the index."),
+    OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, percent, rate, ETA) at most once a second."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -28,22 +35,25 @@ enum DeleteCommand: Command {
       throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name)
     }
     let index = try Common.openIndex(arguments, command: name, create: false)
+    let display = DeletionDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+    defer { display.finish() }
     let deleted: Int
     do {
       if arguments.has("all") {
-        deleted = try index.deleteAllSearchableItems()
+        deleted = try index.deleteAllSearchableItems(progress: display.report)
       } else if arguments.has("domain") {
         let domains = arguments.all("domain")
         for domain in domains {
           do { try ItemDecoder.validateDomain(domain) } catch { throw UsageError(message: error.message, command: name) }
         }
-        deleted = try index.deleteSearchableItems(withDomainIdentifiers: domains)
+        deleted = try index.deleteSearchableItems(withDomainIdentifiers: domains, progress: display.report)
       } else {
-        deleted = try index.deleteSearchableItems(withIdentifiers: arguments.all("id"))
+        deleted = try index.deleteSearchableItems(withIdentifiers: arguments.all("id"), progress: display.report)
       }
     } catch let error as SearchIndexError {
       throw CommandFailure(error)
     }
+    display.finish()
     Terminal.out("deleted \(deleted) item\(deleted == 1 ? "" : "s")\n")
     // The file keeps its size; say so when what the delete freed is worth giving back.
     if deleted > 0, let space = try? index.spaceUsage(),
@@ -52,5 +62,37 @@ enum DeleteCommand: Command {
       Terminal.err("note: the file has \(hint) (later writes reuse it)\n")
     }
     return .success
+  }
+}
+
+/// A delete's progress on standard error: one `ProgressMeter` per step, `deleting` (items),
+/// `compacting the ranked index` (postings) and `committing` (no count).
+private final class DeletionDisplay {
+  private let mode: ProgressMeter.Mode
+  private let start = Date()
+  private var phase: DeletionProgress.Phase?
+  private var meter: ProgressMeter?
+
+  init(mode: ProgressMeter.Mode) { self.mode = mode }
+
+  func report(_ progress: DeletionProgress) {
+    guard mode != .off else { return }
+    if progress.phase != phase {
+      meter?.finish()
+      phase = progress.phase
+      switch progress.phase {
+      case .removingItems: meter = ProgressMeter("deleting", mode: mode, since: start)
+      case .compactingRankedIndex: meter = ProgressMeter("compacting the ranked index", mode: mode, unit: "postings", since: start)
+      case .committing: meter = ProgressMeter("committing", mode: mode, unit: nil, since: start)
+      }
+    }
+    meter?.total = progress.total
+    meter?.update(count: progress.done)
+  }
+
+  /// Ends the last step's meter (its final line, or the bar cleared); a second call does nothing.
+  func finish() {
+    meter?.finish()
+    meter = nil
   }
 }

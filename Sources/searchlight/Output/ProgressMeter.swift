@@ -17,9 +17,12 @@ final class ProgressMeter {
 
   let mode: Mode
   private let label: String
+  /// What the meter counts ("items"); nil for a step that has no count, which shows as
+  /// its label alone.
+  private let unit: String?
   /// The expected number of items, nil when unknown.
   var total: Int?
-  private let start = Date()
+  private let start: Date
   /// When the first item was done: the rate counts from there, so reading and checking a
   /// file before its first item is written does not drag it down.
   private var firstItem: Date?
@@ -31,9 +34,13 @@ final class ProgressMeter {
   private var done = 0
   private var lastPrintedCount = -1
 
-  init(_ label: String, mode: Mode) {
+  /// `since` is when the job began: a later phase's meter of the same job shows at once
+  /// once the job has run for a second.
+  init(_ label: String, mode: Mode, unit: String? = "items", since start: Date = Date()) {
     self.label = label
     self.mode = mode
+    self.unit = unit
+    self.start = start
   }
 
   /// `.lines` with `--progress`, `.bar` when standard error is a terminal, else `.off`.
@@ -80,7 +87,7 @@ final class ProgressMeter {
   /// `indexing [#####·····] 14,000/200,000 7% 811 items/s ETA 3m 49s`, cut to the terminal.
   private func barLine(now: Date) -> String {
     var parts = facts(now: now)
-    if let fraction = fraction {
+    if unit != nil, let fraction = fraction {
       let width = 24
       let filled = min(width, Int(fraction * Double(width)))
       parts[0] = "\(label) [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
@@ -95,20 +102,21 @@ final class ProgressMeter {
   private var fraction: Double? { effectiveTotal.map { $0 == 0 ? 1 : Double(done) / Double($0) } }
 
   /// The facts every form shows: `indexing 14,000/200,000 items`, `7%`, `811 items/s`,
-  /// `ETA 3m 49s` (the last three only when known).
+  /// `ETA 3m 49s` (the last three only when known); the label alone without a unit.
   private func facts(now: Date) -> [String] {
     // Items per second since the first one; unknown until a quarter second has passed.
     let elapsed = firstItem.map { now.timeIntervalSince($0) } ?? 0
     let rate: Double? = elapsed >= 0.25 ? Double(max(0, done - 1)) / elapsed : nil
+    guard let unit else { return [label] }
     var parts: [String] = []
     if let total = effectiveTotal {
-      parts.append("\(label) \(DigitGrouping.grouped(done))/\(DigitGrouping.grouped(total)) items")
+      parts.append("\(label) \(DigitGrouping.grouped(done))/\(DigitGrouping.grouped(total)) \(unit)")
       parts.append("\(Int(((fraction ?? 0) * 100).rounded(.down)))%")
     } else {
-      parts.append("\(label) \(DigitGrouping.grouped(done)) items")
+      parts.append("\(label) \(DigitGrouping.grouped(done)) \(unit)")
     }
     if let rate {
-      parts.append("\(DigitGrouping.grouped(Int(rate))) items/s")
+      parts.append("\(DigitGrouping.grouped(Int(rate))) \(unit)/s")
       if let total = effectiveTotal, rate > 0 { parts.append("ETA " + Self.duration(Double(total - done) / rate)) }
     }
     return parts
