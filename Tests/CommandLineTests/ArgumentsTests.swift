@@ -78,7 +78,7 @@ import Testing
 
   static let commandOptions: [(String, [String])] = [
     ("index", ["--db <FILE>", "--index <NAME>", "--domain <D>", "--format <FORMAT>", "--strict", "--update", "--batch <N>", "--progress", "--declare <NAME=TYPE,...>"]),
-    ("delete", ["--db <FILE>", "--index <NAME>", "--id <ID> ...", "--domain <D> ...", "--all", "--progress"]),
+    ("delete", ["--db <FILE>", "--index <NAME>", "--id <ID> ...", "--domain <D> ...", "--all", "--expired", "--progress"]),
     ("stats", ["--db <FILE>", "--index <NAME>", "--protection <CLASS,...>", "--now <ISO8601>", "--format <FORMAT>"]),
   ]
 

@@ -55,6 +55,27 @@ import Testing
     }
   }
 
+  /// `--expired` deletes the items whose expiration date has passed, which `stats` counted as
+  /// hidden, and no other; a second run finds none.
+  @Test func deletingTheExpiredItems() throws {
+    try Workspace.with { workspace in
+      try workspace.write("items.jsonl", [
+        #"{"id":"gone","domain":"notes","expirationDate":"2020-01-01T00:00:00Z","attributes":{"title":"old"}}"#,
+        #"{"id":"also-gone","domain":"mail","expirationDate":"2024-06-30T12:00:00Z","attributes":{"title":"older"}}"#,
+        #"{"id":"later","domain":"notes","expirationDate":"2999-01-01T00:00:00Z","attributes":{"title":"later"}}"#,
+        #"{"id":"kept","domain":"notes","attributes":{"title":"kept"}}"#,
+      ].joined(separator: "\n"))
+      #expect(try workspace.run("index", "--db", "index.db", "items.jsonl").status == 0)
+      #expect(try workspace.run("stats", "--db", "index.db").stdout.contains("items:       2 (not shown: 2 expired)\n"))
+      let result = try workspace.run("delete", "--db", "index.db", "--expired")
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout == "deleted 2 items\n")
+      #expect(try storedIdentifiers(workspace).sorted() == ["kept", "later"])
+      #expect(try workspace.run("stats", "--db", "index.db").stdout.contains("items:       2\n"))
+      #expect(try workspace.run("delete", "--db", "index.db", "--expired").stdout == "deleted 0 items\n")
+    }
+  }
+
   /// `--progress` prints each step of the delete as lines on standard error; the report on
   /// standard output is the same, and a delete of nothing prints no step.
   @Test func progressLinesShowEachStep() throws {
@@ -74,8 +95,9 @@ import Testing
   }
 
   @Test(arguments: [
-    (["--domain", "mail", "--all"], "give exactly one of --id, --domain or --all"),
-    ([], "give exactly one of --id, --domain or --all"),
+    (["--domain", "mail", "--all"], "give exactly one of --id, --domain, --all or --expired"),
+    ([], "give exactly one of --id, --domain, --all or --expired"),
+    (["--expired", "--id", "notes"], "give exactly one of --id, --domain, --all or --expired"),
     (["--domain", "mail..inbox"], "invalid domain \"mail..inbox\": use dot-separated names such as mail.inbox"),
     (["--all", "extra"], "unexpected argument 'extra'"),
     (["--domain"], "missing value for '--domain <D>'"),

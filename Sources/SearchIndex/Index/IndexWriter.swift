@@ -444,10 +444,10 @@ package struct IndexWriter {
   }
 
   /// Removes items whose expiration date is at or before `now`.
-  package mutating func purgeExpired(now: Date) throws -> Int {
+  package mutating func purgeExpired(now: Date, progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
     try deleteRows(
       where: "SELECT rowid FROM items WHERE indexId = ? AND expiration IS NOT NULL AND expiration <= ?",
-      [.integer(indexID), .real(now.timeIntervalSince1970)], progress: nil)
+      [.integer(indexID), .real(now.timeIntervalSince1970)], progress: progress)
   }
 
   /// The client state stored with the index.

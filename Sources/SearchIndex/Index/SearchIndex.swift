@@ -479,10 +479,11 @@ public final class SearchIndex: Sendable {
     try writeTyped(committing: Self.committing(progress)) { writer in try writer.deleteAll(progress: progress) }
   }
 
-  /// Physically removes items that expired before `now` (they are already invisible).
+  /// Physically removes items that expired at or before `now` (they are already invisible);
+  /// returns how many. `progress` as for the other deletes.
   @discardableResult
-  public func purgeExpiredItems(now: Date = Date()) throws(SearchIndexError) -> Int {
-    try writeTyped { writer in try writer.purgeExpired(now: now) }
+  public func purgeExpiredItems(now: Date = Date(), progress: ((DeletionProgress) -> Void)? = nil) throws(SearchIndexError) -> Int {
+    try writeTyped(committing: Self.committing(progress)) { writer in try writer.purgeExpired(now: now, progress: progress) }
   }
 
   /// Caps the file at `pages` pages for this handle's writes (fault tests simulate a full

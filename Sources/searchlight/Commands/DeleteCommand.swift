@@ -1,13 +1,18 @@
 import Foundation
 import SearchIndex
 
-/// `searchlight delete`: removes items by id, by domain (with sub-domains), or all of them.
+/// `searchlight delete`: removes items by id, by domain (with sub-domains), all of them, or
+/// the expired ones.
 enum DeleteCommand: Command {
   static let name = "delete"
-  static let abstract = "Delete items by identifier, by domain (and its sub-domains), or all."
-  static let usage = "delete --db FILE [--index NAME] [--progress] (--id ID... | --domain D... | --all)"
+  static let abstract = "Delete items by identifier, by domain (and its sub-domains), all, or the expired ones."
+  static let usage = "delete --db FILE [--index NAME] [--progress] (--id ID... | --domain D... | --all | --expired)"
   static let discussion = """
     Deleting a domain deletes its sub-domains: --domain mail removes mail.inbox and mail.sent.
+
+    An item whose expiration date has passed is hidden at once but stays in the file (`stats`
+    counts it as "not shown: N expired"); --expired removes every such item, as Core
+    Spotlight's own maintenance does.
 
     LONG DELETES: on a terminal a progress bar shows each step (deleting the items, then,
     when a quarter or more of the index goes, compacting the ranked index, then committing);
@@ -17,19 +22,21 @@ enum DeleteCommand: Command {
     EXAMPLES:
       searchlight delete --db items.db --id note-3 note-7
       searchlight delete --db items.db --domain mail
+      searchlight delete --db items.db --expired
     """
   static let options: [OptionSpec] = [
     Common.db, Common.indexName,
     OptionSpec(name: "id", kind: .values, valueName: "ID", help: "Identifiers of items to delete."),
     OptionSpec(name: "domain", kind: .values, valueName: "D", help: "Domains to delete, with their sub-domains."),
     OptionSpec(name: "all", kind: .flag, help: "Delete every item of the index."),
+    OptionSpec(name: "expired", kind: .flag, help: "Delete the items whose expiration date has passed (already hidden)."),
     OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, percent, rate, ETA) at most once a second."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-    let modes = [arguments.has("id"), arguments.has("domain"), arguments.has("all")].filter { $0 }.count
+    let modes = [arguments.has("id"), arguments.has("domain"), arguments.has("all"), arguments.has("expired")].filter { $0 }.count
     guard modes == 1 else {
-      throw UsageError(message: "give exactly one of --id, --domain or --all", command: name)
+      throw UsageError(message: "give exactly one of --id, --domain, --all or --expired", command: name)
     }
     guard arguments.positionals.isEmpty else {
       throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name)
@@ -41,6 +48,8 @@ enum DeleteCommand: Command {
     do {
       if arguments.has("all") {
         deleted = try index.deleteAllSearchableItems(progress: display.report)
+      } else if arguments.has("expired") {
+        deleted = try index.purgeExpiredItems(progress: display.report)
       } else if arguments.has("domain") {
         let domains = arguments.all("domain")
         for domain in domains {
