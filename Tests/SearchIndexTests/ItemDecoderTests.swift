@@ -227,6 +227,27 @@ import Testing
     #expect(try failure(text) == message)
   }
 
+  /// A domain is checked byte by byte when it is ASCII: the same verdict as by characters
+  /// (dot-separated names, none empty, no white space) on random strings over dots, white
+  /// space, letters and non-ASCII letters and spaces.
+  @Test func domainsAreCheckedAsByCharacters() {
+    func byCharacters(_ domain: String) -> Bool {
+      !domain.isEmpty && !domain.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        && !domain.contains(where: \.isWhitespace)
+    }
+    let pieces = [".", ".", "a", "b", "mail", "inbox", "7", "-", " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "é", "\u{A0}", "\u{2003}", "日本"]
+    var random = SplitMix64(seed: 41)
+    var invalid = 0
+    for _ in 0..<20_000 {
+      let domain = (0..<Int(random.next() % 7)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+      #expect(ItemDecoder.isValidDomain(domain) == byCharacters(domain), "\(domain.debugDescription)")
+      if !byCharacters(domain) { invalid += 1 }
+    }
+    #expect(invalid > 1_000 && invalid < 19_000)
+    for valid in ["mail", "mail.inbox", "a.b.c", "notes.work", "日本.メール"] { #expect(ItemDecoder.isValidDomain(valid)) }
+    for bad in ["", ".", "mail.", ".mail", "mail..inbox", "mail inbox", "mail\tinbox", "mail\u{A0}inbox"] { #expect(!ItemDecoder.isValidDomain(bad)) }
+  }
+
   @Test func updateDecodingReportsNullAttributesAsRemoved() throws {
     var decoder = ItemDecoder(catalog: AttributeCatalog())
     let (item, removed) = try decoder.decodeUpdate(try json(#"{"id":"x","attributes":{"rating":5,"title":null,"kMDItemKeywords":null}}"#))

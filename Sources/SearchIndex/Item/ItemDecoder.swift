@@ -174,11 +174,31 @@ public struct ItemDecoder: Sendable {
 
   /// Domains are dot-separated non-empty components without spaces.
   public static func validateDomain(_ domain: String) throws(ItemDecodingError) {
-    guard !domain.isEmpty, !domain.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty),
-      !domain.contains(where: \.isWhitespace)
-    else {
+    guard isValidDomain(domain) else {
       throw ItemDecodingError("invalid domain \"\(domain)\": use dot-separated names such as mail.inbox")
     }
+  }
+
+  /// Whether `domain` is dot-separated names, none of them empty, with no white space. Every
+  /// item's domain is checked: an ASCII one byte by byte (by `Character` it was 4% of a
+  /// re-index of 200,000 items), any other as characters.
+  static func isValidDomain(_ domain: String) -> Bool {
+    var afterDot = true  // An empty first name is as invalid as an empty later one.
+    for byte in domain.utf8 {
+      switch byte {
+      case 0x80...:
+        return !domain.isEmpty && !domain.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+          && !domain.contains(where: \.isWhitespace)
+      case UInt8(ascii: "."):
+        if afterDot { return false }
+        afterDot = true
+      case 0x09...0x0D, UInt8(ascii: " "):
+        return false
+      default:
+        afterDot = false
+      }
+    }
+    return !afterDot
   }
 
   private func requiredString(_ object: JSONObject, _ key: String, alias: String?) throws(ItemDecodingError) -> String {
