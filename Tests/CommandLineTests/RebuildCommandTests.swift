@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import SearchIndex
 
-/// `searchlight rebuild --compact` end to end: the free space goes, the answers stay, and the
-/// option's misuse is a usage error that touches nothing.
+/// `searchlight rebuild` end to end: `--compact` gives the free space back with the answers
+/// unchanged, and its misuse is a usage error that touches nothing; `--progress` shows each
+/// step of a rebuild.
 @Suite struct RebuildCommandTests {
   /// A workspace whose `index.db` held 300 items with long texts, 260 of them deleted (the
   /// delete's run is `deletion`).
@@ -100,6 +101,29 @@ import Testing
       #expect(result.stderr.contains("--compact rebuilds nothing"), "\(result)")
       #expect(result.stdout == "")
       #expect(workspace.contents("index.db") == before)
+    }
+  }
+
+  /// A rebuild with `--progress` prints its steps in order (the full text, the values, the
+  /// ranked index, each from 0 to every item, then the commit), and answers as before.
+  @Test func progressLinesShowEachStepOfARebuild() throws {
+    try withHollowIndex { workspace, _ in
+      let answers = try answers(workspace)
+      let result = try workspace.run("rebuild", "--db", "index.db", "--progress")
+      #expect(result.status == 0, "\(result)")
+      #expect(result.stdout == "rebuilt the full-text index of 40 items\n")
+      let lines = result.stderr.split(separator: "\n").map(String.init)
+      var steps: [String] = []
+      for line in lines {
+        let step = line.split(separator: " ").prefix { !$0.first!.isNumber }.joined(separator: " ")
+        if steps.last != step { steps.append(step) }
+      }
+      #expect(steps == ["rebuilding the full-text index", "rebuilding the values", "rebuilding the ranked index", "committing"], "\(lines)")
+      for step in steps.dropLast() {
+        #expect(lines.contains("\(step) 0/40 items, 0%"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(step) 40/40 items, 100%") }, "\(lines)")
+      }
+      #expect(try self.answers(workspace) == answers)
     }
   }
 

@@ -93,7 +93,7 @@ import Testing
         try fixture.upsert((0..<200).map { generator.item("item-\($0)") })
         let doomed = (0..<200).filter { $0 % 3 != 0 }.map { "item-\($0)" }
         let rowids = try doomed.compactMap(fixture.rowid)
-        var reports: [DeletionProgress] = []
+        var reports: [MaintenanceProgress] = []
         let deleted = try fixture.index.deleteSearchableItems(withIdentifiers: doomed) { reports.append($0) }
         fixture.deleteFromModel(rowids)
         #expect(deleted == doomed.count)
@@ -102,7 +102,7 @@ import Testing
         for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "after the mass delete") }
 
         // The steps, each once and in order.
-        var steps: [DeletionProgress.Phase] = []
+        var steps: [MaintenanceProgress.Phase] = []
         for report in reports where steps.last != report.phase { steps.append(report.phase) }
         #expect(steps == [.removingItems, .compactingRankedIndex, .committing])
         let removing = reports.filter { $0.phase == .removingItems }

@@ -40,9 +40,10 @@ package enum FullTextColumns {
   /// read completely before `body` sees it, so `body` may write to the same connection.
   package static func forEachItem(
     in db: Connection, catalog: AttributeCatalog, where condition: String, _ arguments: [SQLValue] = [],
-    _ body: (Int64, [String]) throws -> Void
+    progress: ((_ done: Int) -> Void)? = nil, _ body: (Int64, [String]) throws -> Void
   ) throws {
     var last = Int64.min
+    var done = 0
     while true {
       let rows = try db.rows(
         recordsQuery(where: "(\(condition)) AND i.rowid > ?") + " ORDER BY i.rowid LIMIT 5000", arguments + [.integer(last)],
@@ -52,6 +53,8 @@ package enum FullTextColumns {
       for (rowid, record, unstored) in rows {
         try body(rowid, try texts(ofRecord: record, catalog: catalog, unstoredText: unstored))
       }
+      done += rows.count
+      progress?(done)
     }
   }
 

@@ -12,7 +12,7 @@ package struct IndexWriter {
   private var attributeIDs: [String: Int64] = [:]
   /// Attributes known to have long text values (`attributes.hasLong`).
   private var longAttributes = Set<Int64>()
-  private var changed = false
+  private(set) var changed = false
   /// True once this transaction rewrote or deleted an existing item (not only added), for
   /// binaries whose summaries grow only across added items (`SummaryState.rewrittenKey`).
   private var rewrites = false
@@ -357,7 +357,7 @@ package struct IndexWriter {
   /// in chunks of rowids (`deletionChunk`), reporting each to `progress`; the compaction a
   /// large delete triggers reports to it from `finish` (see `SearchIndex.write`).
   private mutating func deleteRows(
-    where selection: String, _ arguments: [SQLValue], progress: ((DeletionProgress) -> Void)?
+    where selection: String, _ arguments: [SQLValue], progress: ((MaintenanceProgress) -> Void)?
   ) throws -> Int {
     try db.run("CREATE TEMP TABLE IF NOT EXISTS doomed(rowid INTEGER PRIMARY KEY)")
     try db.run("DELETE FROM doomed")
@@ -365,7 +365,7 @@ package struct IndexWriter {
     let doomed = try db.rows("SELECT rowid FROM doomed ORDER BY rowid") { $0.int64(0) }
     guard !doomed.isEmpty else { return 0 }
     try removals.recordDoomed(db, count: doomed.count)
-    progress?(DeletionProgress(phase: .removingItems, done: 0, total: doomed.count))
+    progress?(MaintenanceProgress(phase: .removingItems, done: 0, total: doomed.count))
     // Whether any item stays: stops at the first one that does (a count of the file's items
     // read all of them for every delete, 10 ms a call at a million).
     let everything = try db.scalar("SELECT EXISTS (SELECT 1 FROM items WHERE rowid NOT IN (SELECT rowid FROM doomed))")?.int64Value == 0
@@ -377,7 +377,7 @@ package struct IndexWriter {
     }
     if let progress {
       ranked.compactionProgress = { done, total in
-        progress(DeletionProgress(phase: .compactingRankedIndex, done: done, total: total))
+        progress(MaintenanceProgress(phase: .compactingRankedIndex, done: done, total: total))
       }
     }
     let inChunk = "IN (SELECT rowid FROM doomed WHERE rowid BETWEEN ? AND ?)"
@@ -394,7 +394,7 @@ package struct IndexWriter {
       try db.run("DELETE FROM vectors WHERE item \(inChunk)", bounds)
       try db.run("DELETE FROM embedding_status WHERE item \(inChunk)", bounds)
       try db.run("DELETE FROM items WHERE rowid \(inChunk)", bounds)
-      progress?(DeletionProgress(phase: .removingItems, done: end, total: doomed.count))
+      progress?(MaintenanceProgress(phase: .removingItems, done: end, total: doomed.count))
     }
     try db.run("DELETE FROM doomed")
     changed = true
@@ -404,7 +404,7 @@ package struct IndexWriter {
   }
 
   /// Deletes items by identifier; returns how many existed.
-  package mutating func delete(identifiers: [String], progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
+  package mutating func delete(identifiers: [String], progress: ((MaintenanceProgress) -> Void)? = nil) throws -> Int {
     guard !identifiers.isEmpty else { return 0 }
     let array = JSONValue.array(identifiers.map(JSONValue.string)).compactText
     return try deleteRows(
@@ -427,7 +427,7 @@ package struct IndexWriter {
   }
 
   /// Deletes items in the domains and their sub-domains; returns how many.
-  package mutating func delete(domains: [String], progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
+  package mutating func delete(domains: [String], progress: ((MaintenanceProgress) -> Void)? = nil) throws -> Int {
     guard !domains.isEmpty else { return 0 }
     // "mail" covers "mail" and every "mail.*": a range scan on the domain index, no LIKE
     // escaping needed ('/' sorts right after '.'). One statement for every domain, so the
@@ -439,12 +439,12 @@ package struct IndexWriter {
   }
 
   /// Deletes every item of the named index.
-  package mutating func deleteAll(progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
+  package mutating func deleteAll(progress: ((MaintenanceProgress) -> Void)? = nil) throws -> Int {
     try deleteRows(where: "SELECT rowid FROM items WHERE indexId = ?", [.integer(indexID)], progress: progress)
   }
 
   /// Removes items whose expiration date is at or before `now`.
-  package mutating func purgeExpired(now: Date, progress: ((DeletionProgress) -> Void)? = nil) throws -> Int {
+  package mutating func purgeExpired(now: Date, progress: ((MaintenanceProgress) -> Void)? = nil) throws -> Int {
     try deleteRows(
       where: "SELECT rowid FROM items WHERE indexId = ? AND expiration IS NOT NULL AND expiration <= ?",
       [.integer(indexID), .real(now.timeIntervalSince1970)], progress: progress)
@@ -470,8 +470,8 @@ package struct IndexWriter {
   }
 
   /// Rebuilds the ranked postings from the FTS5 rows (see `SearchIndex.rebuildRankedIndex`).
-  package mutating func rebuildRankedIndex() throws {
-    try ranked.rebuild()
+  package mutating func rebuildRankedIndex(progress: ((_ done: Int) -> Void)? = nil) throws {
+    try ranked.rebuild(progress: progress)
     changed = true
   }
 

@@ -129,8 +129,10 @@ enum SchemaMigration {
 
   /// Inserts the full-text rows of the items that `condition` (over `items i`) selects, from
   /// their records.
-  static func refillFullText(_ db: Connection, catalog: AttributeCatalog, where condition: String) throws {
-    try FullTextColumns.forEachItem(in: db, catalog: catalog, where: condition) { rowid, columns in
+  static func refillFullText(
+    _ db: Connection, catalog: AttributeCatalog, where condition: String, progress: ((_ done: Int) -> Void)? = nil
+  ) throws {
+    try FullTextColumns.forEachItem(in: db, catalog: catalog, where: condition, progress: progress) { rowid, columns in
       try FullTextColumns.insert(rowid, columns, into: db)
     }
   }

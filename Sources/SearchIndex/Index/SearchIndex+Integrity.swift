@@ -227,13 +227,22 @@ extension SearchIndex {
   /// The items themselves do not change, so their embeddings stay. The full-text table is
   /// shared by every named index of the file, so it is emptied and refilled for all of them.
   @discardableResult
-  public func rebuildFullTextIndex() throws(SearchIndexError) -> Int {
-    try writeTyped { writer in
+  public func rebuildFullTextIndex(progress: ((MaintenanceProgress) -> Void)? = nil) throws(SearchIndexError) -> Int {
+    try writeTyped(committing: Self.committing(progress)) { writer in
       let db = writer.db
       let id = SQLValue.integer(writer.indexID)
+      /// Reports `phase` with `total`: the step's first report, and a closure for the rest.
+      func step(_ phase: MaintenanceProgress.Phase, of total: Int) -> ((Int) -> Void)? {
+        guard let progress else { return nil }
+        progress(MaintenanceProgress(phase: phase, done: 0, total: total))
+        return { progress(MaintenanceProgress(phase: phase, done: $0, total: total)) }
+      }
+      let indexItems = progress == nil ? 0 : Int(try db.scalar("SELECT count(*) FROM items WHERE indexId = ?", [id])?.int64Value ?? 0)
       writer.markValuesRewritten()
       try db.run("INSERT INTO fts(fts) VALUES ('delete-all')")
-      try SchemaMigration.refillFullText(db, catalog: writer.catalog, where: "1")
+      let allItems = progress == nil ? 0 : Int(try db.scalar("SELECT count(*) FROM items")?.int64Value ?? 0)
+      try SchemaMigration.refillFullText(db, catalog: writer.catalog, where: "1", progress: step(.rebuildingFullText, of: allItems))
+      let values = step(.rebuildingValues, of: indexItems)
       try db.run("DELETE FROM vals WHERE item IN (SELECT rowid FROM items WHERE indexId = ?)", [id])
       // Items are read in chunks, each read whole before its value rows are written: every
       // decoded item at once held 1.1 GB at a million.
@@ -250,8 +259,9 @@ extension SearchIndex {
         last = final.0
         for (rowid, item) in items { try writer.insertValueRows(rowid, item.attributeSet) }
         count += items.count
+        values?(count)
       }
-      try writer.rebuildRankedIndex()
+      try writer.rebuildRankedIndex(progress: step(.rebuildingRankedIndex, of: indexItems))
       return count
     }
   }

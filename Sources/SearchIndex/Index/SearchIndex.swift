@@ -347,7 +347,7 @@ public final class SearchIndex: Sendable {
           let result = try body(&writer)
           try writer.finish()
           rowsWritten = writer.rowsWritten
-          if rowsWritten > 0 { committing?() }
+          if writer.changed { committing?() }
           return result
         }
         if rowsWritten >= Self.analyzeAfterRows,
@@ -427,10 +427,10 @@ public final class SearchIndex: Sendable {
   }
 
   /// Deletes the items with these identifiers; returns how many existed. `progress` hears
-  /// how far a long delete has come (`DeletionProgress`).
+  /// how far a long delete has come (`MaintenanceProgress`).
   @discardableResult
   public func deleteSearchableItems(
-    withIdentifiers identifiers: [String], progress: ((DeletionProgress) -> Void)? = nil
+    withIdentifiers identifiers: [String], progress: ((MaintenanceProgress) -> Void)? = nil
   ) throws(SearchIndexError) -> Int {
     try writeTyped(committing: Self.committing(progress)) { writer in try writer.delete(identifiers: identifiers, progress: progress) }
   }
@@ -438,14 +438,14 @@ public final class SearchIndex: Sendable {
   /// Deletes every item in these domains and their sub-domains (`mail` covers `mail.inbox`).
   @discardableResult
   public func deleteSearchableItems(
-    withDomainIdentifiers domains: [String], progress: ((DeletionProgress) -> Void)? = nil
+    withDomainIdentifiers domains: [String], progress: ((MaintenanceProgress) -> Void)? = nil
   ) throws(SearchIndexError) -> Int {
     try writeTyped(committing: Self.committing(progress)) { writer in try writer.delete(domains: domains, progress: progress) }
   }
 
-  /// A delete's `committing` report.
-  private static func committing(_ progress: ((DeletionProgress) -> Void)?) -> (() -> Void)? {
-    progress.map { progress in { progress(DeletionProgress(phase: .committing, done: 0, total: 0)) } }
+  /// A delete's or a rebuild's `committing` report.
+  static func committing(_ progress: ((MaintenanceProgress) -> Void)?) -> (() -> Void)? {
+    progress.map { progress in { progress(MaintenanceProgress(phase: .committing, done: 0, total: 0)) } }
   }
 
   /// Records that the user engaged with these items `count` more times (opened, played,
@@ -475,14 +475,14 @@ public final class SearchIndex: Sendable {
 
   /// Deletes every item of this named index.
   @discardableResult
-  public func deleteAllSearchableItems(progress: ((DeletionProgress) -> Void)? = nil) throws(SearchIndexError) -> Int {
+  public func deleteAllSearchableItems(progress: ((MaintenanceProgress) -> Void)? = nil) throws(SearchIndexError) -> Int {
     try writeTyped(committing: Self.committing(progress)) { writer in try writer.deleteAll(progress: progress) }
   }
 
   /// Physically removes items that expired at or before `now` (they are already invisible);
   /// returns how many. `progress` as for the other deletes.
   @discardableResult
-  public func purgeExpiredItems(now: Date = Date(), progress: ((DeletionProgress) -> Void)? = nil) throws(SearchIndexError) -> Int {
+  public func purgeExpiredItems(now: Date = Date(), progress: ((MaintenanceProgress) -> Void)? = nil) throws(SearchIndexError) -> Int {
     try writeTyped(committing: Self.committing(progress)) { writer in try writer.purgeExpired(now: now, progress: progress) }
   }
 

@@ -444,12 +444,13 @@ final class RankedWriter {
 
   /// Replaces this index's postings with ones built from its records (the same texts
   /// `IndexWriter` indexes, see `FullTextColumns`), in this transaction.
-  func rebuild() throws {
+  func rebuild(progress: ((_ done: Int) -> Void)? = nil) throws {
     try wipe()
     // The column texts are derived from the records as the writer derived them (indexing
     // may flush: `forEachItem` reads each chunk before handing it over).
     try FullTextColumns.forEachItem(
-      in: store.db, catalog: try SearchIndex.loadCatalog(store.db), where: "i.indexId = ?", [.integer(store.indexID)]
+      in: store.db, catalog: try SearchIndex.loadCatalog(store.db), where: "i.indexId = ?", [.integer(store.indexID)],
+      progress: progress
     ) { rowid, columns in
       if columns.contains(where: { !$0.isEmpty }) { try index(rowid, columns: columns) }
     }

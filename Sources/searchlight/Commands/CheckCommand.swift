@@ -26,13 +26,14 @@ enum RebuildCommand: Command {
   static let name = "rebuild"
   static let abstract =
     "Rebuild the full-text index from stored items, re-read every item from the synced sources, or give the file's free space back."
-  static let usage = "rebuild --db FILE [--from-sources | --compact]"
+  static let usage = "rebuild --db FILE [--progress] [--from-sources | --compact]"
   static let options: [OptionSpec] = [
     Common.db, Common.indexName,
     OptionSpec(name: "from-sources", kind: .flag, help: "Ask every synced source to re-donate all its items."),
     OptionSpec(
       name: "compact", kind: .flag,
       help: "Only rewrite the file without its free space (SQLite's VACUUM), after large deletes or an upgrade; rebuilds nothing. Needs free disk space up to twice the file's size while it runs."),
+    OptionSpec(name: "progress", kind: .flag, help: "Print progress lines for each step (done/total, percent, rate, ETA) at most once a second."),
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -63,7 +64,10 @@ enum RebuildCommand: Command {
           Terminal.out("re-read \(name)\n")
         }
       }
-      let count = try index.rebuildFullTextIndex()
+      let display = MaintenanceDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+      defer { display.finish() }
+      let count = try index.rebuildFullTextIndex(progress: display.report)
+      display.finish()
       Terminal.out("rebuilt the full-text index of \(count) items\n")
     } catch let error as SearchIndexError {
       throw CommandFailure(error)

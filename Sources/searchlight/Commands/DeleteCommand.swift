@@ -42,7 +42,7 @@ enum DeleteCommand: Command {
       throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name)
     }
     let index = try Common.openIndex(arguments, command: name, create: false)
-    let display = DeletionDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+    let display = MaintenanceDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
     defer { display.finish() }
     let deleted: Int
     do {
@@ -71,37 +71,5 @@ enum DeleteCommand: Command {
       Terminal.err("note: the file has \(hint) (later writes reuse it)\n")
     }
     return .success
-  }
-}
-
-/// A delete's progress on standard error: one `ProgressMeter` per step, `deleting` (items),
-/// `compacting the ranked index` (postings) and `committing` (no count).
-private final class DeletionDisplay {
-  private let mode: ProgressMeter.Mode
-  private let start = Date()
-  private var phase: DeletionProgress.Phase?
-  private var meter: ProgressMeter?
-
-  init(mode: ProgressMeter.Mode) { self.mode = mode }
-
-  func report(_ progress: DeletionProgress) {
-    guard mode != .off else { return }
-    if progress.phase != phase {
-      meter?.finish()
-      phase = progress.phase
-      switch progress.phase {
-      case .removingItems: meter = ProgressMeter("deleting", mode: mode, since: start)
-      case .compactingRankedIndex: meter = ProgressMeter("compacting the ranked index", mode: mode, unit: "postings", since: start)
-      case .committing: meter = ProgressMeter("committing", mode: mode, unit: nil, since: start)
-      }
-    }
-    meter?.total = progress.total
-    meter?.update(count: progress.done)
-  }
-
-  /// Ends the last step's meter (its final line, or the bar cleared); a second call does nothing.
-  func finish() {
-    meter?.finish()
-    meter = nil
   }
 }
