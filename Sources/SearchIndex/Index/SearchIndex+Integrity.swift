@@ -75,7 +75,8 @@ extension SearchIndex {
         }
         publish()
         report.lines.append(try Self.itemIndexesLine(db))
-        let ranked = try Self.rankedIntegrity(db, indexID: indexID)
+        // One state of the file for the ranked checks too (and one commit of their temporary table).
+        let ranked = try db.transaction(.deferred) { try Self.rankedIntegrity(db, indexID: indexID) }
         report.lines += ranked.lines
         if !ranked.healthy { report.isHealthy = false }
         let pending = try db.scalar("SELECT count(*) FROM journal")?.int64Value ?? 0
