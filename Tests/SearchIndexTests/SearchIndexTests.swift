@@ -230,6 +230,17 @@ import Testing
     }
   }
 
+  /// Thousands of domains at once (more than one statement's parameters hold), overlapping
+  /// ("d7" and its sub-domain "d7.sub"): each item is deleted and counted once.
+  @Test func deletingThousandsOfDomainsAtOnce() throws {
+    try withIndex { index, _ throws in
+      try index.indexSearchableItems((0..<30).map { item("i\($0)", domain: $0 % 3 == 0 ? "d\($0).sub" : "d\($0)") })
+      let domains = (0..<12_000).map { "d\($0)" } + ["d7.sub", "d9.sub"]
+      #expect(try index.deleteSearchableItems(withDomainIdentifiers: domains.filter { $0 != "d29" }) == 29)
+      #expect(try index.allItems().map(\.uniqueIdentifier) == ["i29"])
+    }
+  }
+
   @Test func deletingSeveralDomainsAndIdentifiers() throws {
     try withIndex { index, _ throws in
       try index.indexSearchableItems([

@@ -359,9 +359,16 @@ package struct IndexWriter {
   private mutating func deleteRows(
     where selection: String, _ arguments: [SQLValue], progress: ((MaintenanceProgress) -> Void)?
   ) throws -> Int {
+    try deleteRows(where: [(selection, arguments)], progress: progress)
+  }
+
+  /// `deleteRows(where:_:progress:)` of the items any of `selections` returns, in one pass.
+  private mutating func deleteRows(
+    where selections: [(sql: String, arguments: [SQLValue])], progress: ((MaintenanceProgress) -> Void)?
+  ) throws -> Int {
     try db.run("CREATE TEMP TABLE IF NOT EXISTS doomed(rowid INTEGER PRIMARY KEY)")
     try db.run("DELETE FROM doomed")
-    try db.run("INSERT INTO doomed(rowid) \(selection)", arguments)
+    for selection in selections { try db.run("INSERT OR IGNORE INTO doomed(rowid) \(selection.sql)", selection.arguments) }
     let doomed = try db.rows("SELECT rowid FROM doomed ORDER BY rowid") { $0.int64(0) }
     guard !doomed.isEmpty else { return 0 }
     try removals.recordDoomed(db, count: doomed.count)
@@ -430,12 +437,13 @@ package struct IndexWriter {
   package mutating func delete(domains: [String], progress: ((MaintenanceProgress) -> Void)? = nil) throws -> Int {
     guard !domains.isEmpty else { return 0 }
     // "mail" covers "mail" and every "mail.*": a range scan on the domain index, no LIKE
-    // escaping needed ('/' sorts right after '.'). One statement for every domain, so the
-    // delete (and its progress) is one pass.
-    let eachDomain = Array(repeating: "domain = ? OR (domain >= ? AND domain < ?)", count: domains.count)
-    return try deleteRows(
-      where: "SELECT rowid FROM items WHERE indexId = ? AND (\(eachDomain.joined(separator: " OR ")))",
-      [.integer(indexID)] + domains.flatMap { [SQLValue.text($0), .text($0 + "."), .text($0 + "/")] }, progress: progress)
+    // escaping needed ('/' sorts right after '.'). A statement per domain finds its items (an
+    // OR of many would exceed SQLite's expression depth), one pass deletes them all.
+    let selections = domains.map { domain in
+      (sql: "SELECT rowid FROM items WHERE indexId = ? AND (domain = ? OR (domain >= ? AND domain < ?))",
+       arguments: [SQLValue.integer(indexID), .text(domain), .text(domain + "."), .text(domain + "/")])
+    }
+    return try deleteRows(where: selections, progress: progress)
   }
 
   /// Deletes every item of the named index.
