@@ -99,6 +99,8 @@ import Testing
         #expect(deleted == doomed.count)
         #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } == 0)
         #expect(try fixture.consistencyProblems() == [])
+        let report = try fixture.index.checkIntegrity()
+        #expect(report.isHealthy, "\(report.lines)")
         for _ in 0..<4 { try fixture.expectExact(generator.query(), k: generator.k(), "after the mass delete") }
 
         // The steps, each once and in order.
@@ -113,6 +115,23 @@ import Testing
         #expect(compacting.first?.done == 0)
         #expect(compacting.last.map { $0.done == $0.total && $0.total > 0 } == true)
       }
+    }
+  }
+
+  /// Deleting every item in chunks: the full-text and ranked indexes are emptied at once, the
+  /// rows go chunk by chunk, and the file checks healthy with nothing left.
+  @Test func deletingEveryItemInChunksLeavesAHealthyEmptyIndex() throws {
+    try IndexWriter.$deletionChunk.withValue(4) {
+      let fixture = try RankedTestIndex()
+      var generator = RandomItems(seed: 37, vocabularySize: 80)
+      try fixture.upsert((0..<30).map { generator.item("item-\($0)") })
+      var items: [Int] = []
+      #expect(try fixture.index.deleteAllSearchableItems { if $0.phase == .removingItems { items.append($0.done) } } == 30)
+      #expect(items == [0, 4, 8, 12, 16, 20, 24, 28, 30])
+      #expect(try fixture.index.allItems().isEmpty)
+      let report = try fixture.index.checkIntegrity()
+      #expect(report.isHealthy, "\(report.lines)")
+      #expect(try fixture.ranked(generator.query(), k: 5).isEmpty)
     }
   }
 
