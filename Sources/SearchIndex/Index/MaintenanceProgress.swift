@@ -26,10 +26,4 @@ public struct MaintenanceProgress: Sendable, Hashable {
   public let phase: Phase
   public let done: Int
   public let total: Int
-
-  public init(phase: Phase, done: Int, total: Int) {
-    self.phase = phase
-    self.done = done
-    self.total = total
-  }
 }
