@@ -196,19 +196,19 @@ extension SearchIndex {
             unknown.insert(name)
             return
           }
-          for row in derived {
-            expected.append(CheckedValueRow(item: rowid, attr: attr, ord: row.ord, num: row.num, fold: row.fold, str: row.str))
-          }
+          for row in derived { expected.append(CheckedValueRow(item: rowid, attr: attr, row: row)) }
         }
       }
-      expected.sort { ($0.item, $0.attr, $0.ord) < ($1.item, $1.attr, $1.ord) }
+      expected.sort { $0.key < $1.key }
       // Two statements, not `(? IS NULL OR item > ?)`: an OR would keep SQLite from starting
       // the range at the lower bound.
       let range = lower.map { ("item > ? AND item <= ?", [SQLValue.integer($0), .integer(upper)]) } ?? ("item <= ?", [.integer(upper)])
       let stored = try db.rows(
         "SELECT item, attr, ord, num, fold, str FROM vals WHERE \(range.0) ORDER BY item, attr, ord", range.1
       ) {
-        CheckedValueRow(item: $0.int64(0), attr: $0.int64(1), ord: $0.int64(2), num: $0.isNull(3) ? nil : $0.double(3), fold: $0.string(4), str: $0.string(5))
+        CheckedValueRow(
+          item: $0.int64(0), attr: $0.int64(1),
+          row: ValueRows.Row(ord: $0.int64(2), num: $0.isNull(3) ? nil : $0.double(3), fold: $0.string(4), str: $0.string(5)))
       }
       rows += Int64(stored.count)
       differing += CheckedValueRow.differences(stored, expected)
@@ -289,10 +289,10 @@ extension SearchIndex {
 struct CheckedValueRow {
   var item: Int64
   var attr: Int64
-  var ord: Int64
-  var num: Double?
-  var fold: String?
-  var str: String?
+  var row: ValueRows.Row
+
+  /// The primary key of `vals`, the order both lists are merged in.
+  var key: (Int64, Int64, Int64) { (item, attr, row.ord) }
 
   func sameColumns(as other: CheckedValueRow) -> Bool {
     func same(_ a: String?, _ b: String?) -> Bool {
@@ -302,22 +302,22 @@ struct CheckedValueRow {
       default: false
       }
     }
-    return num == other.num && same(fold, other.fold) && same(str, other.str)
+    return row.num == other.row.num && same(row.fold, other.row.fold) && same(row.str, other.row.str)
   }
 
-  /// The rows of two lists sorted by (item, attr, ord) that the other lacks, a row whose key
-  /// both hold with other columns counting on both sides.
+  /// The rows of two lists sorted by `key` that the other lacks, a row whose key both hold
+  /// with other columns counting on both sides.
   static func differences(_ a: [CheckedValueRow], _ b: [CheckedValueRow]) -> Int64 {
     var (i, j, count) = (0, 0, Int64(0))
     while i < a.count || j < b.count {
       guard i < a.count else { count += Int64(b.count - j); break }
       guard j < b.count else { count += Int64(a.count - i); break }
-      let (x, y) = (a[i], b[j])
-      if (x.item, x.attr, x.ord) == (y.item, y.attr, y.ord) {
-        if !x.sameColumns(as: y) { count += 2 }
+      let (x, y) = (a[i].key, b[j].key)
+      if x == y {
+        if !a[i].sameColumns(as: b[j]) { count += 2 }
         i += 1
         j += 1
-      } else if (x.item, x.attr, x.ord) < (y.item, y.attr, y.ord) {
+      } else if x < y {
         count += 1
         i += 1
       } else {

@@ -104,10 +104,10 @@ final class ProgressMeter {
   /// The facts every form shows: `indexing 14,000/200,000 items`, `7%`, `811 items/s`,
   /// `ETA 3m 49s` (the last three only when known); the label alone without a unit.
   private func facts(now: Date) -> [String] {
+    guard let unit else { return [label] }
     // Items per second since the first one; unknown until a quarter second has passed.
     let elapsed = firstItem.map { now.timeIntervalSince($0) } ?? 0
     let rate: Double? = elapsed >= 0.25 ? Double(max(0, done - 1)) / elapsed : nil
-    guard let unit else { return [label] }
     var parts: [String] = []
     if let total = effectiveTotal {
       parts.append("\(label) \(DigitGrouping.grouped(done))/\(DigitGrouping.grouped(total)) \(unit)")
