@@ -33,20 +33,27 @@ extension SearchlightAPI {
       _ = try executor.prepareTyped(text, options: options)
       let summary = try index.summary(scope: scope)
       let extra = summary.exampleValues.filter { $0.value.count > 1 }.keys.sorted().prefix(Self.maximumExtraFacets)
-      var facets: [JSONValue] = []
-      for attribute in ["domainIdentifier", "contentType"] + extra {
-        // The attribute name comes from the catalogue; the query is the caller's own, run in
-        // the caller's scope: a predicate is searched and grouped, a pipeline of items gets the
-        // grouping appended (facets of what it returns).
+      // The attribute name comes from the catalogue; the query is the caller's own, run in
+      // the caller's scope: a predicate is searched and grouped, a pipeline of items gets the
+      // grouping appended (facets of what it returns).
+      let faceted: [(attribute: String, graph: QueryGraph)] = (["domainIdentifier", "contentType"] + extra).compactMap { attribute in
         let candidates = ["search (\(text)) | group by \(attribute) | count", "\(text) | group by \(attribute) | count"]
-        guard let graph = candidates.lazy.compactMap({ try? executor.prepare($0, options: options) }).first else { continue }
-        var groups: [JSONValue] = []
-        _ = try executor.execute(graph, options: options) { reply in
-          guard case .table(let table) = reply.content else { return }
-          for row in table.rows where row.count >= 2 {
-            groups.append(["key": row[0].jsonValue, "count": row[1].jsonValue])
+        return candidates.lazy.compactMap({ try? executor.prepare($0, options: options) }).first.map { (attribute, $0) }
+      }
+      // A text search's facets come from one statement that reads its matches once.
+      var tables = try executor.groupCounts(faceted.map(\.graph), options: options)
+      if tables == nil {
+        tables = try faceted.map { _, graph in
+          var table = Table(columns: [], rows: [])
+          _ = try executor.execute(graph, options: options) { reply in
+            if case .table(let result) = reply.content { table = result }
           }
+          return table
         }
+      }
+      var facets: [JSONValue] = []
+      for ((attribute, _), table) in zip(faceted, tables ?? []) {
+        let groups: [JSONValue] = table.rows.filter { $0.count >= 2 }.map { row in ["key": row[0].jsonValue, "count": row[1].jsonValue] }
         if !groups.isEmpty { facets.append(["attribute": .string(attribute), "groups": .array(groups)]) }
       }
       return Self.json(["facets": .array(facets)])

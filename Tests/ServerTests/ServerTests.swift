@@ -335,6 +335,16 @@ import Testing
     #expect(topDomains?["groups"]?.arrayValue?.first?["count"]?.intValue == 5, "\(top.text)")
     let counted = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", "search keywords == \"waterfall\"c | count")]))
     #expect(counted.status == 200 && counted.json?["facets"]?.arrayValue?.isEmpty == true, "\(counted.text)")
+    // A text search's facets (one statement for all of them) count its visible matches.
+    let text = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", "\"lake\"")]))
+    let textFacets = text.json?["facets"]?.arrayValue ?? []
+    let matches = try await fixture.client.send("POST", "/v1/query", body: jsonBody([("query", "search \"lake\" | count")]))
+    let matchCount = try #require(matches.jsonLines.first?["content"]?["count"]?.intValue)
+    #expect(matchCount > 1)
+    for attribute in ["domainIdentifier", "contentType"] {
+      let groups = textFacets.first { $0["attribute"]?.stringValue == attribute }?["groups"]?.arrayValue ?? []
+      #expect(groups.compactMap { $0["count"]?.intValue }.reduce(0, +) == matchCount, "\(attribute): \(text.text)")
+    }
     let bad = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", "title == \"june")]))
     #expect(bad.status == 400)
     #expect(bad.json?["error"]?["column"] != nil)

@@ -98,3 +98,62 @@ import Testing
                 help: "stages that accept count: text")
   }
 }
+
+/// `QueryExecutor.groupCounts`: the group counts of several attributes over one text search
+/// (a search page's facets) from one statement, equal to each query's own table.
+@Suite struct GroupCountsTests {
+  static let attributes = ["domainIdentifier", "contentType", "keywords", "stateOrProvince", "rating", "authorNames"]
+
+  func graphs(_ search: String, _ attributes: [String] = Self.attributes, in index: SearchIndex = sampleIndex.index) throws -> [QueryGraph] {
+    try attributes.map { try prepare("search (\(search)) | group by \($0) | count", in: index) }
+  }
+
+  func options(_ protection: Set<String>, log: StatementLog? = nil) -> QueryOptions {
+    var options = QueryOptions(scope: AccessScope(now: sampleNow, protectionClasses: protection), clock: sampleClock)
+    options.statementLog = log
+    return options
+  }
+
+  @Test(arguments: [
+    #""password""#, #""trail""#, #""lake" && rating >= 4"#, #""kitchen" || "remodel""#, #""launch" && domainIdentifier == "notes*""#,
+    #""nothingmatchesthis""#,
+  ])
+  func eachTableIsTheQuerysOwn(_ search: String) throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    // Without and with the protection class: hidden items count in no group.
+    for protection: Set<String> in [[], ["private"]] {
+      let log = StatementLog()
+      let tables = try #require(try executor.groupCounts(graphs(search), options: options(protection, log: log)), "\(search)")
+      #expect(tables.count == Self.attributes.count)
+      for (attribute, combined) in zip(Self.attributes, tables) {
+        let own = try table("search (\(search)) | group by \(attribute) | count", protection: protection)
+        #expect(combined == own, "\(search) by \(attribute), protection \(protection)")
+      }
+      // One statement, one full-text match.
+      #expect(log.all.count == 1, "\(log.all)")
+      #expect(log.all.first.map { $0.components(separatedBy: "fts MATCH").count - 1 } == 1, "\(log.all)")
+    }
+  }
+
+  @Test func theGroupsAreNonEmptyWhereTheSearchMatches() throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    let tables = try #require(try executor.groupCounts(graphs(#""trail""#), options: options([])))
+    #expect(tables.allSatisfy { !$0.rows.isEmpty })
+    // Every match has one domain: the domain groups add up to the matches.
+    let matches = try ids(#"search "trail""#).count
+    #expect(tables[0].rows.map { $0[1].number ?? 0 }.reduce(0, +) == Double(matches))
+  }
+
+  @Test func otherQueriesAreLeftToTheirOwnExecution() throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    // Value tests alone: each group reads its value index.
+    #expect(try executor.groupCounts(graphs(#"domainIdentifier == "trails""#), options: options([])) == nil)
+    // Different searches, a pipeline before the grouping, and one graph alone.
+    let lake = try graphs(#""lake""#), trail = try graphs(#""trail""#)
+    #expect(try executor.groupCounts([lake[0], trail[1]], options: options([])) == nil)
+    let topFive = try prepare(#"search "lake" | top 5 | group by domainIdentifier | count"#)
+    #expect(try executor.groupCounts([topFive, lake[1]], options: options([])) == nil)
+    #expect(try executor.groupCounts([lake[0]], options: options([])) == nil)
+    #expect(try executor.groupCounts([], options: options([])) == nil)
+  }
+}

@@ -510,12 +510,30 @@ extension ExecutionContext {
       try run(compiled) { row in
         rows.append([Self.keyValue(row, 0, target: target), .number(Double(row.int64(1)))])
       }
-      // Ties in the order `group` gives them (SQLite orders keys bytewise).
-      rows.sort { a, b in a[1] != b[1] ? (a[1].number ?? 0) > (b[1].number ?? 0) : Aggregation.order(a[0], b[0]) }
-      return .table(Table(columns: [target.displayName, "count"], rows: rows))
+      return .table(Self.groupCountTable(rows, by: target))
     case .statistics(let statements, let groups, let group):
       return try statistics(statements, groups: groups, by: group)
     }
+  }
+
+  /// The table of `group by target | count` from its (key, count) rows: the largest groups
+  /// first, ties in the order `group` gives them (SQLite orders keys bytewise).
+  private static func groupCountTable(_ rows: [[Value]], by target: AttributeTarget) -> Table {
+    let rows = rows.sorted { a, b in a[1] != b[1] ? (a[1].number ?? 0) > (b[1].number ?? 0) : Aggregation.order(a[0], b[0]) }
+    return Table(columns: [target.displayName, "count"], rows: rows)
+  }
+
+  /// The tables of `group by target | count` for each of `targets` over the items of `plan`,
+  /// from one statement (`SQLCompiler.groupCountsQuery`); nil when that has none for them.
+  func groupCounts(_ plan: SQLPlan, by targets: [AttributeTarget]) throws -> [Table]? {
+    var compiler = try self.compiler(for: plan)
+    guard let compiled = try compiler.groupCountsQuery(plan, by: targets) else { return nil }
+    var rows = Array(repeating: [[Value]](), count: targets.count)
+    try run(compiled) { row in
+      let position = Int(row.int64(0))
+      rows[position].append([Self.keyValue(row, 1, target: targets[position]), .number(Double(row.int64(2)))])
+    }
+    return targets.indices.map { Self.groupCountTable(rows[$0], by: targets[$0]) }
   }
 
   /// All items of `plan`, as the plan of a query would read them (ranked index or SQL).

@@ -138,7 +138,7 @@ public struct QueryExecutor: Sendable {
   /// catalogue lacks a name of the query (the caller may no longer see any item holding it),
   /// a graph bound without a read fails as `prepare` would have failed after one; a graph
   /// whose prepare read the index runs as it was bound, and finds nothing under that name.
-  private func current(_ graph: QueryGraph, in context: ExecutionContext, options: QueryOptions) throws -> QueryGraph {
+  func current(_ graph: QueryGraph, in context: ExecutionContext, options: QueryOptions) throws -> QueryGraph {
     guard let bound = graph.catalogGeneration, bound != context.token.generation else { return graph }
     let catalog = try index.queryVisibleCatalog(context.connection, scope: options.scope, generation: context.token.generation)
     var rebound: QueryGraph
