@@ -127,6 +127,31 @@ import Testing
     }
   }
 
+  @Test func progressLinesShowEachStepOfACheck() throws {
+    try withHollowIndex { workspace, _ in
+      let quiet = try workspace.run("check", "--db", "index.db")
+      let result = try workspace.run("check", "--db", "index.db", "--progress")
+      #expect(result.status == 0, "\(result)")
+      // The report is the same; the steps go to standard error.
+      #expect(result.stdout == quiet.stdout && quiet.stderr.isEmpty, "\(result)")
+      #expect(result.stdout.hasSuffix("ok\n"))
+      let lines = result.stderr.split(separator: "\n").map(String.init)
+      var steps: [String] = []
+      for line in lines {
+        let step = line.split(separator: " ").prefix { !$0.first!.isNumber }.joined(separator: " ")
+        if steps.last != step { steps.append(step) }
+      }
+      #expect(steps == [
+        "checking the file (SQLite's and FTS5's checks)", "deriving the records' full text", "comparing the full text with the records",
+        "comparing the values with the records", "checking the ranked index",
+      ], "\(lines)")
+      for step in ["deriving the records' full text", "comparing the values with the records"] {
+        #expect(lines.contains("\(step) 0/40 items, 0%"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(step) 40/40 items, 100%") }, "\(lines)")
+      }
+    }
+  }
+
   @Test func compactOfAMissingIndexExits66AndCreatesNothing() throws {
     try Workspace.with { workspace in
       let result = try workspace.run("rebuild", "--db", "missing.db", "--compact")

@@ -6,7 +6,9 @@
 /// that held one is rewritten), then commits (`committing`). A rebuild derives the full-text
 /// index, the value rows and the ranked index again from the stored records, one step each,
 /// then commits. A small delete may skip the compaction; every delete that removes an item
-/// reports its first step and the commit.
+/// reports its first step and the commit. A check (`checkIntegrity`) runs SQLite's and FTS5's
+/// own checks, derives every record's texts and compares them with the full-text index, then
+/// its values with the value rows, then checks the ranked index.
 public struct MaintenanceProgress: Sendable, Hashable {
   public enum Phase: Sendable, Hashable {
     /// `done` of `total` items removed.
@@ -21,6 +23,16 @@ public struct MaintenanceProgress: Sendable, Hashable {
     case rebuildingRankedIndex
     /// The commit and the planner's statistics: no counts (`done` and `total` are 0).
     case committing
+    /// SQLite's integrity check and FTS5's: no counts.
+    case checkingFile
+    /// `done` of `total` items' texts derived again from their records for the comparison.
+    case checkingFullText
+    /// The derived texts' vocabulary compared with the full-text index's: no counts.
+    case comparingFullText
+    /// `done` of `total` items' values derived again and compared with the value rows.
+    case checkingValues
+    /// The ranked index's pages, lexicon and document frequencies: no counts.
+    case checkingRankedIndex
   }
 
   public let phase: Phase

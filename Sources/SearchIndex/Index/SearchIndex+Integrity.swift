@@ -11,8 +11,11 @@ extension SearchIndex {
   /// items and their derived rows; reports pending journal work.
   ///
   /// `onLine` receives each line of the report as soon as its check is done (a million
-  /// items take minutes to check, and `check` shows how far it got).
-  public func checkIntegrity(onLine: (String) -> Void = { _ in }) throws(SearchIndexError) -> IntegrityReport {
+  /// items take minutes to check, and `check` shows how far it got); `progress` the step it
+  /// is in, and for those that go through the items, how many it has done.
+  public func checkIntegrity(
+    onLine: (String) -> Void = { _ in }, progress: ((MaintenanceProgress) -> Void)? = nil
+  ) throws(SearchIndexError) -> IntegrityReport {
     var report = IntegrityReport()
     var reported = 0
     /// Hands the lines added since the last call to `onLine`.
@@ -23,6 +26,15 @@ extension SearchIndex {
     do {
       try pool.withWriter { db in
         defer { publish() }
+        let items = progress == nil ? 0 : Int(try db.scalar("SELECT count(*) FROM items")?.int64Value ?? 0)
+        /// Starts `phase` (of `total` items; 0 for a step without counts); the counter it returns
+        /// reports how many are done.
+        func step(_ phase: MaintenanceProgress.Phase, of total: Int = 0) -> ((Int) -> Void)? {
+          guard let progress else { return nil }
+          progress(MaintenanceProgress(phase: phase, done: 0, total: total))
+          return { progress(MaintenanceProgress(phase: phase, done: $0, total: total)) }
+        }
+        _ = step(.checkingFile)
         let problems = try db.rows("PRAGMA integrity_check(20)") { $0.string(0) ?? "" }
         if problems == ["ok"] {
           report.lines.append("sqlite integrity_check: ok")
@@ -57,7 +69,8 @@ extension SearchIndex {
           // they fill commit once, where an insert each committed on its own (a truncated
           // journal per row: 3 minutes for 200,000 items, the kernel's time).
           let (fullText, values) = try db.transaction(.deferred) {
-            (try Self.fullTextAgreesWithRecords(db), try Self.valuesAgreeWithRecords(db))
+            (try Self.fullTextAgreesWithRecords(db, progress: step(.checkingFullText, of: items), comparing: { _ = step(.comparingFullText) }),
+             try Self.valuesAgreeWithRecords(db, progress: step(.checkingValues, of: items)))
           }
           report.lines.append("records: every item's record decodes")
           for check in [fullText] + values {
@@ -76,6 +89,7 @@ extension SearchIndex {
         publish()
         report.lines.append(try Self.itemIndexesLine(db))
         // One state of the file for the ranked checks too (and one commit of their temporary table).
+        _ = step(.checkingRankedIndex)
         let ranked = try db.transaction(.deferred) { try Self.rankedIntegrity(db, indexID: indexID) }
         report.lines += ranked.lines
         if !ranked.healthy { report.isHealthy = false }
@@ -126,7 +140,10 @@ extension SearchIndex {
   /// same rows, and per column the same terms in the same number of rows. `fts` is
   /// contentless, so this re-derives every record into a temporary table and compares the two
   /// vocabularies (https://www.sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
-  static func fullTextAgreesWithRecords(_ db: Connection) throws -> (line: String, healthy: Bool) {
+  /// `progress` counts the items derived; `comparing` is called before the comparison.
+  static func fullTextAgreesWithRecords(
+    _ db: Connection, progress: ((Int) -> Void)? = nil, comparing: () -> Void = {}
+  ) throws -> (line: String, healthy: Bool) {
     // The re-index is as large as the full-text index: on disk (the writer's temporary
     // storage), not in memory.
     try db.execute("DROP TABLE IF EXISTS temp.fts_vocab_expected; DROP TABLE IF EXISTS temp.fts_vocab_actual; DROP TABLE IF EXISTS temp.fts_expected")
@@ -137,11 +154,12 @@ extension SearchIndex {
     let catalog = try loadCatalog(db)
     var itemsWithText = 0
     let insert = "INSERT INTO temp.fts_expected(rowid, title, keywords, description, body, other) VALUES (?, ?, ?, ?, ?, ?)"
-    try FullTextColumns.forEachItem(in: db, catalog: catalog, where: "1") { rowid, columns in
+    try FullTextColumns.forEachItem(in: db, catalog: catalog, where: "1", progress: progress) { rowid, columns in
       guard columns.contains(where: { !$0.isEmpty }) else { return }
       itemsWithText += 1
       try db.run(insert, [.integer(rowid)] + columns.map(SQLValue.text))
     }
+    comparing()
     let rows = Int(try db.scalar("SELECT count(*) FROM fts")?.int64Value ?? 0)
     try db.execute(
       """
@@ -166,7 +184,8 @@ extension SearchIndex {
   /// markers), and `attributes.hasLong` set for every attribute with a marker row. Every
   /// record is derived again and merged with the stored rows of its rowid range
   /// (`CheckedValueRow`): a temporary table of every row and two `EXCEPT`s took twice as long.
-  static func valuesAgreeWithRecords(_ db: Connection) throws -> [(line: String, healthy: Bool)] {
+  /// `progress` counts the items compared.
+  static func valuesAgreeWithRecords(_ db: Connection, progress: ((Int) -> Void)? = nil) throws -> [(line: String, healthy: Bool)] {
     let catalog = try loadCatalog(db)
     var ids: [String: Int64] = [:]
     for (name, id) in try db.rows("SELECT name, id FROM attributes", [], { ($0.string(0) ?? "", $0.int64(1)) }) { ids[name] = id }
@@ -182,6 +201,7 @@ extension SearchIndex {
     // with other columns twice (once each way, as an EXCEPT each way counts it). The ranges
     // run from the start to the end of the rowids, so rows of no item are compared too.
     var lower: Int64?
+    var checked = 0
     while true {
       let records = try db.rows(
         "SELECT rowid, attributes FROM items WHERE rowid > ? ORDER BY rowid LIMIT 5000", [.integer(lower ?? Int64.min)],
@@ -213,6 +233,8 @@ extension SearchIndex {
       rows += Int64(stored.count)
       differing += CheckedValueRow.differences(stored, expected)
       guard !records.isEmpty else { break }
+      checked += records.count
+      progress?(checked)
       lower = upper
     }
     var results: [(line: String, healthy: Bool)] = []

@@ -5,14 +5,25 @@ import SearchIndex
 enum CheckCommand: Command {
   static let name = "check"
   static let abstract = "Check an index: SQLite's integrity check, FTS5's integrity-check, and pending journal work."
-  static let usage = "check --db FILE"
-  static let options: [OptionSpec] = [Common.db, Common.indexName]
+  static let usage = "check --db FILE [--progress]"
+  static let options: [OptionSpec] = [
+    Common.db, Common.indexName,
+    OptionSpec(name: "progress", kind: .flag, help: "Print progress lines for each step (done/total, percent, rate, ETA) at most once a second."),
+  ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     let index = try Common.openIndex(arguments, command: name, create: false)
     let report: IntegrityReport
-    // Each line as its check ends: a large index takes minutes.
-    do { report = try index.checkIntegrity { Terminal.out($0 + "\n") } } catch { throw CommandFailure(error) }
+    let display = MaintenanceDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+    defer { display.finish() }
+    // Each line as its check ends (a large index takes minutes), the bar cleared for it.
+    do {
+      report = try index.checkIntegrity(onLine: { line in
+        display.clear()
+        Terminal.out(line + "\n")
+      }, progress: display.report)
+    } catch { throw CommandFailure(error) }
+    display.finish()
     if report.isHealthy {
       Terminal.out("ok\n")
       return .success

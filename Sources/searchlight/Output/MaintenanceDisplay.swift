@@ -1,7 +1,7 @@
 import Foundation
 import SearchIndex
 
-/// A long piece of maintenance's progress on standard error (`delete`, `rebuild`): one
+/// A long piece of maintenance's progress on standard error (`delete`, `rebuild`, `check`): one
 /// `ProgressMeter` per step of `MaintenanceProgress`, each labelled with what it does.
 final class MaintenanceDisplay {
   private let mode: ProgressMeter.Mode
@@ -32,8 +32,16 @@ final class MaintenanceDisplay {
     case .rebuildingValues: ("rebuilding the values", "items")
     case .rebuildingRankedIndex: ("rebuilding the ranked index", "items")
     case .committing: ("committing", nil)
+    case .checkingFile: ("checking the file (SQLite's and FTS5's checks)", nil)
+    case .checkingFullText: ("deriving the records' full text", "items")
+    case .comparingFullText: ("comparing the full text with the records", nil)
+    case .checkingValues: ("comparing the values with the records", "items")
+    case .checkingRankedIndex: ("checking the ranked index", nil)
     }
   }
+
+  /// Clears the bar for a line of other output; the step goes on.
+  func clear() { meter?.clear() }
 
   /// Ends the last step's meter (its final line, or the bar cleared); a second call does nothing.
   func finish() {

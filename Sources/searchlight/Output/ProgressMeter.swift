@@ -68,14 +68,19 @@ final class ProgressMeter {
   /// Prints `warning: TEXT` on its own line, clearing the bar first (the next update draws
   /// it again).
   func warn(_ text: String) {
-    if drawn { Terminal.err("\r\u{1B}[K") }
+    clear()
     Terminal.err("warning: \(text)\n")
+  }
+
+  /// Clears the bar for a line of other output (the next update draws it again).
+  func clear() {
+    if drawn { Terminal.err("\r\u{1B}[K") }
+    drawn = false
   }
 
   /// Clears the bar, or prints the last line (`.lines`) when it was not printed yet.
   func finish() {
-    if drawn { Terminal.err("\r\u{1B}[K") }
-    drawn = false
+    clear()
     if mode == .lines, lastPrintedCount != done { printLine(now: Date()) }
   }
 
