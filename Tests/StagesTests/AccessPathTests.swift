@@ -953,6 +953,25 @@ import Testing
     }
   }
 
+  /// Where no relevance is read (a count, groups, statistics), the text searches of an AND
+  /// are one full-text match, which FTS5 answers by intersecting their lists; where relevance
+  /// is read (the items), the ranking search's alone scores, and the others stay apart.
+  @Test func textSearchesOfAnAggregateAreOneMatch() throws {
+    for query in [
+      #"search "trail" && "lake" | count"#, #"search "trail" && "lake" | group by domainIdentifier | count"#,
+      #"search "trail" && "lake" && rating > 3 | stats avg(rating)"#, #"search ("lake" || "river") && "trail" | count"#,
+    ] {
+      let sql = try #require(try statements(query).first?.sql, "\(query)")
+      #expect(sql.components(separatedBy: "fts MATCH").count - 1 == 1, "\(query): \(sql)")
+    }
+    let items = try #require(try statements(#"search "trail" && "lake""#).first?.sql)
+    #expect(items.components(separatedBy: "fts MATCH").count - 1 == 2, "\(items)")
+    // The same items either way.
+    let counted = try data(#"search "trail" && "lake" | count"#)
+    #expect(counted == .count(try ids(#"search "trail" && "lake""#).count))
+    #expect(try ids(#"search "trail" && "lake""#).count > 3)
+  }
+
   /// A pattern that keeps case and diacritics has SQLite find its ASCII runs, lowercased, in
   /// the folded value before the matcher confirms; the answers are the matcher's.
   @Test func literalRunsOfAPlainPatternAreFoundInTheFoldedValueFirst() throws {

@@ -16,6 +16,9 @@ import Testing
     #""trail*" && rating > 3"#,
     "false",
     #"keywords == "waterfall" || keywords == "views""#,
+    // Text searches of an AND that aggregates are one match (`("trail") AND ("lake")`).
+    #""trail" && "lake""#,
+    #"("lake" || "river") && "trail" && domainIdentifier == "trails""#,
   ]
 
   /// The stages after the search run in SQL (checked with explain) and give the Swift answer.

@@ -97,8 +97,8 @@ extension ExecutionContext {
   private func everyTermHits(_ plan: RankedPlan, k: Int, filter: CandidateFilter, hiddenRows: [Int64]) throws -> [SearchHit]? {
     let hiddenFullText = try index.queryHiddenFullTextRows(for: scope, in: connection, generation: token.generation)
     return try index.everyTermSearch(
-      plan.terms.map(\.term), k: k, columnWeights: SQLCompiler.columnWeights, filter: filter, excluding: hiddenRows,
-      hiddenFullText: hiddenFullText, in: connection)
+      plan.terms.map(\.term), required: plan.requiredTerms, k: k, columnWeights: SQLCompiler.columnWeights, filter: filter,
+      excluding: hiddenRows, hiddenFullText: hiddenFullText, in: connection)
   }
 
   /// Whether one rowid passes a ranked plan's `check` statement (the rowid bound first),

@@ -52,6 +52,10 @@ public struct RankedPlan: Sendable {
   /// Ranked-index terms with their query weights (`TextSearch.weights`, default 1).
   package var terms: [QueryTerm]
   package var scoring: Scoring = .anyTerm
+  /// For `everyTerm`: ranked-index terms of words beside the search that the items must
+  /// hold too, unscored (`"lake" && "trail"`): their lists are intersected with the search's
+  /// instead of each candidate looked up in FTS5 (0.2 ms a candidate for a common word).
+  package var requiredTerms: [String] = []
   /// Results wanted: the plan's `top`/`limit`; nil for every match in rank order.
   public var k: Int?
   package var filter: Filter
@@ -70,7 +74,9 @@ public struct RankedPlan: Sendable {
     case .anyTerm:
       return "ranked index: exact BM25F \(limit) of any of \(words.joined(separator: " ")) (block-max pruning)"
     case .everyTerm:
-      return "ranked index: exact \(limit) of every one of \(words.joined(separator: " ")), scored as the full-text index scores them"
+      let required = requiredTerms.map { "\"\($0.replacingOccurrences(of: "\u{1}", with: "~"))\"" }
+      let holding = required.isEmpty ? "" : ", among those that also hold \(required.joined(separator: " "))"
+      return "ranked index: exact \(limit) of every one of \(words.joined(separator: " "))\(holding), scored as the full-text index scores them"
     }
   }
 
@@ -115,11 +121,21 @@ extension SQLCompiler {
         for alternative in alternatives { terms.append(QueryTerm(alternative, weight: weight)) }
       }
     }
+    // Words beside an AND's search are intersected in the ranked index, not checked in FTS5.
+    var beside = plan.predicateWithoutRankingSearch
+    var required: [String] = []
+    if search.requireAll {
+      var kept: [BoundExpression] = []
+      for part in Self.flatten(beside) {
+        if let words = Self.rankedWords(part) { required += words } else { kept.append(part) }
+      }
+      beside = kept.isEmpty ? .matchAll : (kept.count == 1 ? kept[0] : .and(kept))
+    }
     let scope = self.scope.sqlCondition(alias: "i", indexID: indexID)
     let fetch = finish(
       Fragment("SELECT \(Self.itemColumns) FROM items i WHERE i.rowid = ? AND " + scope.sql, scope.arguments), ranked: false)
     let filter: RankedPlan.Filter
-    if let condition = try condition(plan.predicateWithoutRankingSearch) {
+    if let condition = try condition(beside) {
       // The condition in parentheses: a top-level OR in it must not take the index test with it.
       let restricted = Fragment("i.indexId = ? AND (", [.integer(indexID)]) + condition + ")"
       // Every match wanted: every candidate is scored, so all are read up front (a check
@@ -133,7 +149,7 @@ extension SQLCompiler {
       // every candidate checked (400,000 rowids for `rating >= 4` at 1M: a top 10 took 153 s;
       // the 250,000 matches of a word beside another, 1.3 s).
       let lookups = try checkingOneItem { (c: inout SQLCompiler) throws(QueryRuntimeError) in
-        try c.condition(plan.predicateWithoutRankingSearch)
+        try c.condition(beside)
       } ?? condition
       // Its own pattern matchers, installed when it runs (`ExecutionContext.candidateCheck`).
       let check = finish(
@@ -142,6 +158,24 @@ extension SQLCompiler {
     } else {
       filter = .scopeOnly
     }
-    return RankedPlan(terms: terms, scoring: search.requireAll ? .everyTerm : .anyTerm, k: plan.limit, filter: filter, fetch: fetch)
+    var ranked = RankedPlan(terms: terms, scoring: search.requireAll ? .everyTerm : .anyTerm, k: plan.limit, filter: filter, fetch: fetch)
+    ranked.requiredTerms = required
+    return ranked
+  }
+
+  /// The ranked-index terms of a text search that holds an item exactly when the item holds
+  /// each of them: bare words (no phrase, prefix or column), all required, each one
+  /// position (`RankedAnalysis`), as the ranking search of an AND needs its own; nil for
+  /// anything else.
+  static func rankedWords(_ part: BoundExpression) -> [String]? {
+    guard case .textSearch(let search) = part, !search.phrase, search.columns == nil, !search.terms.isEmpty,
+      search.requireAll || search.terms.count == 1
+    else { return nil }
+    var words: [String] = []
+    for term in search.terms {
+      guard !term.isPrefix, let alternatives = RankedAnalysis.queryTerms(of: term.text), alternatives.count == 1 else { return nil }
+      words.append(alternatives[0])
+    }
+    return words
   }
 }

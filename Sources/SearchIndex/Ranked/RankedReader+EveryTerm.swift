@@ -22,10 +22,11 @@ extension RankedReader {
   /// one of `terms` that are not in `hidden` (ascending) and pass `filter`, with the score
   /// `sl_bm25` gives their full-text rows for the AND of one phrase per term, in order (a
   /// term repeated counts twice, as a phrase repeated does). `columnWeights` are its weights
-  /// per full-text column, which are the ranked index's fields. Nil when the ranked index is
-  /// unavailable.
+  /// per full-text column, which are the ranked index's fields. The documents must also hold
+  /// every one of `required`, which no score counts (a word beside the search: `"lake" &&
+  /// "trail"` is scored by "lake" alone). Nil when the ranked index is unavailable.
   func everyTermSearch(
-    _ terms: [String], k: Int, columnWeights: [Double], filter: CandidateFilter, excluding hidden: [DocID],
+    _ terms: [String], required: [String] = [], k: Int, columnWeights: [Double], filter: CandidateFilter, excluding hidden: [DocID],
     totals: FullTextTotals
   ) throws -> [SearchHit]? {
     guard let frequencies = try documentFrequencies(terms, excluding: hidden), var snapshot = try snapshot() else { return nil }
@@ -48,13 +49,19 @@ extension RankedReader {
       guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return [] }
       lists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
     }
+    // After the scored lists, so that their frequencies come first in each row.
+    var requiredLists: [PostingList] = []
+    for term in Set(required).subtracting(distinct).sorted() {
+      guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return [] }
+      requiredLists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
+    }
     let fieldCount = snapshot.documents.fieldCount
     let weights = (0..<fieldCount).map { $0 < columnWeights.count ? columnWeights[$0] : 1.0 }
     // The matches in ascending rowid order, each with its weighted frequency of every distinct term.
     let visible = SortedDocIDSet(hidden)
     var matches: [DocID] = []
     var weighted: [Double] = []
-    Self.intersect(lists, fieldCount: fieldCount) { doc, frequencies in
+    Self.intersect(lists + requiredLists, fieldCount: fieldCount) { doc, frequencies in
       guard !visible.contains(doc), filter.allowedSet?.contains(doc) ?? true else { return }
       matches.append(doc)
       for list in 0..<lists.count {

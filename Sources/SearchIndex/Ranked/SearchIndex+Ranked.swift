@@ -52,19 +52,20 @@ extension SearchIndex {
   /// The exact top `k` (by score, then ascending rowid) of the visible items holding every one
   /// of `terms` (ranked-index terms, one per word of the full-text query's AND, in its order),
   /// with the score the full-text statement gives them (`sl_bm25` with `columnWeights`, over
-  /// the rows `hiddenFullText` does not hide), among those `filter` accepts. `hidden` are the
-  /// scope's hidden rowids (`queryHiddenRows`). Nil when the ranked index is unavailable or the
-  /// full-text totals unreadable (run the statement instead).
+  /// the rows `hiddenFullText` does not hide), among those `filter` accepts and that hold every
+  /// one of `required` too (unscored). `hidden` are the scope's hidden rowids
+  /// (`queryHiddenRows`). Nil when the ranked index is unavailable or the full-text totals
+  /// unreadable (run the statement instead).
   package func everyTermSearch(
-    _ terms: [String], k: Int, columnWeights: [Double], filter: CandidateFilter = .none, excluding hidden: [DocID] = [],
-    hiddenFullText: HiddenFullTextRows?, in connection: Connection
+    _ terms: [String], required: [String] = [], k: Int, columnWeights: [Double], filter: CandidateFilter = .none,
+    excluding hidden: [DocID] = [], hiddenFullText: HiddenFullTextRows?, in connection: Connection
   ) throws -> [SearchHit]? {
     guard indexID >= 0, let totals = try Self.fullTextTotals(in: connection) else { return nil }
     let reader = RankedReader(store: RankedStore(db: connection, indexID: indexID), cache: rankedCache)
     let visible = RankedReader.FullTextTotals(
       rows: max(1, totals.rows - (hiddenFullText?.rows ?? 0)), tokens: max(0, totals.tokens - (hiddenFullText?.tokens ?? 0)))
     return try reader.everyTermSearch(
-      terms, k: k, columnWeights: columnWeights, filter: filter, excluding: hidden, totals: visible)
+      terms, required: required, k: k, columnWeights: columnWeights, filter: filter, excluding: hidden, totals: visible)
   }
 
   /// What the items `scope` hides (`hidden`, its `queryHiddenRows`) add to the ranked
