@@ -53,6 +53,22 @@ import Testing
     return fixture
   }
 
+  /// A ranked index of 300 random items, every `protected.every`th of them protected by
+  /// `protected.class` and every `expiredEvery`th expired, with the generator that made them.
+  static func randomItemsWithHiddenOnes(
+    seed: UInt64, vocabularySize: Int, protected: (every: Int, class: String), expiredEvery: Int
+  ) throws -> (RankedTestIndex, RandomItems) {
+    let fixture = try RankedTestIndex()
+    var generator = RandomItems(seed: seed, vocabularySize: vocabularySize)
+    var items = (0..<300).map { generator.item("item-\($0)") }
+    for position in items.indices {
+      if position % protected.every == 0 { items[position].protectionClass = protected.class }
+      if position % expiredEvery == 0 { items[position].expirationDate = RankedTestIndex.now.addingTimeInterval(-60) }
+    }
+    try fixture.upsert(items)
+    return (fixture, generator)
+  }
+
   /// A scope that hides the protected items and one that grants them.
   static let bothScopes = [AccessScope(now: RankedTestIndex.now), AccessScope(now: RankedTestIndex.now, protectionClasses: ["hr"])]
 
@@ -415,14 +431,8 @@ import Testing
   /// must give FTS5's counts exactly: with protected and expired items, deleted items whose
   /// postings await compaction, and a hidden item whose text went away.
   @Test func visibleDocumentFrequenciesAreTheFullTextCounts() throws {
-    let fixture = try RankedTestIndex()
-    var generator = RandomItems(seed: 23, vocabularySize: 60)
-    var items = (0..<300).map { generator.item("item-\($0)") }
-    for position in items.indices {
-      if position % 5 == 0 { items[position].protectionClass = "vault" }
-      if position % 13 == 0 { items[position].expirationDate = RankedTestIndex.now.addingTimeInterval(-60) }
-    }
-    try fixture.upsert(items)
+    let (fixture, made) = try Self.randomItemsWithHiddenOnes(seed: 23, vocabularySize: 60, protected: (5, "vault"), expiredEvery: 13)
+    var generator = made
     try fixture.delete((1..<20).map { "item-\($0 * 7)" })
     try fixture.upsert([SearchableItem(uniqueIdentifier: "item-5", protectionClass: "vault")])
     #expect(try fixture.index.read { db in try fixture.index.rankedStatistics(in: db)?.tombstones } ?? 0 > 0)
@@ -524,14 +534,8 @@ import Testing
   /// a common word: 1,600 of them for a top 100 at 1M). The answers are FTS5's: the same
   /// items with the same relevance, with items hidden, deleted and changed, in both scopes.
   @Test func wordsBesideAnAndAreIntersectedInTheRankedIndex() throws {
-    let fixture = try RankedTestIndex()
-    var generator = RandomItems(seed: 29, vocabularySize: 30)
-    var items = (0..<300).map { generator.item("item-\($0)") }
-    for position in items.indices {
-      if position % 6 == 0 { items[position].protectionClass = "hr" }
-      if position % 11 == 0 { items[position].expirationDate = RankedTestIndex.now.addingTimeInterval(-60) }
-    }
-    try fixture.upsert(items)
+    let (fixture, made) = try Self.randomItemsWithHiddenOnes(seed: 29, vocabularySize: 30, protected: (6, "hr"), expiredEvery: 11)
+    var generator = made
     try fixture.delete((1..<10).map { "item-\($0 * 13)" })
     try fixture.upsert((0..<20).map { generator.item("item-\($0 * 3)") })
     #expect(try fixture.explain(#"search "water" && "trail" | top 5"#).contains(#"of every one of "water", among those that also hold "trail""#))
