@@ -40,19 +40,17 @@ extension SearchlightAPI {
         let candidates = ["search (\(text)) | group by \(attribute) | count", "\(text) | group by \(attribute) | count"]
         return candidates.lazy.compactMap({ try? executor.prepare($0, options: options) }).first.map { (attribute, $0) }
       }
-      // A text search's facets come from one statement that reads its matches once.
-      var tables = try executor.groupCounts(faceted.map(\.graph), options: options)
-      if tables == nil {
-        tables = try faceted.map { _, graph in
-          var table = Table(columns: [], rows: [])
-          _ = try executor.execute(graph, options: options) { reply in
-            if case .table(let result) = reply.content { table = result }
-          }
-          return table
+      // A search whose items are read (a text search, a domain) is grouped by one statement
+      // that reads them once; other queries run one by one.
+      let tables = try executor.groupCounts(faceted.map(\.graph), options: options) ?? faceted.map { _, graph in
+        var table = Table(columns: [], rows: [])
+        _ = try executor.execute(graph, options: options) { reply in
+          if case .table(let result) = reply.content { table = result }
         }
+        return table
       }
       var facets: [JSONValue] = []
-      for ((attribute, _), table) in zip(faceted, tables ?? []) {
+      for ((attribute, _), table) in zip(faceted, tables) {
         let groups: [JSONValue] = table.rows.filter { $0.count >= 2 }.map { row in ["key": row[0].jsonValue, "count": row[1].jsonValue] }
         if !groups.isEmpty { facets.append(["attribute": .string(attribute), "groups": .array(groups)]) }
       }

@@ -2,10 +2,11 @@ import SearchIndex
 
 extension QueryExecutor {
   /// The tables of several `… | group by ATTRIBUTE | count` queries over the same items (a
-  /// search page's facets), from one statement that reads each matching item once when a text
-  /// search finds them (`SQLCompiler.groupCountsQuery`). Nil unless every graph is one such
-  /// statement over the same search; run them one by one then. The tables are those the
-  /// graphs' own executions give, in the graphs' order, all read from one state of the index.
+  /// search page's facets), from one statement that reads each matching item once when the
+  /// items are read at all (a text search, a domain: `SQLCompiler.groupCountsQuery`). Nil
+  /// unless every graph is one such statement over the same search; run them one by one then.
+  /// The tables are those the graphs' own executions give, in the graphs' order, all read
+  /// from one state of the index.
   public func groupCounts(_ graphs: [QueryGraph], options: QueryOptions) throws(QueryError) -> [Table]? {
     // One moment decides expiry for every table, as for one execution.
     var options = options
