@@ -39,3 +39,13 @@ public struct MaintenanceProgress: Sendable, Hashable {
   public let done: Int
   public let total: Int
 }
+
+extension MaintenanceProgress {
+  /// Reports the start of `phase` (of `total` things; 0 for a step without counts) to
+  /// `progress`, and returns the closure that reports how many are done; nil without one.
+  static func start(_ phase: Phase, of total: Int = 0, to progress: ((MaintenanceProgress) -> Void)?) -> ((Int) -> Void)? {
+    guard let progress else { return nil }
+    progress(MaintenanceProgress(phase: phase, done: 0, total: total))
+    return { progress(MaintenanceProgress(phase: phase, done: $0, total: total)) }
+  }
+}

@@ -27,12 +27,8 @@ extension SearchIndex {
       try pool.withWriter { db in
         defer { publish() }
         let items = progress == nil ? 0 : Int(try db.scalar("SELECT count(*) FROM items")?.int64Value ?? 0)
-        /// Starts `phase` (of `total` items; 0 for a step without counts); the counter it returns
-        /// reports how many are done.
         func step(_ phase: MaintenanceProgress.Phase, of total: Int = 0) -> ((Int) -> Void)? {
-          guard let progress else { return nil }
-          progress(MaintenanceProgress(phase: phase, done: 0, total: total))
-          return { progress(MaintenanceProgress(phase: phase, done: $0, total: total)) }
+          MaintenanceProgress.start(phase, of: total, to: progress)
         }
         _ = step(.checkingFile)
         let problems = try db.rows("PRAGMA integrity_check(20)") { $0.string(0) ?? "" }
@@ -267,11 +263,8 @@ extension SearchIndex {
     try writeTyped(committing: Self.committing(progress)) { writer in
       let db = writer.db
       let id = SQLValue.integer(writer.indexID)
-      /// Reports `phase` with `total`: the step's first report, and a closure for the rest.
       func step(_ phase: MaintenanceProgress.Phase, of total: Int) -> ((Int) -> Void)? {
-        guard let progress else { return nil }
-        progress(MaintenanceProgress(phase: phase, done: 0, total: total))
-        return { progress(MaintenanceProgress(phase: phase, done: $0, total: total)) }
+        MaintenanceProgress.start(phase, of: total, to: progress)
       }
       let indexItems = progress == nil ? 0 : Int(try db.scalar("SELECT count(*) FROM items WHERE indexId = ?", [id])?.int64Value ?? 0)
       writer.markValuesRewritten()
