@@ -39,9 +39,20 @@ extension ExecutionContext {
     // (a hash set of 30,000 rowids cost more to build than a query's lookups).
     let hiddenRows = try index.queryHiddenRows(for: scope, in: connection, generation: token.generation)
     let hidden = SortedDocIDSet(hiddenRows)
+    // An OR's words beside it (an AND intersects them itself): the items that hold them all,
+    // from the ranked index's lists, are the only ones it may score.
+    var holding: SortedDocIDSet?
+    if plan.scoring == .anyTerm, !plan.requiredTerms.isEmpty {
+      guard let docs = try index.documents(holdingEvery: plan.requiredTerms, in: connection) else { return nil }
+      holding = SortedDocIDSet(hidden.ids.isEmpty ? docs : docs.filter { !hidden.contains($0) })
+    }
     switch plan.filter {
     case .scopeOnly:
-      filter = hidden.ids.isEmpty ? .none : .predicate { !hidden.contains($0) }
+      if let holding {
+        filter = .allowed(holding)
+      } else {
+        filter = hidden.ids.isEmpty ? .none : .predicate { !hidden.contains($0) }
+      }
     case .predicate(let allowed, let check, let limit):
       if plan.scoring == .everyTerm, let k = plan.k,
         let hits = try everyTermHitsCheckedInRankOrder(plan, k: k, check: check, hiddenRows: hiddenRows)
@@ -53,10 +64,10 @@ extension ExecutionContext {
       var rowids: [Int64] = []
       try run(allowed) { rowids.append($0.int64(0)) }
       if rowids.count <= limit {
-        filter = .allowed(SortedDocIDSet(hidden.ids.isEmpty ? rowids : rowids.filter { !hidden.contains($0) }))
+        filter = .allowed(SortedDocIDSet(rowids.filter { !hidden.contains($0) && holding?.contains($0) ?? true }))
       } else {
         let test = try candidateCheck(check)
-        filter = .predicate { rowid in !hidden.contains(rowid) && test(rowid) }
+        filter = .predicate { rowid in !hidden.contains(rowid) && (holding?.contains(rowid) ?? true) && test(rowid) }
       }
     }
     let k = plan.k ?? max(1, statistics.documentCount)

@@ -52,9 +52,10 @@ public struct RankedPlan: Sendable {
   /// Ranked-index terms with their query weights (`TextSearch.weights`, default 1).
   package var terms: [QueryTerm]
   package var scoring: Scoring = .anyTerm
-  /// For `everyTerm`: ranked-index terms of words beside the search that the items must
-  /// hold too, unscored (`"lake" && "trail"`): their lists are intersected with the search's
-  /// instead of each candidate looked up in FTS5 (0.2 ms a candidate for a common word).
+  /// Ranked-index terms of words beside the search that the items must hold too, unscored
+  /// (`"lake" && "trail"`): their lists are intersected with an AND's (`everyTerm`), or give
+  /// an OR the items it may score, instead of each candidate looked up in FTS5 (0.2 ms a
+  /// candidate for a common word).
   package var requiredTerms: [String] = []
   /// Results wanted: the plan's `top`/`limit`; nil for every match in rank order.
   public var k: Int?
@@ -70,12 +71,12 @@ public struct RankedPlan: Sendable {
       return term.weight == 1 ? "\"\(text)\"" : "\"\(text)\"^\(JSONValue.format(number: term.weight))"
     }
     let limit = k.map { "top \($0)" } ?? "every match"
+    let required = requiredTerms.map { "\"\($0.replacingOccurrences(of: "\u{1}", with: "~"))\"" }
+    let holding = required.isEmpty ? "" : ", among those that also hold \(required.joined(separator: " "))"
     switch scoring {
     case .anyTerm:
-      return "ranked index: exact BM25F \(limit) of any of \(words.joined(separator: " ")) (block-max pruning)"
+      return "ranked index: exact BM25F \(limit) of any of \(words.joined(separator: " "))\(holding) (block-max pruning)"
     case .everyTerm:
-      let required = requiredTerms.map { "\"\($0.replacingOccurrences(of: "\u{1}", with: "~"))\"" }
-      let holding = required.isEmpty ? "" : ", among those that also hold \(required.joined(separator: " "))"
       return "ranked index: exact \(limit) of every one of \(words.joined(separator: " "))\(holding), scored as the full-text index scores them"
     }
   }
@@ -121,16 +122,14 @@ extension SQLCompiler {
         for alternative in alternatives { terms.append(QueryTerm(alternative, weight: weight)) }
       }
     }
-    // Words beside an AND's search are intersected in the ranked index, not checked in FTS5.
+    // Words beside the search are found in the ranked index, not checked in FTS5.
     var beside = plan.predicateWithoutRankingSearch
     var required: [String] = []
-    if search.requireAll {
-      var kept: [BoundExpression] = []
-      for part in Self.flatten(beside) {
-        if let words = Self.rankedWords(part) { required += words } else { kept.append(part) }
-      }
-      beside = kept.isEmpty ? .matchAll : (kept.count == 1 ? kept[0] : .and(kept))
+    var kept: [BoundExpression] = []
+    for part in Self.flatten(beside) {
+      if let words = Self.rankedWords(part) { required += words } else { kept.append(part) }
     }
+    if !required.isEmpty { beside = kept.isEmpty ? .matchAll : (kept.count == 1 ? kept[0] : .and(kept)) }
     let scope = self.scope.sqlCondition(alias: "i", indexID: indexID)
     let fetch = finish(
       Fragment("SELECT \(Self.itemColumns) FROM items i WHERE i.rowid = ? AND " + scope.sql, scope.arguments), ranked: false)

@@ -96,6 +96,23 @@ extension RankedReader {
     return heap.sortedHits()
   }
 
+  /// The documents holding every one of `terms`, ascending (some may be deleted and await
+  /// compaction: a filter of candidates, which the searches test for life themselves); nil
+  /// when the ranked index is unavailable.
+  func documents(holdingEvery terms: [String]) throws -> [DocID]? {
+    guard var snapshot = try snapshot() else { return nil }
+    var changed = false
+    defer { if changed { cache.store(snapshot) } }
+    var lists: [PostingList] = []
+    for term in Set(terms).sorted() {
+      guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return [] }
+      lists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
+    }
+    var docs: [DocID] = []
+    Self.intersect(lists, fieldCount: snapshot.documents.fieldCount) { doc, _ in docs.append(doc) }
+    return docs
+  }
+
   /// Calls `body` with each document every list holds, in ascending order, and its
   /// frequencies (`fieldCount` per list, in list order), valid during the call.
   static func intersect(_ lists: [PostingList], fieldCount: Int, _ body: (DocID, UnsafePointer<UInt32>) -> Void) {

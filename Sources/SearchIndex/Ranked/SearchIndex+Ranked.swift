@@ -68,6 +68,13 @@ extension SearchIndex {
       terms, required: required, k: k, columnWeights: columnWeights, filter: filter, excluding: hidden, totals: visible)
   }
 
+  /// The rowids of this index's items whose ranked postings hold every one of `terms`
+  /// (ranked-index terms), ascending; nil when the ranked index is unavailable.
+  package func documents(holdingEvery terms: [String], in connection: Connection) throws -> [DocID]? {
+    guard indexID >= 0 else { return nil }
+    return try RankedReader(store: RankedStore(db: connection, indexID: indexID), cache: rankedCache).documents(holdingEvery: terms)
+  }
+
   /// What the items `scope` hides (`hidden`, its `queryHiddenRows`) add to the ranked
   /// statistics (`RankedReader.hiddenStatistics`): nil when it hides none or the ranked index
   /// is unavailable.
