@@ -43,18 +43,12 @@ extension RankedReader {
       }
     }
     var changed = false
-    var lists: [PostingList] = []
-    for term in distinct {
-      // `documentFrequencies` looked the terms up; their lists it read only with hidden rows.
-      guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return [] }
-      lists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
-    }
-    // After the scored lists, so that their frequencies come first in each row.
-    var requiredLists: [PostingList] = []
-    for term in Set(required).subtracting(distinct).sorted() {
-      guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return [] }
-      requiredLists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
-    }
+    // `documentFrequencies` looked the terms up; their lists it read only with hidden rows. The
+    // required terms' lists come after the scored ones, so that their frequencies come first
+    // in each row.
+    guard let lists = try lists(of: distinct, in: &snapshot, changed: &changed),
+      let requiredLists = try self.lists(of: Set(required).subtracting(distinct).sorted(), in: &snapshot, changed: &changed)
+    else { return [] }
     let fieldCount = snapshot.documents.fieldCount
     let weights = (0..<fieldCount).map { $0 < columnWeights.count ? columnWeights[$0] : 1.0 }
     // The matches in ascending rowid order, each with its weighted frequency of every distinct term.
@@ -103,14 +97,21 @@ extension RankedReader {
     guard var snapshot = try snapshot() else { return nil }
     var changed = false
     defer { if changed { cache.store(snapshot) } }
-    var lists: [PostingList] = []
-    for term in Set(terms).sorted() {
-      guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return [] }
-      lists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
-    }
+    guard let lists = try lists(of: Set(terms).sorted(), in: &snapshot, changed: &changed) else { return [] }
     var docs: [DocID] = []
     Self.intersect(lists, fieldCount: snapshot.documents.fieldCount) { doc, _ in docs.append(doc) }
     return docs
+  }
+
+  /// The posting lists of `terms`, in order, from the snapshot or the store (`changed` when
+  /// one was read); nil when a term is not in the lexicon (no document holds it).
+  func lists(of terms: [String], in snapshot: inout RankedSnapshot, changed: inout Bool) throws -> [PostingList]? {
+    var lists: [PostingList] = []
+    for term in terms {
+      guard let entry = try entry(term, in: &snapshot, changed: &changed) else { return nil }
+      lists.append(try loadedList(entry, in: &snapshot, changed: &changed).list)
+    }
+    return lists
   }
 
   /// Calls `body` with each document every list holds, in ascending order, and its

@@ -6,15 +6,12 @@ enum CheckCommand: Command {
   static let name = "check"
   static let abstract = "Check an index: SQLite's integrity check, FTS5's integrity-check, and pending journal work."
   static let usage = "check --db FILE [--progress]"
-  static let options: [OptionSpec] = [
-    Common.db, Common.indexName,
-    OptionSpec(name: "progress", kind: .flag, help: "Print progress lines for each step (done/total, percent, rate, ETA) at most once a second."),
-  ]
+  static let options: [OptionSpec] = [Common.db, Common.indexName, MaintenanceDisplay.stepsOption]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     let index = try Common.openIndex(arguments, command: name, create: false)
     let report: IntegrityReport
-    let display = MaintenanceDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+    let display = MaintenanceDisplay(arguments)
     defer { display.finish() }
     // Each line as its check ends (a large index takes minutes), the bar cleared for it.
     do {
@@ -44,7 +41,7 @@ enum RebuildCommand: Command {
     OptionSpec(
       name: "compact", kind: .flag,
       help: "Only rewrite the file without its free space (SQLite's VACUUM), after large deletes or an upgrade; rebuilds nothing. Needs free disk space up to twice the file's size while it runs."),
-    OptionSpec(name: "progress", kind: .flag, help: "Print progress lines for each step (done/total, percent, rate, ETA) at most once a second."),
+    MaintenanceDisplay.stepsOption,
   ]
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -75,7 +72,7 @@ enum RebuildCommand: Command {
           Terminal.out("re-read \(name)\n")
         }
       }
-      let display = MaintenanceDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+      let display = MaintenanceDisplay(arguments)
       defer { display.finish() }
       let count = try index.rebuildFullTextIndex(progress: display.report)
       display.finish()

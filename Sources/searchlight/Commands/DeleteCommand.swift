@@ -42,7 +42,7 @@ enum DeleteCommand: Command {
       throw UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: name)
     }
     let index = try Common.openIndex(arguments, command: name, create: false)
-    let display = MaintenanceDisplay(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+    let display = MaintenanceDisplay(arguments)
     defer { display.finish() }
     let deleted: Int
     do {

@@ -11,6 +11,15 @@ final class MaintenanceDisplay {
 
   init(mode: ProgressMeter.Mode) { self.mode = mode }
 
+  /// The display a command's `--progress` asks for: lines with it, a bar on a terminal, else none.
+  convenience init(_ arguments: ParsedArguments) {
+    self.init(mode: ProgressMeter.mode(lines: arguments.has("progress")))
+  }
+
+  /// `--progress` of a maintenance command that runs in steps (`check`, `rebuild`).
+  static let stepsOption = OptionSpec(
+    name: "progress", kind: .flag, help: "Print progress lines for each step (done/total, percent, rate, ETA) at most once a second.")
+
   func report(_ progress: MaintenanceProgress) {
     guard mode != .off else { return }
     if progress.phase != phase {
