@@ -66,6 +66,59 @@ import Testing
     }
   }
 
+  /// Items edited as apps edit them (words appended to the text, a title changed, a text
+  /// cut short, one item edited twice and one edited then deleted, with and without
+  /// intermediate flushes): a rewritten item keeps the stored postings whose frequencies did
+  /// not change while no field they occur in grew shorter, and the index stays exact (every
+  /// bound still bounds its live postings; every answer is the reference model's).
+  @Test(arguments: [300, 1_000_000])
+  func anEditedItemKeepsThePostingsThatDidNotChange(_ flushThreshold: Int) throws {
+    try RankedWriter.$flushThreshold.withValue(flushThreshold) {
+      let fixture = try RankedTestIndex()
+      var generator = RandomItems(seed: 41, vocabularySize: 160)
+      let originals = (0..<90).map { generator.item("item-\($0)") }
+      try fixture.upsert(originals)
+      func edited(_ item: SearchableItem, _ change: (inout AttributeSet) -> Void) -> SearchableItem {
+        var attributes = item.attributeSet
+        change(&attributes)
+        return SearchableItem(uniqueIdentifier: item.uniqueIdentifier, domainIdentifier: item.domainIdentifier, attributeSet: attributes)
+      }
+      var last: [String: SearchableItem] = [:]
+      var kept = 0
+      let deleted = try #require(try fixture.rowid("item-5"))
+      try fixture.index.write { writer in
+        for (number, item) in originals.enumerated().prefix(60) {
+          let text = item.attributeSet["textContent"]?.stringValue ?? ""
+          let version: SearchableItem
+          switch number % 4 {
+          case 0: version = edited(item) { $0["textContent"] = .string(text + " " + generator.words(1...4)) }
+          case 1: version = edited(item) { $0["title"] = .string(generator.words(1...6)) }
+          case 2: version = edited(item) { $0["textContent"] = .string(String(text.prefix(text.count / 2))) }
+          default: version = edited(item) { $0["contentDescription"] = .string(generator.words(1...8)) }
+          }
+          try writer.upsert(version)
+          last[item.uniqueIdentifier] = version
+          if number % 10 == 3 {
+            // Edited again in the same write: the stored version is still the one retired.
+            let again = edited(version) { $0["textContent"] = .string(generator.words(2...30)) }
+            try writer.upsert(again)
+            last[item.uniqueIdentifier] = again
+          }
+        }
+        _ = try writer.delete(identifiers: ["item-5"])
+        last["item-5"] = nil
+        kept = writer.ranked.documentsKeepingPostings
+      }
+      #expect(kept > 0, "no rewrite kept a posting")
+      fixture.deleteFromModel([deleted])
+      try fixture.refresh(last.keys.sorted())
+      #expect(try fixture.consistencyProblems() == [])
+      let report = try fixture.index.checkIntegrity()
+      #expect(report.isHealthy, "\(report.lines)")
+      for _ in 0..<12 { try fixture.expectExact(generator.query(), k: generator.k(), "after edits, flush every \(flushThreshold)") }
+    }
+  }
+
   /// A delete of many items flushes whenever it holds `retiredBeforeFlush` retired documents.
   @Test func massDeletesFlushAsTheyGo() throws {
     try RankedWriter.$retiredBeforeFlush.withValue(7) {
