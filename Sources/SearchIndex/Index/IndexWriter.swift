@@ -198,7 +198,7 @@ package struct IndexWriter {
       try removals.record(db, rowid: rowid)
       let oldUnstored = try db.scalar("SELECT text FROM fts_unstored WHERE item = ?", [.integer(rowid)])?.stringValue
       replaced = try FullTextColumns.texts(ofRecord: existing.attributes, catalog: catalog, unstoredText: oldUnstored)
-      try removeDerivedRows(rowid)
+      try db.run("DELETE FROM fts_unstored WHERE item = ?", [.integer(rowid)])
       let update = try db.cachedStatement(
         "UPDATE items SET domain = ?, contentType = ?, expiration = ?, protection = ?, attributes = ?, indexedAt = ? WHERE rowid = ?")
       try Self.bindRecord(of: item, try db.recordValue(json), to: update, from: 1)
@@ -266,12 +266,17 @@ package struct IndexWriter {
   }
 
   /// Writes the value rows, the unstored text and the texts of the item at `rowid`. An
-  /// updated item passes the texts it was indexed with (`replacing`): when its new texts are
+  /// updated item passes the texts it was indexed with (`replacing`): its value rows are
+  /// brought in line with its new attributes (`updateValueRows`), and when its new texts are
   /// the same (a rating, a date or a place changed), the full-text row, the ranked postings
   /// and the vectors stay as they are; else the old ones are taken out first.
   private mutating func insertDerivedRows(_ rowid: Int64, _ attributes: AttributeSet, unstoredText: String?, replacing old: [String]? = nil) throws {
     // Value rows first: they declare new attributes, whose type decides their text column.
-    try insertValueRows(rowid, attributes)
+    if old == nil {
+      try insertValueRows(rowid, attributes)
+    } else {
+      try updateValueRows(rowid, attributes)
+    }
     if let unstoredText, !unstoredText.isEmpty {
       try db.run("INSERT INTO fts_unstored(item, text) VALUES (?, ?)", [.integer(rowid), .text(unstoredText)])
     }
@@ -309,19 +314,68 @@ package struct IndexWriter {
   /// They go in in key order (item, attr, ord), so each lands at the end of the table.
   mutating func insertValueRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
     let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
+    for (attr, rows) in try valueRows(of: attributes) {
+      for row in rows { try ValueRows.insert(row, item: rowid, attr: attr, with: valueInsert) }
+    }
+  }
+
+  /// Brings the stored `vals` rows of the rewritten item at `rowid` in line with its new
+  /// `attributes`: a row whose columns did not change is left alone, a changed one is
+  /// updated, a new one inserted and one no longer there deleted. An edit changes a value or
+  /// two of an item's dozen or more, and each row written or deleted touches a leaf of the
+  /// table and of each value index, somewhere in the middle of them.
+  private mutating func updateValueRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
+    struct Key: Hashable {
+      var attr: Int64
+      var ord: Int64
+    }
+    let select = try db.cachedStatement("SELECT attr, ord, num, fold, str FROM vals WHERE item = ?")
+    try select.bind(int: rowid, at: 1)
+    var stored: [Key: ValueRows.Row] = [:]
+    while try select.step() {
+      let ord = select.int64(1)
+      stored[Key(attr: select.int64(0), ord: ord)] = ValueRows.Row(
+        ord: ord, num: select.value(at: 2).doubleValue, fold: select.value(at: 3).stringValue, str: select.value(at: 4).stringValue)
+    }
+    select.reset()
+    let insert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
+    let update = try db.cachedStatement("UPDATE vals SET num = ?, fold = ?, str = ? WHERE item = ? AND attr = ? AND ord = ?")
+    for (attr, rows) in try valueRows(of: attributes) {
+      for row in rows {
+        guard let old = stored.removeValue(forKey: Key(attr: attr, ord: row.ord)) else {
+          try ValueRows.insert(row, item: rowid, attr: attr, with: insert)
+          continue
+        }
+        guard old.num != row.num || old.fold != row.fold || old.str != row.str else { continue }
+        try update.bind(double: row.num, at: 1)
+        try update.bind(text: row.fold, at: 2)
+        try update.bind(text: row.str, at: 3)
+        try update.bind(int: rowid, at: 4)
+        try update.bind(int: attr, at: 5)
+        try update.bind(int: row.ord, at: 6)
+        try update.step()
+      }
+    }
+    let delete = try db.cachedStatement("DELETE FROM vals WHERE item = ? AND attr = ? AND ord = ?")
+    for key in stored.keys.sorted(by: { ($0.attr, $0.ord) < ($1.attr, $1.ord) }) {
+      try delete.execute([.integer(rowid), .integer(key.attr), .integer(key.ord)])
+    }
+  }
+
+  /// The value rows of `attributes` by attribute id, ascending: declares attributes new to
+  /// the catalogue and marks those that hold long text.
+  private mutating func valueRows(of attributes: AttributeSet) throws -> [(attr: Int64, rows: [ValueRows.Row])] {
     var values: [(attr: Int64, rows: [ValueRows.Row])] = []
     values.reserveCapacity(attributes.count)
     try ValueRows.forEach(in: attributes, catalog: catalog) { name, type, rows in
       values.append((try attributeID(name, type: type), rows))
     }
     values.sort { $0.attr < $1.attr }
-    for (attr, rows) in values {
-      for row in rows {
-        // Long text: a marker row; the text stays in the record only.
-        if row.isLongText { try markLong(attr) }
-        try ValueRows.insert(row, item: rowid, attr: attr, with: valueInsert)
-      }
+    for (attr, rows) in values where rows.contains(where: \.isLongText) {
+      // Long text: a marker row; the text stays in the record only.
+      try markLong(attr)
     }
+    return values
   }
 
   /// Records that attribute `attr` has long values, so comparisons on it also read records.
@@ -329,14 +383,6 @@ package struct IndexWriter {
     guard !longAttributes.contains(attr) else { return }
     try db.run("UPDATE attributes SET hasLong = 1 WHERE id = ? AND hasLong = 0", [.integer(attr)])
     longAttributes.insert(attr)
-  }
-
-  /// Removes the value rows and unstored text of the item at `rowid` before it is rewritten;
-  /// its texts (and with them its vectors) are replaced by
-  /// `insertDerivedRows(_:_:unstoredText:replacing:)` when they changed.
-  private func removeDerivedRows(_ rowid: Int64) throws {
-    try db.run("DELETE FROM fts_unstored WHERE item = ?", [.integer(rowid)])
-    try db.run("DELETE FROM vals WHERE item = ?", [.integer(rowid)])
   }
 
   /// Deletes the full-text row and the ranked postings of the item at `rowid`, indexed with
