@@ -143,6 +143,21 @@ import Testing
     }
   }
 
+  /// Without a progress meter nothing is counted up front (the count reads every file once
+  /// more), but the note of an interrupted run still counts what the run would have read.
+  @Test func anInterruptedRunWithoutAMeterStillCountsWhatItWouldHaveRead() throws {
+    try Workspace.with { workspace in
+      try writeItems(workspace)
+      // A malformed first file: its warning is the moment to interrupt.
+      try workspace.write("bad.jsonl", "{not json\n")
+      let result = try runInterrupted(workspace, ["index", "--db", "index.db", "bad.jsonl", "big.jsonl"]) { $0.hasPrefix("warning: ") }
+      #expect(result.status == 130, "\(result)")
+      #expect(result.stderr.contains(
+        "interrupted: kept 0 of 10,001 items (without --batch the run is one transaction); nothing written\n"), "\(result)")
+      #expect(!result.stderr.contains("indexing "), "\(result)")
+    }
+  }
+
   @Test func anUnchangedRerunWritesNothing() throws {
     try Workspace.with { workspace in
       try writeItems(workspace, count: 20, name: "twenty.jsonl")

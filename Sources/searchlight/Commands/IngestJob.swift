@@ -46,6 +46,13 @@ struct IngestJob {
     /// Items in committed batches when the run failed or was interrupted.
     var committed = 0
     var interrupted = false
+    /// The files the run reads (nil: standard input), for the count of what it would have
+    /// read (`expectedItems`).
+    var inputs: [DocumentFile?] = []
+
+    /// The items the run would read (`IndexPreCount`): what the note of an interrupted run
+    /// counts against when no progress meter counted them first.
+    var expectedItems: Int? { IndexPreCount.items(in: inputs) }
   }
 
   /// Runs the job; `IndexInterrupted` without `batchSize` means nothing was written.
@@ -85,7 +92,10 @@ struct IngestJob {
           work += path == "-" ? [(nil, nil)] : try reader.files(at: path).map { ($0, nil) }
         }
       }
-      progress.total = IndexPreCount.items(in: work.map(\.file))
+      outcome.inputs = work.map(\.file)
+      // Counted only for a meter that shows it: the count reads every file once more (5% of
+      // a run whose lines are mostly unchanged).
+      if progress.mode != .off { progress.total = IndexPreCount.items(in: outcome.inputs) }
       let unchangedBefore = writer.unchanged
       var written = 0
       do {
