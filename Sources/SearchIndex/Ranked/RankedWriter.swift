@@ -17,7 +17,9 @@
 ///   blocks are read and rewritten (one `lastDoc >=` lookup per touched block, the tail
 ///   for appends). A rewritten block's bound is the larger of its old bound (when it
 ///   keeps old postings) and the exact pseudo-frequency of the new postings, so no
-///   other document's lengths are needed; `compact` recomputes bounds exactly.
+///   other document's lengths are needed; `compact` recomputes bounds exactly;
+/// - a document retired and indexed again (an item rewritten) keeps the stored postings
+///   that did not change (`keptTerms`), and only its changed terms' blocks are rewritten.
 ///
 /// When the stored postings do not match the file (`rk_stats` missing, from another
 /// generation or another fingerprint: written by a binary without the ranked index),
