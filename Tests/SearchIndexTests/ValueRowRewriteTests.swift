@@ -48,14 +48,14 @@ import Testing
   /// attribute ids depend on the order things were written in).
   static func rows(_ index: SearchIndex) throws -> [String] {
     try index.read { db in
-      let join = "FROM vals v JOIN items i ON i.rowid = v.item JOIN attributes a ON a.id = v.attr"
+      let names = "JOIN items i ON i.rowid = v.item JOIN attributes a ON a.id = v.attr"
       return try db.rows(
-        "SELECT i.id || ' ' || a.name || ' ' || v.ord || ' ' || quote(v.num) || ' ' || quote(v.fold) || ' ' || quote(v.str) \(join) ORDER BY i.id, a.name, v.ord"
+        "SELECT i.id || ' ' || a.name || ' ' || v.ord || ' ' || quote(v.num) || ' ' || quote(v.fold) || ' ' || quote(v.str) FROM vals v \(names) ORDER BY i.id, a.name, v.ord"
       ) { $0.string(0) ?? "" }
-        + db.rows("SELECT i.id, a.name, v.fold, coalesce(v.str, '') FROM vals v INDEXED BY vals_fold JOIN items i ON i.rowid = v.item JOIN attributes a ON a.id = v.attr WHERE v.fold IS NOT NULL ORDER BY 1, 2, 3, 4") {
+        + db.rows("SELECT i.id, a.name, v.fold, coalesce(v.str, '') FROM vals v INDEXED BY vals_fold \(names) WHERE v.fold IS NOT NULL ORDER BY 1, 2, 3, 4") {
           "fold \($0.string(0) ?? "") \($0.string(1) ?? "") \($0.string(2) ?? "") \($0.string(3) ?? "")"
         }
-        + db.rows("SELECT i.id, a.name, v.num FROM vals v INDEXED BY vals_num JOIN items i ON i.rowid = v.item JOIN attributes a ON a.id = v.attr WHERE v.num IS NOT NULL ORDER BY 1, 2, 3") {
+        + db.rows("SELECT i.id, a.name, v.num FROM vals v INDEXED BY vals_num \(names) WHERE v.num IS NOT NULL ORDER BY 1, 2, 3") {
           "num \($0.string(0) ?? "") \($0.string(1) ?? "") \($0.double(2))"
         }
     }

@@ -313,11 +313,14 @@ package struct IndexWriter {
   /// Writes the `vals` rows of the item at `rowid` (`ValueRows`: long text as marker rows).
   /// They go in in key order (item, attr, ord), so each lands at the end of the table.
   mutating func insertValueRows(_ rowid: Int64, _ attributes: AttributeSet) throws {
-    let valueInsert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
+    let valueInsert = try db.cachedStatement(Self.valueInsert)
     for (attr, rows) in try valueRows(of: attributes) {
       for row in rows { try ValueRows.insert(row, item: rowid, attr: attr, with: valueInsert) }
     }
   }
+
+  /// The statement `ValueRows.insert` runs.
+  private static let valueInsert = "INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)"
 
   /// Brings the stored `vals` rows of the rewritten item at `rowid` in line with its new
   /// `attributes`: a row whose columns did not change is left alone, a changed one is
@@ -329,16 +332,15 @@ package struct IndexWriter {
       var attr: Int64
       var ord: Int64
     }
-    let select = try db.cachedStatement("SELECT attr, ord, num, fold, str FROM vals WHERE item = ?")
-    try select.bind(int: rowid, at: 1)
-    var stored: [Key: ValueRows.Row] = [:]
-    while try select.step() {
-      let ord = select.int64(1)
-      stored[Key(attr: select.int64(0), ord: ord)] = ValueRows.Row(
-        ord: ord, num: select.value(at: 2).doubleValue, fold: select.value(at: 3).stringValue, str: select.value(at: 4).stringValue)
-    }
-    select.reset()
-    let insert = try db.cachedStatement("INSERT INTO vals(item, attr, ord, num, fold, str) VALUES (?, ?, ?, ?, ?, ?)")
+    var stored = Dictionary(
+      uniqueKeysWithValues: try db.rows("SELECT attr, ord, num, fold, str FROM vals WHERE item = ?", [.integer(rowid)]) { row in
+        let ord = row.int64(1)
+        return (
+          Key(attr: row.int64(0), ord: ord),
+          ValueRows.Row(ord: ord, num: row.value(at: 2).doubleValue, fold: row.value(at: 3).stringValue, str: row.value(at: 4).stringValue)
+        )
+      })
+    let insert = try db.cachedStatement(Self.valueInsert)
     let update = try db.cachedStatement("UPDATE vals SET num = ?, fold = ?, str = ? WHERE item = ? AND attr = ? AND ord = ?")
     for (attr, rows) in try valueRows(of: attributes) {
       for row in rows {
@@ -356,9 +358,8 @@ package struct IndexWriter {
         try update.step()
       }
     }
-    let delete = try db.cachedStatement("DELETE FROM vals WHERE item = ? AND attr = ? AND ord = ?")
     for key in stored.keys.sorted(by: { ($0.attr, $0.ord) < ($1.attr, $1.ord) }) {
-      try delete.execute([.integer(rowid), .integer(key.attr), .integer(key.ord)])
+      try db.run("DELETE FROM vals WHERE item = ? AND attr = ? AND ord = ?", [.integer(rowid), .integer(key.attr), .integer(key.ord)])
     }
   }
 

@@ -113,7 +113,7 @@ enum IndexCommand: Command {
       try job.run(index: index, progress: progress, shouldStop: { interrupts.count != baseline }, outcome: &outcome)
     } catch is IndexInterrupted {
       progress.finish()
-      Terminal.err("interrupted: kept 0 of \(DigitGrouping.grouped(progress.total ?? outcome.expectedItems ?? outcome.items)) items (without --batch the run is one transaction); nothing written\n")
+      Terminal.err("interrupted: kept 0 of \(DigitGrouping.grouped(progress.total ?? outcome.countExpectedItems() ?? outcome.items)) items (without --batch the run is one transaction); nothing written\n")
       return .interrupted
     } catch {
       progress.finish()
@@ -128,7 +128,7 @@ enum IndexCommand: Command {
     succeeded = true
     if outcome.interrupted {
       let kept = outcome.items
-      let of = DigitGrouping.grouped(max(progress.total ?? outcome.expectedItems ?? kept, kept))
+      let of = DigitGrouping.grouped(max(progress.total ?? outcome.countExpectedItems() ?? kept, kept))
       Terminal.err("interrupted: kept \(DigitGrouping.grouped(kept)) of \(of) items; rerun to continue\n")
       return .interrupted
     }

@@ -47,12 +47,12 @@ struct IngestJob {
     var committed = 0
     var interrupted = false
     /// The files the run reads (nil: standard input), for the count of what it would have
-    /// read (`expectedItems`).
+    /// read (`countExpectedItems`).
     var inputs: [DocumentFile?] = []
 
-    /// The items the run would read (`IndexPreCount`): what the note of an interrupted run
-    /// counts against when no progress meter counted them first.
-    var expectedItems: Int? { IndexPreCount.items(in: inputs) }
+    /// Counts the items the run would read (`IndexPreCount`, which reads the files again):
+    /// what the note of an interrupted run counts against when no progress meter counted them.
+    func countExpectedItems() -> Int? { IndexPreCount.items(in: inputs) }
   }
 
   /// Runs the job; `IndexInterrupted` without `batchSize` means nothing was written.
