@@ -9,9 +9,11 @@ extension SearchlightAPI {
 
   /// `POST /v1/facets {"query","now"?}` (for the web page): group counts of the items a
   /// predicate query finds, by domain, content type and the index's low-cardinality
-  /// attributes: `{"facets":[{"attribute","groups":[{"key","count"}]}]}`. A pipeline that
-  /// ends in items is faceted on what it returns; one that ends otherwise (a count, a table) has
-  /// no facets (an empty list); a bad query is the 400 of `/v1/query`.
+  /// attributes: `{"facets":[{"attribute","groups":[{"key","count","query"}]}]}`, where a
+  /// group's `query` is the query narrowed to that group (`QueryNarrowing`), what the page
+  /// runs when it is picked. A pipeline that ends in items is faceted on what it returns; one
+  /// that ends otherwise (a count, a table) has no facets (an empty list); a bad query is the
+  /// 400 of `/v1/query`.
   func facets(_ request: HTTPRequest, scope: AccessScope) -> HTTPResponse {
     let body: JSONValue
     switch jsonObject(request) {
@@ -27,36 +29,66 @@ extension SearchlightAPI {
       now = date
     }
     let options = options(scope, now: now)
-    let executor = executor
     do {
       // The query itself first, so its errors are the errors of /v1/query.
       _ = try executor.prepareTyped(text, options: options)
       let summary = try index.summary(scope: scope)
       let extra = summary.exampleValues.filter { $0.value.count > 1 }.keys.sorted().prefix(Self.maximumExtraFacets)
-      // The attribute name comes from the catalogue; the query is the caller's own, run in
-      // the caller's scope: a predicate is searched and grouped, a pipeline of items gets the
-      // grouping appended (facets of what it returns).
-      let faceted: [(attribute: String, graph: QueryGraph)] = (["domainIdentifier", "contentType"] + extra).compactMap { attribute in
-        let candidates = ["search (\(text)) | group by \(attribute) | count", "\(text) | group by \(attribute) | count"]
-        return candidates.lazy.compactMap({ try? executor.prepare($0, options: options) }).first.map { (attribute, $0) }
-      }
-      // A search whose items are read (a text search, a domain) is grouped by one statement
-      // that reads them once; other queries run one by one.
-      let tables = try executor.groupCounts(faceted.map(\.graph), options: options) ?? faceted.map { _, graph in
-        var table = Table(columns: [], rows: [])
-        _ = try executor.execute(graph, options: options) { reply in
-          if case .table(let result) = reply.content { table = result }
-        }
-        return table
-      }
+      let tables = try facetTables(of: text, by: ["domainIdentifier", "contentType"] + extra, options: options)
       var facets: [JSONValue] = []
-      for ((attribute, _), table) in zip(faceted, tables) {
-        let groups: [JSONValue] = table.rows.filter { $0.count >= 2 }.map { row in ["key": row[0].jsonValue, "count": row[1].jsonValue] }
+      for (attribute, table) in tables {
+        let groups: [JSONValue] = table.rows.filter { $0.count >= 2 }.map { row in
+          var group: [(String, JSONValue)] = [("key", row[0].jsonValue), ("count", row[1].jsonValue)]
+          // Facets group texts; a group without the attribute narrows to its absence.
+          let condition: String? = switch row[0] {
+          case .string(let value): QueryNarrowing.condition(attribute, equals: value)
+          case .null: QueryNarrowing.condition(attribute, equals: nil)
+          default: nil
+          }
+          if let condition, let narrowed = QueryNarrowing.narrowed(text, by: condition) { group.append(("query", .string(narrowed))) }
+          return .object(JSONObject(group))
+        }
         if !groups.isEmpty { facets.append(["attribute": .string(attribute), "groups": .array(groups)]) }
       }
       return Self.json(["facets": .array(facets)])
     } catch {
       return Self.failure(error)
+    }
+  }
+
+  /// The group counts of `text`'s items by each of `attributes` that a grouping can follow
+  /// (as `text | group by A | count` would give them), in order.
+  private func facetTables(of text: String, by attributes: [String], options: QueryOptions) throws -> [(String, Table)] {
+    // The attribute names come from the catalogue; the query is the caller's own, run in the
+    // caller's scope: a predicate is searched and grouped, a pipeline of items gets the
+    // grouping appended (facets of what it returns).
+    func prepared(_ stages: String) -> QueryGraph? {
+      ["search (\(text)) | \(stages)", "\(text) | \(stages)"].lazy.compactMap({ try? executor.prepare($0, options: options) }).first
+    }
+    let faceted = attributes.compactMap { attribute in prepared("group by \(attribute) | count").map { (attribute, $0) } }
+    guard !faceted.isEmpty else { return [] }
+    // A search whose items are read (a text search, a domain) is grouped by one statement
+    // that reads them once.
+    if let tables = try executor.groupCounts(faceted.map(\.1), options: options) {
+      return Array(zip(faceted.map(\.0), tables))
+    }
+    // Any other pipeline forks into one grouping each: what it returns is made once when it is
+    // a few items (a ranked top 10), else each grouping is its own statement.
+    let labels = faceted.indices.map { "facet \($0)" }
+    let branches = zip(faceted, labels).map { facet, label in "(group by \(facet.0) | count as \"\(label)\")" }
+    if faceted.count > 1, let forked = prepared("fork " + branches.joined(separator: " ")) {
+      var tables: [String: Table] = [:]
+      _ = try executor.execute(forked, options: options) { reply in
+        if labels.contains(reply.label), case .table(let table) = reply.content { tables[reply.label] = table }
+      }
+      return zip(faceted, labels).compactMap { facet, label in tables[label].map { (facet.0, $0) } }
+    }
+    return try faceted.map { attribute, graph in
+      var table = Table(columns: [], rows: [])
+      _ = try executor.execute(graph, options: options) { reply in
+        if case .table(let result) = reply.content { table = result }
+      }
+      return (attribute, table)
     }
   }
 }

@@ -223,23 +223,15 @@ extension WebPage {
 
     // MARK: Facets
 
-    function quoted(value) { return '"' + String(value).replace(/[\\"*?]/g, (c) => "\\" + c) + '"'; }
-
-    /// The query with one more condition: on the predicate, or on the search of a pipeline.
-    function narrowed(query, condition) {
-      const pipeline = /^\s*search\s+([\s\S]+?)\s\|(?!\|)([\s\S]*)$/.exec(query);
-      if (pipeline) return "search (" + pipeline[1] + ") && " + condition + " |" + pipeline[2];
-      return "(" + query + ") && " + condition;
-    }
-
     async function loadFacets(query) {
       $("facets").replaceChildren();
       const result = await postJSON("/v1/facets", { query });
       if (result.status !== 200 || !result.lines[0]) return;
       for (const facet of result.lines[0].facets) {
         $("facets").append(el("h3", { text: facet.attribute === "domainIdentifier" ? "domain" : facet.attribute }),
+          // Each group carries the query narrowed to it, made by the server from the query's syntax.
           el("ul", {}, facet.groups.slice(0, 12).map((group) => el("li", {}, el("button", { type: "button", class: "facet",
-            onclick: () => search(narrowed(query, facet.attribute + " == " + quoted(display(group.key))), "query") },
+            disabled: !group.query, onclick: () => search(group.query, "query") },
             el("span", { text: display(group.key) || "(none)" }), el("span", { class: "count", text: String(group.count) }))))));
       }
     }

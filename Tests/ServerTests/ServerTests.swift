@@ -350,6 +350,42 @@ import Testing
     #expect(bad.json?["error"]?["column"] != nil)
   }
 
+  /// Each facet group carries its query narrowed to the group, for every form of query the
+  /// page runs (the built-in planner's known-item form of two statements merged among them,
+  /// which the page once narrowed into a parse error); run, it finds only the group's items:
+  /// all of them for a predicate, the best of them for a pipeline with a limit.
+  @Test func facetGroupsCarryTheQueryNarrowedToThem() async throws {
+    let fixture = try ServerFixture()
+    let queries = [
+      #"keywords == "waterfall"c || "lake""#, #"search "lake" || "trail" | top 8"#,
+      #"ranked = search "lake" || "trail" | top 20; titled = search title == "mist trail"cd; merge(ranked, titled) | top 6"#,
+    ]
+    for (position, query) in queries.enumerated() {
+      let response = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", .string(query))]))
+      let facets = try #require(response.json?["facets"]?.arrayValue, "\(response.text)")
+      #expect(facets.count >= 2, "\(query): \(response.text)")
+      for facet in facets {
+        let attribute = try #require(facet["attribute"]?.stringValue)
+        guard ["domainIdentifier", "contentType"].contains(attribute) else { continue }
+        let field = attribute == "domainIdentifier" ? "domain" : attribute
+        for group in facet["groups"]?.arrayValue ?? [] {
+          let key = try #require(group["key"]?.stringValue), count = try #require(group["count"]?.intValue)
+          let narrowed = try #require(group["query"]?.stringValue, "\(query): \(attribute) \(key)")
+          let run = try await fixture.client.send("POST", "/v1/query", body: jsonBody([("query", .string(narrowed))]))
+          #expect(run.status == 200, "\(narrowed): \(run.text)")
+          let items = run.jsonLines.flatMap { $0["content"]?["items"]?.arrayValue ?? [] }
+          #expect(items.allSatisfy { $0[field]?.stringValue == key }, "\(narrowed)")
+          // A predicate's group is all of its narrowed items; a pipeline's, those it returned.
+          if position == 0 { #expect(items.count == count, "\(narrowed)") } else { #expect(items.count >= count, "\(narrowed)") }
+        }
+      }
+    }
+    // The facets of a pipeline are those of what it returns, counted once per item.
+    let top = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", .string(queries[2]))]))
+    let domains = top.json?["facets"]?.arrayValue?.first { $0["attribute"]?.stringValue == "domainIdentifier" }
+    #expect(domains?["groups"]?.arrayValue?.compactMap { $0["count"]?.intValue }.reduce(0, +) == 6, "\(top.text)")
+  }
+
   @Test func corsIsOffAndPreflightsAreRefused() async throws {
     let fixture = try ServerFixture()
     let origin = ["Origin": "http://elsewhere.example"]

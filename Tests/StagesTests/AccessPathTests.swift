@@ -241,6 +241,30 @@ import Testing
     #expect(numbers.contains("COVERING INDEX vals_num") && !numbers.contains("SCAN g"), "\(numbers)")
   }
 
+  /// Two bounds on one single-valued attribute, counted or grouped over value tests alone,
+  /// are one range of its `(attr, num)` index: not two lists intersected, each of which holds
+  /// nearly every item when the range is a year of dates. The counts and groups are those the
+  /// stages make in Swift, with protected items hidden or granted.
+  @Test(arguments: [false, true])
+  func boundsOnOneAttributeAreOneRange(analyzed: Bool) throws {
+    let queries = [
+      "search rating >= 4 && rating < 4.8 | count", "search contentModificationDate >= 2026-01-01 && contentModificationDate < 2026-11-01 | count",
+      "search rating > 3 && rating <= 4.9 && distance < 20 | count", "search rating >= 4 && rating < 4.8 | group by stateOrProvince | count",
+      #"search rating >= 4 && rating < 4.8 && keywords == "*a*" | group by keywords | count"#,
+    ]
+    for query in queries {
+      let sql = try #require(try statements(query, analyzed: analyzed).first?.sql)
+      #expect(sql.contains("SELECT item FROM vals WHERE attr = ? AND num >") && sql.contains(" AND num <"), "\(sql)")
+      let plan = try plans(query, analyzed: analyzed).joined(separator: "\n")
+      #expect(plan.contains("COVERING INDEX vals_num (attr=? AND num>? AND num<?)"), "\(query)\n\(plan)")
+      #expect(!plan.contains("SEARCH i ") && !plan.contains("SCAN i"), "\(query): items read\n\(plan)")
+      for protection in [Set<String>(), ["private", "finance"]] {
+        #expect(try data(query, protection: protection) == (try inSwift(query, protection: protection)), "\(query) \(protection)")
+      }
+    }
+    #expect(try data(queries[1]) != (try data(queries[1], protection: ["private", "finance"])), "the samples' hidden items have dates")
+  }
+
   /// Statistics grouped by an attribute over value tests alone (or every item), in a file with
   /// one named index, start from the items that have the attribute in its covering index, less
   /// the hidden rows; no item row is read, and the tables are those the stages make in Swift.

@@ -105,6 +105,47 @@ import Testing
     #expect(all[1].content.resultItems.map(\.id) == all[2].content.resultItems.map(\.id))
   }
 
+  /// A fork after a few items (a top k, a small limit) reads them once and its branches go on
+  /// from them, with the replies each branch gives as a query of its own; after many, each
+  /// branch is its own statement, which may read less than every item whole.
+  @Test func aForkAfterAFewItemsReadsThemOnce() throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    let options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+    func steps(_ query: String) throws -> [ExecutionPlan.Step] {
+      try executor.plan(try executor.prepare(query, options: options), options: options).statements[0].pipeline.steps
+    }
+    func readsSQL(_ steps: [ExecutionPlan.Step]) -> Bool {
+      steps.contains { step in
+        switch step {
+        case .sql: true
+        case .swift: false
+        case .fork(_, let branches): branches.contains { readsSQL($0.steps) }
+        }
+      }
+    }
+    for head in [#"search "trail" || "lake" | top 4"#, #"search domainIdentifier == "trails" | sort rating desc | limit 5"#] {
+      let branches = ["count", "group by domainIdentifier | count", "top 2"]
+      let query = head + " | fork " + branches.map { "(\($0))" }.joined(separator: " ")
+      let planned = try steps(query)
+      guard case .sql? = planned.first, case .fork(_, let forked)? = planned.last, planned.count == 2 else {
+        Issue.record("\(query): \(planned)")
+        continue
+      }
+      #expect(!forked.contains { readsSQL($0.steps) }, "\(query): a branch runs the search again")
+      let all = try replies(query, in: sampleIndex.index)
+      #expect(all.count == branches.count)
+      for (reply, branch) in zip(all, branches) {
+        #expect(reply.content == (try data(head + " | " + branch)), "\(head) | \(branch)")
+      }
+    }
+    let many = try steps(#"search domainIdentifier == "trails" | sort rating desc | limit 5000 | fork (count) (group by domainIdentifier | count)"#)
+    guard case .fork(_, let forked)? = many.last, many.count == 1 else {
+      Issue.record("\(many)")
+      return
+    }
+    #expect(forked.allSatisfy { readsSQL($0.steps) }, "each branch is its own statement")
+  }
+
   @Test func twoExecutionsNeverShareAToken() throws {
     var tokens = Set<String>()
     for _ in 0..<20 {

@@ -70,6 +70,11 @@ public struct ExecutionPlan: Sendable {
   /// A task-local so that tests can reach it with a few items.
   @TaskLocal package static var leadingItems = 500
 
+  /// The most items a fork's branches share: a limited SQL step before a fork runs once when
+  /// its limit is at most this; with a larger one each branch runs it, as its own statement
+  /// that may read less (a count, a group's keys) than every item whole.
+  static let itemsSharedByForks = 1000
+
   /// One step of a pipeline.
   public indirect enum Step: Sendable {
     /// Stages that SQLite runs as one plan.
@@ -307,6 +312,10 @@ extension ExecutionPlan {
         try finishSQL(before: bound)
         steps.append(.swift(SwiftStep(summary: summary, stage: bound)))
       case .fork(let branches):
+        // A few items (`top 10`, `limit 50`) are read once, and each branch goes on from
+        // them: a branch that started from the SQL step would run its search again (a search
+        // page's six facets of a ranked top 10 ran it six times).
+        if let limit = pending?.limit, limit <= Self.itemsSharedByForks { try finishSQL() }
         let shared = pending == nil ? [] : absorbed
         let forked = try branches.map { branch in
           try Self.pipeline(branch, sql: pending, absorbed: shared, label: branch.last?.label, stage: stage, ranked: ranked)

@@ -715,9 +715,14 @@ public struct SQLCompiler {
   /// so these lists less the scope's hidden rows are the plan's items, without reading one.
   private mutating func valueLists(_ plan: SQLPlan) throws(QueryRuntimeError) -> [Fragment]? {
     guard attributes.soleIndexID == indexID, plan.rankingSearch == nil, plan.rankingSimilar == nil else { return nil }
-    let parts = Self.flatten(plan.predicate)
-    guard parts.allSatisfy({ Self.drivingRank($0) != nil }) else { return nil }
-    var lists: [Fragment] = []
+    guard Self.flatten(plan.predicate).allSatisfy({ Self.drivingRank($0) != nil }) else { return nil }
+    // Two bounds on one attribute are one range of its index, not two lists intersected (a
+    // year of modification dates at a million items: each bound alone lists 700,000 items).
+    let (ranges, parts) = mergedRanges(Self.flatten(plan.predicate))
+    var lists: [Fragment] = ranges.map { range in
+      let lookup = listing { (c: inout SQLCompiler) in c.valueLookup(attributeIDs: [range.id]) } + Self.boundsSQL(range.bounds, column: "num")
+      return Fragment(String(lookup.sql.dropFirst()), lookup.arguments)
+    }
     for part in parts {
       guard case .test(let test) = part else { return nil }
       let list = try listing { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.positiveCondition(test) }
@@ -1201,19 +1206,8 @@ public struct SQLCompiler {
       let excluded = try correlating(true) { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.condition(inner) }
       return "NOT (" + (excluded ?? Fragment("1")) + ")"
     case .and(let parts):
-      var remaining = parts
       // Bounds on one single-valued attribute become one index range, not one lookup each.
-      var ranges: [(id: Int64, bounds: Bounds)] = []
-      for part in parts {
-        guard case .test(let test) = part, !test.negated, case .attribute(let name, let type) = test.target, !type.isList,
-          type.isOrdered, let id = attributes.ids[name], !ranges.contains(where: { $0.id == id }),
-          let (bounds, rest) = Self.extractBounds(on: name, from: .and(remaining))
-        else { continue }
-        let count = remaining.count - (Self.flatten(rest).count)
-        guard count > 1 else { continue }
-        ranges.append((id, bounds))
-        remaining = Self.flatten(rest)
-      }
+      let (ranges, remaining) = mergedRanges(parts)
       // The most selective value test drives (its items are listed once); the others are
       // looked up per item. A merged range counts as a closed or open range.
       let rangeRanks = ranges.map { $0.bounds.lower != nil && $0.bounds.upper != nil ? 2 : 3 }
@@ -1288,6 +1282,26 @@ public struct SQLCompiler {
       }
     }
     return nil
+  }
+
+  /// The bounds that two or more tests of an AND's `parts` put on one single-valued ordered
+  /// attribute, merged into one range each (`date >= a && date < b` is one range of its
+  /// index), and the parts left. A list-valued attribute keeps its tests apart: two of its
+  /// values may pass one bound each.
+  func mergedRanges(_ parts: [BoundExpression]) -> (ranges: [(id: Int64, bounds: Bounds)], rest: [BoundExpression]) {
+    var remaining = parts
+    var ranges: [(id: Int64, bounds: Bounds)] = []
+    for part in parts {
+      guard case .test(let test) = part, !test.negated, case .attribute(let name, let type) = test.target, !type.isList,
+        type.isOrdered, let id = attributes.ids[name], !ranges.contains(where: { $0.id == id }),
+        let (bounds, rest) = Self.extractBounds(on: name, from: .and(remaining))
+      else { continue }
+      let count = remaining.count - (Self.flatten(rest).count)
+      guard count > 1 else { continue }
+      ranges.append((id, bounds))
+      remaining = Self.flatten(rest)
+    }
+    return (ranges, remaining)
   }
 
   /// The parts of an AND (one part otherwise).
