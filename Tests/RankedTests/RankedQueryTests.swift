@@ -516,7 +516,10 @@ import Testing
     try fixture.upsert(items)
     #expect(try fixture.explain(#"search "alpha" && rating >= 2 | top 3"#).contains("matches in rank order, each checked until 3 pass"))
     #expect(ExecutionContext.everyTermChecks(k: 3) == 64)
-    for (query, passing) in [(#"search "alpha" && rating >= 2"#, 171), (#"search "alpha" && rating == 1"#, 29), (#"search "alpha report" && rating <= 2"#, 71)] {
+    for (query, passing) in [
+      (#"search "alpha" && rating >= 2"#, 171), (#"search "alpha" && rating == 1"#, 29), (#"search "alpha report" && rating <= 2"#, 71),
+      (#"search "alpha" && title == "*9""#, 20), (#"search "alpha" && title == "*4" && rating == 4"#, 8),
+    ] {
       let listed = try fixture.query(query + " | sort relevance desc")
       #expect(listed.count == passing, "\(query)")
       for k in [1, 3, 10] {
@@ -527,6 +530,18 @@ import Testing
         }
       }
     }
+    // Two of the best 64 pass: a second round checks twice what their share says 4 need
+    // (here every match), and the items that pass are not read. None of the best 64 is rated
+    // 1: those are read.
+    func readsThePassingItems(_ query: String) throws -> Bool {
+      let log = StatementLog()
+      var options = QueryOptions(scope: AccessScope(now: RankedTestIndex.now), clock: QueryClock(now: RankedTestIndex.now, timeZone: TimeZone(identifier: "UTC")!))
+      options.statementLog = log
+      _ = try QueryExecutor(index: fixture.index, registry: RankedTestIndex.registry).run(query, options: options) { _ in }
+      return log.all.contains { $0.hasPrefix("SELECT i.rowid FROM items i") }
+    }
+    #expect(try !readsThePassingItems(#"search "alpha" && title == "*4" && rating == 4 | top 4"#))
+    #expect(try readsThePassingItems(#"search "alpha" && rating == 1 | top 10"#))
   }
 
   /// Words beside a ranked search (`"water" && "trail"`) are found in the ranked index,

@@ -111,7 +111,9 @@ public struct Explainer {
         var shown = check
         shown.arguments = [.null] + check.arguments
         try appendStatement(shown, context: context, indent: indent + "    ", into: &output)
-        output.lines.append("\(indent)  when fewer of them pass and more remain, the items that pass the tests: \(allowed.sql)")
+        output.lines.append(
+          "\(indent)  when some but fewer pass and more remain, twice as many as their share says k needs, up to \(ExecutionContext.everyTermCheckLimit)")
+        output.lines.append("\(indent)  when those hold fewer, or none passed, the items that pass the tests: \(allowed.sql)")
       } else if let statement = ranked.filter.statement {
         output.lines.append("\(indent)  candidates: \(statement.sql)")
         try appendAccessPath(statement, context: context, indent: indent + "  ", into: &output)
