@@ -502,6 +502,34 @@ import Testing
     #expect(try ids() == whole)
   }
 
+  /// A walk that finds some of its limit but fewer walks again over twice the entries their
+  /// share says the limit needs, instead of sorting every match: the same items as the full
+  /// sort, with the full sort run only when the walk found none (or both walks fall short).
+  @Test(arguments: [#"search domainIdentifier == "trails" | sort distance | limit 4"#, #"search rating >= 4.5 | sort contentModificationDate desc | limit 3"#])
+  func aWalkThatFindsAFewWalksWider(_ query: String) throws {
+    let executor = QueryExecutor(index: sampleIndex.index, registry: standardRegistry)
+    func run(budget: Int) throws -> (ids: [String], walks: Int, sorts: Int) {
+      let log = StatementLog()
+      var options = QueryOptions(scope: AccessScope(now: sampleNow), clock: sampleClock)
+      options.statementLog = log
+      var ids: [String] = []
+      _ = try SQLCompiler.$sortWalkBudget.withValue(budget) {
+        try executor.run(query, options: options) { ids += $0.content.resultItems.map(\.id) }
+      }
+      let walks = log.all.filter { $0.contains(" coalesce((SELECT ") }.count
+      return (ids, walks, log.all.count - walks)
+    }
+    let whole = try run(budget: 1_000_000)
+    #expect(whole.walks == 1 && whole.sorts == 0)
+    var widened = 0
+    for budget in Array(1...8) + [12, 16, 24, 32, 48, 64] {
+      let walked = try run(budget: budget)
+      #expect(walked.ids == whole.ids, "budget \(budget)")
+      if walked.walks == 2 && walked.sorts == 0 { widened += 1 }
+    }
+    #expect(widened > 0, "no second walk answered")
+  }
+
   /// The walk's entries are cut in the sort's own order (value, then rowid), so a tie at the
   /// cut never lets a later rowid in ahead of an earlier one: every budget gives the full
   /// sort's items, for a sort key with many equal values.

@@ -205,6 +205,10 @@ extension ExecutionContext {
   ) throws {
     var walked: [ResultItem] = []
     try items(walk, batchSize: .max, attributes: attributes) { walked.append(contentsOf: $0) }
+    if walked.count < limit, let wider = widerWalk(walk, found: walked.count, limit: limit) {
+      walked = []
+      try items(wider, batchSize: .max, attributes: attributes) { walked.append(contentsOf: $0) }
+    }
     guard walked.count >= limit else {
       return try items(fallback, batchSize: batchSize, attributes: attributes, batch)
     }
@@ -217,8 +221,22 @@ extension ExecutionContext {
   func sortedNumericItems(
     _ walk: SQLCompiler.Compiled, fallback: SQLCompiler.Compiled, limit: Int, values: [NumericValue]
   ) throws -> [ResultItem] {
-    let walked = try numericItems(walk, values: values)
+    var walked = try numericItems(walk, values: values)
+    if walked.count < limit, let wider = widerWalk(walk, found: walked.count, limit: limit) { walked = try numericItems(wider, values: values) }
     return walked.count >= limit ? walked : try numericItems(fallback, values: values)
+  }
+
+  /// When a sort's walk found some of its `limit` matches but fewer, the walk again over
+  /// twice as many entries as their share says `limit` needs, up to
+  /// `SQLCompiler.sortWalkEntryLimit`: a walk of 2,000 dates finds 26 of a hundred emails
+  /// from one sender at a million items, one of 15,400 finds them in 40 ms where the full
+  /// sort of that sender's 12,900 emails takes a second. Nil when it found none (the tests
+  /// are selective: the full sort reads their few items) or would read more.
+  func widerWalk(_ walk: SQLCompiler.Compiled, found: Int, limit: Int) -> SQLCompiler.Compiled? {
+    guard found > 0, let entries = walk.walkedEntries else { return nil }
+    let needed = 2 * entries * limit / found
+    guard needed > entries, needed <= SQLCompiler.sortWalkEntryLimit else { return nil }
+    return walk.walking(entries: needed)
   }
 
   private func items(

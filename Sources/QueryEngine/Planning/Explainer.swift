@@ -140,6 +140,10 @@ public struct Explainer {
       }
       output.lines.append("\(indent)index walk: the sorted attribute's first entries in order, stopping at \(limit) matches")
       try appendStatement(walk, context: context, indent: indent + "  ", into: &output)
+      if walk.walkedEntries != nil {
+        output.lines.append(
+          "\(indent)when it finds some but fewer: the walk again over twice the entries their share says \(limit) need, up to \(SQLCompiler.sortWalkEntryLimit)")
+      }
       output.lines.append("\(indent)full sort, when the walk finds fewer than \(limit):")
       try appendStatement(fallback, context: context, indent: indent + "  ", into: &output)
     case .statistics(let statements, let groups, _):

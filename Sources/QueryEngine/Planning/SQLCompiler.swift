@@ -82,6 +82,24 @@ public struct SQLCompiler {
     /// pattern), with what `explain` shows instead: the terms may come from items the caller
     /// cannot see, which leave no trace in what a caller is shown.
     package var undisclosed: [String: String] = [:]
+    /// For a sort's index walk (`sortIndexWalk`), the position in `arguments` of the offset
+    /// of its last entry: the number of entries it walks, less one.
+    package var walkOffsetArgument: Int?
+
+    /// The walk over `entries` entries of the sorted attribute's index instead; nil for a
+    /// statement that is no walk.
+    package func walking(entries: Int) -> Compiled? {
+      guard let position = walkOffsetArgument, arguments.indices.contains(position) else { return nil }
+      var wider = self
+      wider.arguments[position] = .integer(Int64(max(1, entries) - 1))
+      return wider
+    }
+
+    /// How many entries the walk reads; nil for a statement that is no walk.
+    package var walkedEntries: Int? {
+      guard let position = walkOffsetArgument, arguments.indices.contains(position), case .integer(let offset) = arguments[position] else { return nil }
+      return Int(offset) + 1
+    }
   }
 
   /// The similarities of one `similar` search, for ranking inside SQLite.
@@ -154,6 +172,9 @@ public struct SQLCompiler {
   /// of the few matches follows. A task-local so tests can exercise both outcomes on small
   /// indexes.
   @TaskLocal public static var sortWalkBudget: Int?
+
+  /// The most entries a second, wider walk of a sort reads (`ExecutionContext.widerWalk`).
+  static let sortWalkEntryLimit = 64_000
 
   static func sortWalkEntries(limit: Int) -> Int {
     max(1, sortWalkBudget ?? max(200, 20 * limit))
@@ -341,7 +362,10 @@ public struct SQLCompiler {
     var where_ = Fragment(visibility.sql, visibility.arguments)
     if let condition = try condition(predicate) { where_ = where_ + " AND (" + condition + ")" }
     if walksSortIndex, predicate == plan.predicate, let limit = plan.limit, attributes.longAttributes[id] == nil || !type.isTextual {
-      return finish(sortIndexWalk(id: id, column: column, descending: descending, where_: where_, limit: limit), ranked: false)
+      let (walk, offsetArgument) = sortIndexWalk(id: id, column: column, descending: descending, where_: where_, limit: limit)
+      var compiled = finish(walk, ranked: false)
+      compiled.walkOffsetArgument = offsetArgument
+      return compiled
     }
     var statement = itemsSelect(of: "i", relevance: Fragment("0.0")) + " FROM items i " + join + " WHERE " + where_
     var key = Fragment("s.\(column)")
@@ -369,11 +393,14 @@ public struct SQLCompiler {
   /// at the limit. When that yields `limit` items they are the sort's first `limit`: every
   /// match past the bound, and every match without a value, sorts after them. Fewer, and the
   /// executor runs the full sort instead.
-  private func sortIndexWalk(id: Int64, column: String, descending: Bool, where_: Fragment, limit: Int) -> Fragment {
+  /// Also the position of the walk's offset among the statement's arguments (`walkBound`'s
+  /// second), which a wider walk changes.
+  private func sortIndexWalk(id: Int64, column: String, descending: Bool, where_: Fragment, limit: Int) -> (Fragment, offsetArgument: Int) {
     let direction = descending ? "DESC" : "ASC"
     let bound = Self.walkBound("s.\(column)", id: id, column: column, descending: descending, limit: limit)
-    return itemsSelect(of: "i", relevance: Fragment("0.0")) + Fragment(" FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND ", [.integer(id)])
-      + bound + " AND " + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?", [.integer(Int64(limit))])
+    let head = itemsSelect(of: "i", relevance: Fragment("0.0")) + Fragment(" FROM vals s CROSS JOIN items i ON i.rowid = s.item WHERE s.attr = ? AND s.ord = 0 AND ", [.integer(id)])
+    let walk = head + bound + " AND " + where_ + Fragment(" ORDER BY s.\(column) \(direction), i.rowid LIMIT ?", [.integer(Int64(limit))])
+    return (walk, head.arguments.count + 1)
   }
 
   /// The condition `value` (the walked entry's `column`) reaches the value of the last of the
