@@ -477,7 +477,10 @@ import Testing
   /// results are those of the full sort either way: with a budget that reads every entry,
   /// with one that reads a single entry (the walk falls short), and with the default.
   @Test(arguments: [#"search * | sort rating desc | limit 5"#, #"search * | sort title | limit 4"#, #"search * | sort rating | limit 200"#,
-                    #"search domainIdentifier == "trails" | sort distance | limit 2"#])
+                    #"search domainIdentifier == "trails" | sort distance | limit 2"#,
+                    // Value tests are checked for each entry: a list of their items would drive instead.
+                    #"search keywords == "waterfall"c && rating >= 4 | sort distance | limit 3"#,
+                    #"search (keywords == "waterfall"c || keywords == "lake"c) && contentType == "trail" | sort rating desc | limit 2"#])
   func aSortWithALimitWalksTheIndex(_ query: String) throws {
     let statements = try statements(query)
     #expect(statements.count == 2, "\(statements.map(\.sql))")
@@ -487,6 +490,9 @@ import Testing
     let walkPlan = walk.plan.lines.joined(separator: "\n")
     #expect(["INDEX vals_num (attr=? AND num", "INDEX vals_fold (attr=? AND fold"].contains { walkPlan.contains("SEARCH s USING COVERING " + $0) }, "\(walkPlan)")
     #expect(!walkPlan.contains("USE TEMP B-TREE FOR ORDER BY"), "\(walkPlan)")
+    #expect(walk.plan.lines.first?.hasPrefix("SEARCH s USING COVERING INDEX") == true, "the walk drives: \(walkPlan)")
+    // No list of items SQLite could drive from instead (as it did at a million items).
+    #expect(!walk.sql.contains("i.rowid IN ("), "\(walk.sql)")
     let sorted = try #require(statements.last?.plan.lines.joined(separator: "\n"))
     #expect(sorted.contains("USE TEMP B-TREE FOR ORDER BY"), "\(sorted)")
     func ids() throws -> [String] {

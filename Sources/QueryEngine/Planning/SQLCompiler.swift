@@ -360,8 +360,14 @@ public struct SQLCompiler {
     }
     let visibility = scope.sqlCondition(alias: "i", indexID: indexID)
     var where_ = Fragment(visibility.sql, visibility.arguments)
-    if let condition = try condition(predicate) { where_ = where_ + " AND (" + condition + ")" }
-    if walksSortIndex, predicate == plan.predicate, let limit = plan.limit, attributes.longAttributes[id] == nil || !type.isTextual {
+    let walks = walksSortIndex && predicate == plan.predicate && plan.limit != nil && (attributes.longAttributes[id] == nil || !type.isTextual)
+    // A walk checks each entry's item: a value test listed as `i.rowid IN (...)` would let
+    // SQLite drive from that list instead (every email of one sender, 313,000 rows, looked
+    // up and sorted at a million items) and walk nothing.
+    if let condition = try correlating(walks, { (c: inout SQLCompiler) throws(QueryRuntimeError) in try c.condition(predicate) }) {
+      where_ = where_ + " AND (" + condition + ")"
+    }
+    if walks, let limit = plan.limit {
       let (walk, offsetArgument) = sortIndexWalk(id: id, column: column, descending: descending, where_: where_, limit: limit)
       var compiled = finish(walk, ranked: false)
       compiled.walkOffsetArgument = offsetArgument
