@@ -1273,7 +1273,9 @@ public struct SQLCompiler {
       // (A compound SELECT has at most 500 terms in SQLite.)
       let lists = pieces.compactMap(Self.rowidList)
       if lists.count == pieces.count, lists.count > 1, lists.count <= 100 {
-        let union = Fragment.joined(lists.map { "SELECT * FROM (" + $0 + ")" }[...], separator: " UNION ")
+        // UNION ALL: the list of an IN is a set already; a UNION built a second one to drop
+        // the duplicates first (half the cost of an author's 313,000 items at 1M).
+        let union = Fragment.joined(lists.map { "SELECT * FROM (" + $0 + ")" }[...], separator: " UNION ALL ")
         return "i.rowid IN (" + union + ")"
       }
       return Fragment.balanced(pieces.map { "(" + $0 + ")" }[...], separator: " OR ")
