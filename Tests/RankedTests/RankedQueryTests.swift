@@ -390,7 +390,7 @@ import Testing
     let explanation = try fixture.explain(Self.dsl(["trail", "water"], #" && contentType == "note" | top 10"#))
     let candidates = try #require(explanation.split(separator: "\n").first { $0.contains("candidates:") })
     #expect(!candidates.contains("expiration") && !candidates.contains("protection"), "\(candidates)")
-    #expect(explanation.contains("COVERING INDEX items_type_scope (indexId=? AND contentType=?)"), "\(explanation)")
+    #expect(explanation.contains("COVERING INDEX items_type_domain_scope (indexId=? AND contentType=?)"), "\(explanation)")
     #expect(!explanation.contains("SCAN i"), "\(explanation)")
   }
 

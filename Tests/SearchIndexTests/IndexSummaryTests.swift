@@ -216,7 +216,7 @@ import Testing
   }
 
   /// The one-pass tally (`tallyValues`) reads the value table once in item order; the SQL it
-  /// replaced (`selectValues`, kept for files without `items_type_scope`) joined each value with
+  /// replaced (`selectValues`, kept for files without `items_type_domain_scope`) joined each value with
   /// its item. Both must give the same attributes, known values and examples, in the same
   /// order, for every scope: hidden and expired items, a second named index, spellings that
   /// fold together, repeated values in one item, values too long to be names, attributes past

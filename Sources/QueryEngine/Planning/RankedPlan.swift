@@ -24,7 +24,7 @@ public struct RankedPlan: Sendable {
     /// first) tests one candidate at a time. Neither
     /// repeats the scope: within the named index its complement is the hidden rows, which the
     /// executor reads anyway and leaves out of the candidates, so a predicate an index
-    /// answers alone (`contentType == "note"`, `items_type_scope`) never reads an item's record.
+    /// answers alone (`contentType == "note"`, `items_type_domain_scope`) never reads an item's record.
     case predicate(allowed: SQLCompiler.Compiled, check: SQLCompiler.Compiled, limit: Int)
 
     /// The statement that reads the candidates (`explain` shows it); nil when only the

@@ -25,7 +25,7 @@ public struct SQLCompiler {
     /// per generation: a second named index has no values until a write, which starts a new
     /// generation.
     package var soleIndexID: Int64?
-    /// Whether the file has `items_type_scope` (readers of files from before it do not).
+    /// Whether the file has `items_type_domain_scope` (readers of files from before it do not).
     package var hasTypeScopeIndex = false
     /// Whether `vals_fold` holds the text as written (`str`, schema version 6): a pattern
     /// then reads it from that index instead of looking up each value's row.
@@ -58,7 +58,7 @@ public struct SQLCompiler {
       map.textColumns = columns
       let indexes = (try? db.rows("SELECT id FROM indexes LIMIT 2") { $0.int64(0) }) ?? []
       map.soleIndexID = indexes.count == 1 ? indexes[0] : nil
-      map.hasTypeScopeIndex = try SearchIndex.hasIndex(db, "items_type_scope")
+      map.hasTypeScopeIndex = try SearchIndex.hasIndex(db, "items_type_domain_scope")
       if try SearchIndex.hasIndex(db, "vals_item") { map.valueLookupIndex = "vals_item" }
       map.foldIndexHoldsText = try db.rows("PRAGMA index_info(vals_fold)") { $0.string(2) ?? "" }.contains("str")
       return map
@@ -318,7 +318,7 @@ public struct SQLCompiler {
 
   /// The rowids of the plan's items, for a stage that reads only their positions
   /// (`BoundStage.readsOnlyPositions`): with no column of the row selected, SQLite answers
-  /// the scope and the item-level tests from a covering index (`items_domain_scope`) instead
+  /// the scope and the item-level tests from a covering index (`items_domain_type_scope`) instead
   /// of reading every row, which holds the record (`search * | sample 5` at 1M read 3.4 GB).
   /// In rowid order, as `itemsQuery` gives them; without a limit the order is left to the
   /// executor (`sortsRowids`): asked of SQLite, it walks the table to avoid a sort. Nil for
@@ -692,7 +692,7 @@ public struct SQLCompiler {
   /// when a part cannot be listed (then the general form runs).
   ///
   /// A content-type equality beside them (`contentType == "note" && keywords == "budget"`, the
-  /// built-in planner's count of a collection) is a probe of `items_type_scope` by (index,
+  /// built-in planner's count of a collection) is a probe of `items_type_domain_scope` by (index,
   /// type, rowid) per listed item: an entry of a small index instead of the item's row.
   private mutating func valueListCount(_ plan: SQLPlan) throws(QueryRuntimeError) -> Compiled? {
     guard let (items, condition) = try visibleListedItems(plan) else { return nil }
@@ -730,7 +730,7 @@ public struct SQLCompiler {
     return type.isList
   }
 
-  /// `EXISTS` an entry of `items_type_scope` for the item `item` with the content type that
+  /// `EXISTS` an entry of `items_type_domain_scope` for the item `item` with the content type that
   /// `part` (a positive `contentType == "..."` equality) names; nil for any other part, or a
   /// file without that index.
   private mutating func contentTypeProbe(_ part: BoundExpression, item: String) throws(QueryRuntimeError) -> Fragment? {
@@ -738,7 +738,7 @@ public struct SQLCompiler {
     let condition = try itemFieldCondition("t.contentType", test.kind)
     // Only an equality uses the index's (index, type, rowid) order for the probe.
     guard condition.sql == "(t.contentType IS NOT NULL AND t.contentType = ?)" else { return nil }
-    return Fragment("EXISTS (SELECT 1 FROM items t INDEXED BY items_type_scope WHERE t.indexId = ? AND t.rowid = \(item) AND ", [.integer(indexID)])
+    return Fragment("EXISTS (SELECT 1 FROM items t INDEXED BY items_type_domain_scope WHERE t.indexId = ? AND t.rowid = \(item) AND ", [.integer(indexID)])
       + condition + ")"
   }
 
@@ -783,7 +783,7 @@ public struct SQLCompiler {
     let (from, where_, driven) = try fromAndWhere(plan)
     if case .itemField(let field) = target {
       let column = Self.groupColumn(field, plan)
-      // `items_domain_scope` and `items_type_scope` hold the scope's columns, so the groups
+      // `items_domain_type_scope` and `items_type_domain_scope` hold the scope's columns, so the groups
       // come from one index in key order without reading a record.
       return finish("SELECT \(column), count(*) FROM " + from + " WHERE " + where_ + " AND \(column) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1", ranked: false)
     }

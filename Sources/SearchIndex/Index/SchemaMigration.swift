@@ -54,8 +54,9 @@ enum SchemaMigration {
       for name in Schema.requiredIndexes where !analyzed.contains(name) { try db.execute("ANALYZE \(name)") }
     }
     try db.run("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.integer(Int64(Schema.version))])
-    // From version 7 only the ranked pages changed: the summaries stay valid.
-    if version == 7 { return }
+    // From version 7 only the ranked pages changed, and from version 8 only item indexes:
+    // the summaries stay valid.
+    if version >= 7 { return }
     // The value table changed under the generation: no summary of before grows from here.
     try db.run(
       "INSERT OR REPLACE INTO meta(key, value) VALUES (?, (SELECT value + 1 FROM meta WHERE key = 'generation'))",

@@ -231,7 +231,7 @@ extension SearchIndex {
   }
 
   /// Reads the summary from the tables, in the caller's read transaction, with the tally it
-  /// came from (nil for a file without `items_type_scope`). When every change since the
+  /// came from (nil for a file without `items_type_domain_scope`). When every change since the
   /// tally stored for the scope is known (items added, or rewritten and deleted ones in
   /// `SummaryLog`), the tally advances by those items (`SummaryState`); otherwise the whole
   /// value table is read.
@@ -240,7 +240,7 @@ extension SearchIndex {
     let now = scope.now.timeIntervalSince1970
     let catalog = try Self.loadCatalog(db)
     let names = try db.rows("SELECT name FROM attributes ORDER BY id", []) { $0.string(0) ?? "" }
-    guard try Self.hasIndex(db, "items_type_scope") else {
+    guard try Self.hasIndex(db, "items_type_domain_scope") else {
       return (try selectSummary(db, scope: scope, generation: generation, catalog: catalog, names: names), nil)
     }
     let attributes = try tallyAttributes(db, catalog: catalog)
@@ -285,7 +285,7 @@ extension SearchIndex {
     return SummaryState(json: json)
   }
 
-  /// The summary by SQL alone (`selectValues`), for a file without `items_type_scope`.
+  /// The summary by SQL alone (`selectValues`), for a file without `items_type_domain_scope`.
   private func selectSummary(
     _ db: Connection, scope: AccessScope, generation: Int64, catalog: AttributeCatalog, names: [String]
   ) throws -> SummaryCache.Entry {
@@ -329,7 +329,7 @@ extension SearchIndex {
   }
 
   /// `ValueSummary` by SQL, a statement or three per attribute, each value joined with its item:
-  /// for files without the `items_type_scope` index (read-only files from before it).
+  /// for files without the `items_type_domain_scope` index (read-only files from before it).
   func selectValues(
     _ db: Connection, scope: AccessScope, visible: (sql: String, arguments: [SQLValue]), catalog: AttributeCatalog, untyped: Bool
   ) throws -> ValueSummary {

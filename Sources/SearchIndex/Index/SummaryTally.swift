@@ -7,7 +7,7 @@ import Foundation
 /// content type, once per attribute: the item rows hold the records, so each value cost a
 /// random read of a large row (80 s for the first `plan`, `ask` or `mcp` after a write of a
 /// million items, 5 s at 100k). Here the visible items and their content types come from the
-/// covering index `items_type_scope` (one index scan), and the values are read once, in item
+/// covering index `items_type_domain_scope` (one index scan), and the values are read once, in item
 /// order, with both lists walked together. The result is the SQL's exactly (a test holds the
 /// two side by side); an attribute stops being tallied as soon as it has too many distinct
 /// values to list.
@@ -156,7 +156,7 @@ struct SummaryTally {
   }
 
   /// The tally of the values of the items `visibleSQL` (over `items`, alias `i`) selects,
-  /// their content types read from `items_type_scope`.
+  /// their content types read from `items_type_domain_scope`.
   static func scan(
     _ db: Connection, attributes: [Int64: Attribute], visibleSQL: (sql: String, arguments: [SQLValue])
   ) throws -> SummaryTally {
@@ -164,7 +164,7 @@ struct SummaryTally {
     // Visible rowids per content type, each run ascending (the index's order within a type).
     var runs: [(type: String?, rowids: [Int64])] = []
     let items = try db.makeStatement(
-      "SELECT i.contentType, i.rowid FROM items i INDEXED BY items_type_scope WHERE \(visibleSQL.sql)")
+      "SELECT i.contentType, i.rowid FROM items i INDEXED BY items_type_domain_scope WHERE \(visibleSQL.sql)")
     try items.bind(visibleSQL.arguments)
     while try items.step() {
       let type = items.isNull(0) ? nil : items.string(0)
