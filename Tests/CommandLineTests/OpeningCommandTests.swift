@@ -84,6 +84,31 @@ import Testing
     }
   }
 
+  /// A current-version file with the domain and type indexes of before session 43: the first
+  /// command that may write says which indexes it builds (ten seconds at a million items),
+  /// builds them, and answers as before; the next says nothing.
+  @Test func aFileWithTheFormerScopeIndexesSaysItGainsTheCurrentOnes() throws {
+    try Workspace.with { workspace in
+      try workspace.write("items.jsonl", #"{"id":"a","domain":"notes","contentType":"note","attributes":{"title":"Budget"}}"# + "\n"
+        + #"{"id":"b","domain":"trails","contentType":"trail","attributes":{"title":"Lake"}}"# + "\n")
+      #expect(try workspace.run("index", "--db", "f.db", "items.jsonl").status == 0)
+      let path = workspace.directory.appendingPathComponent("f.db").path
+      try Connection(path: path, readOnly: false, create: false).execute("""
+        DROP INDEX items_domain_type_scope; DROP INDEX items_type_domain_scope;
+        CREATE INDEX items_domain_scope ON items(indexId, domain, rowid, expiration, protection);
+        CREATE INDEX items_type_scope ON items(indexId, contentType, rowid, expiration, protection);
+        """)
+      let query = #"search contentType == "note" | group by domainIdentifier | count"#
+      let first = try workspace.run("query", "--db", "f.db", "--format", "json", "--", query)
+      #expect(first.status == 0, "\(first)")
+      #expect(first.stderr.contains("upgrading f.db with the indexes items_domain_type_scope, items_type_domain_scope"), "\(first)")
+      #expect(first.stdout.contains(#""notes""#), "\(first)")
+      let second = try workspace.run("query", "--db", "f.db", "--format", "json", "--", query)
+      #expect(second.stderr.isEmpty, "\(second)")
+      #expect(Self.withoutTokens(second.stdout) == Self.withoutTokens(first.stdout))
+    }
+  }
+
   /// JSON replies without their query tokens (each execution gets its own).
   static func withoutTokens(_ text: String) -> String {
     text.replacingOccurrences(of: #""queryToken":"[^"]*""#, with: "", options: .regularExpression)

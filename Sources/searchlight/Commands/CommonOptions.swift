@@ -29,6 +29,9 @@ enum Common {
     if let version = SearchIndex.pendingMigration(path: path) {
       FileHandle.standardError.write(Data(
         "searchlight: upgrading \(path) from schema version \(version) to \(Schema.version) (one transaction; a large index takes a while)\n".utf8))
+    } else if case let missing = SearchIndex.pendingIndexes(path: path), !missing.isEmpty {
+      FileHandle.standardError.write(Data(
+        "searchlight: upgrading \(path) with the indexes \(missing.joined(separator: ", ")) (one transaction; a large index takes a while)\n".utf8))
     }
     do {
       let index = try SearchIndex(path: path, name: arguments.value("index") ?? "default", create: create, readOnly: readOnly)
