@@ -386,6 +386,31 @@ import Testing
     #expect(domains?["groups"]?.arrayValue?.compactMap { $0["count"]?.intValue }.reduce(0, +) == 6, "\(top.text)")
   }
 
+  /// A query gets, besides domain and type, the facets of the attributes that its first 100
+  /// items (those the page shows) have: the fifty last entries by title hold an aisle, which
+  /// sorting by title descending shows and ascending does not.
+  @Test func facetsOfAQueryAreOfTheAttributesItsFirstItemsHave() async throws {
+    let fixture = try ServerFixture()
+    try fixture.index.indexSearchableItems((0..<600).map { number in
+      var attributes: [(String, AttributeValue)] = [("title", .string("Entry " + String(format: "%04d", number)))]
+      if number >= 550 { attributes.append(("aisle", .string(["A", "B", "C"][number % 3]))) }
+      return SearchableItem(uniqueIdentifier: "entry-\(number)", domainIdentifier: "catalog", contentType: "entry", attributeSet: AttributeSet(attributes))
+    })
+    func facets(_ query: String) async throws -> [String: Int] {
+      let response = try await fixture.client.send("POST", "/v1/facets", body: jsonBody([("query", .string(query))]))
+      #expect(response.status == 200, "\(response.text)")
+      var counted: [String: Int] = [:]
+      for facet in response.json?["facets"]?.arrayValue ?? [] {
+        counted[facet["attribute"]?.stringValue ?? ""] = (facet["groups"]?.arrayValue ?? []).compactMap { $0["count"]?.intValue }.reduce(0, +)
+      }
+      return counted
+    }
+    let last = try await facets(#"search contentType == "entry" | sort title desc"#)
+    #expect(last["aisle"] == 50 && last["domainIdentifier"] == 600, "\(last)")
+    let first = try await facets(#"search contentType == "entry" | sort title"#)
+    #expect(first["aisle"] == nil && first["contentType"] == 600, "\(first)")
+  }
+
   @Test func corsIsOffAndPreflightsAreRefused() async throws {
     let fixture = try ServerFixture()
     let origin = ["Origin": "http://elsewhere.example"]
