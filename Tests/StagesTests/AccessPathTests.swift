@@ -173,6 +173,16 @@ import Testing
     return listed
   }
 
+  /// Expects `query` to answer, with protected items hidden and granted, what its stages
+  /// give when they all run in Swift over the search's items.
+  func expectTheStagesAnswers(_ query: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    for protection in [Set<String>(), ["private", "finance"]] {
+      let (pushed, swift) = (try data(query, protection: protection), try inSwift(query, protection: protection))
+      #expect(pushed == swift, "\(query) \(protection)\n\(pushed.jsonValue().compactText)\n\(swift.jsonValue().compactText)",
+              sourceLocation: sourceLocation)
+    }
+  }
+
   /// A count of value tests alone, in a file with one named index, reads the value indexes
   /// and the partial indexes of hidden items, never an item row: its matches' items are not
   /// looked up for their scope columns. It counts what listing the items counts, in scopes
@@ -231,9 +241,7 @@ import Testing
       #expect(sql.contains(" FROM vals g WHERE g.attr = ?"), "\(sql)")
       let plan = try #require(statements.first?.plan.lines.joined(separator: "\n"))
       #expect(!plan.contains("SEARCH i ") && !plan.contains("SCAN i") && !plan.contains("items_type_domain_scope"), "\(query): items read\n\(plan)")
-      for protection in [Set<String>(), ["private", "finance"]] {
-        #expect(try data(query, protection: protection) == (try inSwift(query, protection: protection)), "\(query) \(protection)")
-      }
+      try expectTheStagesAnswers(query)
     }
     #expect(try data(queries[0]) != (try data(queries[0], protection: ["private", "finance"])), "the samples' hidden items have keywords")
     // Numbers come from the covering (attr, num) index, not a scan of every value.
@@ -258,9 +266,7 @@ import Testing
       let plan = try plans(query, analyzed: analyzed).joined(separator: "\n")
       #expect(plan.contains("COVERING INDEX vals_num (attr=? AND num>? AND num<?)"), "\(query)\n\(plan)")
       #expect(!plan.contains("SEARCH i ") && !plan.contains("SCAN i"), "\(query): items read\n\(plan)")
-      for protection in [Set<String>(), ["private", "finance"]] {
-        #expect(try data(query, protection: protection) == (try inSwift(query, protection: protection)), "\(query) \(protection)")
-      }
+      try expectTheStagesAnswers(query)
     }
     #expect(try data(queries[1]) != (try data(queries[1], protection: ["private", "finance"])), "the samples' hidden items have dates")
   }
@@ -283,20 +289,14 @@ import Testing
       // `i` is the list of items; no item row is looked up, and not every value is read.
       #expect(!plan.contains("INTEGER PRIMARY KEY") && !plan.contains("items_type_domain_scope")
               && !plan.contains("SCAN vals"), "\(query): items or every value read\n\(plan)")
-      for protection in [Set<String>(), ["private", "finance"]] {
-        let (pushed, swift) = (try data(query, protection: protection), try inSwift(query, protection: protection))
-        #expect(pushed == swift, "\(query) \(protection)\n\(pushed.jsonValue().compactText)\n\(swift.jsonValue().compactText)")
-      }
+      try expectTheStagesAnswers(query)
     }
     #expect(try data(queries[3]) != (try data(queries[3], protection: ["private", "finance"])), "the samples' hidden items have keywords")
     // Counting each group's items alone is the group count's statement, from the values.
     for query in ["search * | stats count by keywords", "search rating >= 4 | stats count by stateOrProvince"] {
       let sql = try #require(try statements(query, analyzed: analyzed).first?.sql)
       #expect(sql.contains(" FROM vals g WHERE g.attr = ?") && sql.contains("sl_visible(g.item)"), "\(sql)")
-      for protection in [Set<String>(), ["private", "finance"]] {
-        let (pushed, swift) = (try data(query, protection: protection), try inSwift(query, protection: protection))
-        #expect(pushed == swift, "\(query) \(protection)\n\(pushed.jsonValue().compactText)\n\(swift.jsonValue().compactText)")
-      }
+      try expectTheStagesAnswers(query)
     }
   }
 
@@ -424,9 +424,7 @@ import Testing
       #expect(statement.sql.contains("fts MATCH ? AND sl_visible(rowid)) i"), "\(statement.sql)")
       let plan = statement.plan.lines.joined(separator: "\n")
       #expect(!plan.contains("INTEGER PRIMARY KEY") && !plan.contains("SCAN items"), "\(query): items read\n\(plan)")
-      for protection in [Set<String>(), ["private", "finance"]] {
-        #expect(try data(query, protection: protection) == (try inSwift(query, protection: protection)), "\(query) \(protection)")
-      }
+      try expectTheStagesAnswers(query)
     }
     #expect(try data(queries[7]) != (try data(queries[7], protection: ["private", "finance"])), "hidden items mention compensation")
     let general = try #require(try statements(#"search "trail" && domainIdentifier == "trails" | count"#, analyzed: analyzed).first)

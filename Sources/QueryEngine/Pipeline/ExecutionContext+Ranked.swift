@@ -109,7 +109,8 @@ extension ExecutionContext {
       }
       // Every match was checked: these are all that pass.
       if best.count < candidates { return passed }
-      guard !passed.isEmpty, candidates < Self.everyTermCheckLimit else { return nil }
+      // (Fewer than k passed: `needed` is more than twice `candidates`, so the rounds end.)
+      guard !passed.isEmpty else { return nil }
       let needed = 2 * candidates * k / passed.count
       guard needed <= Self.everyTermCheckLimit else { return nil }
       candidates = needed

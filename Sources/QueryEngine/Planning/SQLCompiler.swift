@@ -748,10 +748,11 @@ public struct SQLCompiler {
   /// so these lists less the scope's hidden rows are the plan's items, without reading one.
   private mutating func valueLists(_ plan: SQLPlan) throws(QueryRuntimeError) -> [Fragment]? {
     guard attributes.soleIndexID == indexID, plan.rankingSearch == nil, plan.rankingSimilar == nil else { return nil }
-    guard Self.flatten(plan.predicate).allSatisfy({ Self.drivingRank($0) != nil }) else { return nil }
+    let tests = Self.flatten(plan.predicate)
+    guard tests.allSatisfy({ Self.drivingRank($0) != nil }) else { return nil }
     // Two bounds on one attribute are one range of its index, not two lists intersected (a
     // year of modification dates at a million items: each bound alone lists 700,000 items).
-    let (ranges, parts) = mergedRanges(Self.flatten(plan.predicate))
+    let (ranges, parts) = mergedRanges(tests)
     var lists: [Fragment] = ranges.map { range in
       let lookup = listing { (c: inout SQLCompiler) in c.valueLookup(attributeIDs: [range.id]) } + Self.boundsSQL(range.bounds, column: "num")
       return Fragment(String(lookup.sql.dropFirst()), lookup.arguments)

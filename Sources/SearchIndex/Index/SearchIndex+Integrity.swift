@@ -102,8 +102,7 @@ extension SearchIndex {
   /// their contents are SQLite's integrity check's. A file without them (read-only, written
   /// before they existed) is still healthy: queries read the records instead.
   static func itemIndexesLine(_ db: Connection) throws -> String {
-    let indexes = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }
-    let missing = Schema.requiredIndexes.filter { !indexes.contains($0) }
+    let missing = try missingRequiredIndexes(db)
     guard missing.isEmpty else {
       return "item indexes: missing \(missing.joined(separator: ", ")) (added by the next writable open; queries read the records meanwhile)"
     }

@@ -148,8 +148,13 @@ public final class SearchIndex: Sendable {
   /// (all additive: a writable open creates them without a version step).
   private static func lacksCurrentTables(_ db: Connection, tables: [String]) throws -> Bool {
     if Schema.requiredTables.contains(where: { !tables.contains($0) }) { return true }
+    return try !missingRequiredIndexes(db).isEmpty
+  }
+
+  /// The `Schema.requiredIndexes` the file lacks, in their order.
+  static func missingRequiredIndexes(_ db: Connection) throws -> [String] {
     let indexes = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") { $0.string(0) ?? "" }
-    return Schema.requiredIndexes.contains { !indexes.contains($0) }
+    return Schema.requiredIndexes.filter { !indexes.contains($0) }
   }
 
   private static func prepareSchema(_ db: Connection, path: String, readOnly: Bool) throws {
@@ -273,23 +278,22 @@ public final class SearchIndex: Sendable {
   /// or when it is not a readable index. Commands say so before opening: a million items
   /// take half a minute.
   package static func pendingMigration(path: String) -> Int? {
-    // The conditions under which `open` migrates: the file and its folder writable.
-    guard FileManager.default.isWritableFile(atPath: path), folderIsWritable(path),
-      let db = try? Connection(path: path, readOnly: true, create: false),
-      let version = (try? Schema.storedVersion(db)) ?? nil, version < Schema.version
-    else { return nil }
+    guard let db = upgradable(path), let version = (try? Schema.storedVersion(db)) ?? nil, version < Schema.version else { return nil }
     return version
   }
 
   /// The item indexes (`Schema.requiredIndexes`) that a writable open of the current-version
   /// file at `path` would build, in order; empty otherwise. A million items take ten seconds.
   package static func pendingIndexes(path: String) -> [String] {
-    guard FileManager.default.isWritableFile(atPath: path), folderIsWritable(path),
-      let db = try? Connection(path: path, readOnly: true, create: false),
-      (try? Schema.storedVersion(db)) ?? nil == Schema.version,
-      let existing = try? db.rows("SELECT name FROM sqlite_master WHERE type = 'index'", [], { $0.string(0) ?? "" })
-    else { return [] }
-    return Schema.requiredIndexes.filter { !existing.contains($0) }
+    guard let db = upgradable(path), (try? Schema.storedVersion(db)) ?? nil == Schema.version else { return [] }
+    return (try? missingRequiredIndexes(db)) ?? []
+  }
+
+  /// A read-only connection to the file at `path` when `open` may upgrade it: the file and
+  /// its folder writable.
+  private static func upgradable(_ path: String) -> Connection? {
+    guard FileManager.default.isWritableFile(atPath: path), folderIsWritable(path) else { return nil }
+    return try? Connection(path: path, readOnly: true, create: false)
   }
 
   static func loadCatalog(_ db: Connection) throws -> AttributeCatalog {
